@@ -1,0 +1,31 @@
+"""Strew: Poisson-disk scatter on terrain and Wave Function Collapse tile rooms.
+
+The folder is both a Blender extension and the Python package ``strew``. Importing it never imports
+``bpy``: the Blender side is imported inside :func:`register`, so ``import strew.core`` works in a
+plain Python with numpy.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+# Blender-side modules, registered in this order and unregistered in reverse.
+_BLENDER_MODULES = ("properties", "operators", "panels")
+
+
+def _blender_modules() -> list:
+    import importlib
+
+    return [importlib.import_module(f".{name}", __name__) for name in _BLENDER_MODULES]
+
+
+def register() -> None:
+    """Register every Blender class of the extension (called by Blender when it is enabled)."""
+    for module in _blender_modules():
+        module.register()
+
+
+def unregister() -> None:
+    """Unregister in reverse order (called by Blender when the extension is disabled)."""
+    for module in reversed(_blender_modules()):
+        module.unregister()

@@ -1,0 +1,7 @@
+"""``python -m strew``: see :mod:`strew.cli`."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,97 @@
+"""Run the benchmarks and rewrite BENCHMARKS.md.
+
+Each ``bench/bench_<topic>.py`` defines ``TITLE`` and ``run() -> str`` (a markdown section whose figures
+and ratios are all measured in that one call). Results are kept per topic in ``bench/results/<topic>.md``
+so one topic can be re-run alone (``python -m bench.run poisson``) without losing the others; then
+BENCHMARKS.md is assembled from all of them with the machine's description.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+BENCH_DIR = Path(__file__).resolve().parent
+RESULTS_DIR = BENCH_DIR / "results"
+OUTPUT = BENCH_DIR.parent / "BENCHMARKS.md"
+
+
+def available_topics() -> list[str]:
+    return sorted(p.stem.removeprefix("bench_") for p in BENCH_DIR.glob("bench_*.py"))
+
+
+def machine_description() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        from importlib.metadata import version
+
+        bpy_version = version("bpy")
+    except Exception:
+        bpy_version = "not installed"
+    return (
+        f"{cpu}, {os.cpu_count()} cores; Python {platform.python_version()}, numpy {np.__version__}, "
+        f"bpy {bpy_version}; {platform.system()} {platform.release()}"
+    )
+
+
+def run_topic(topic: str) -> Path:
+    module = importlib.import_module(f"bench.bench_{topic}")
+    started = time.perf_counter()
+    body = module.run()
+    took = time.perf_counter() - started
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    text = (
+        f"## {module.TITLE}\n\n_Measured {stamp} on {machine_description()}; "
+        f"this section took {took:.0f} s._\n\n{body.strip()}\n"
+    )
+    RESULTS_DIR.mkdir(exist_ok=True)
+    path = RESULTS_DIR / f"{topic}.md"
+    path.write_text(text)
+    return path
+
+
+def assemble() -> None:
+    paths = [RESULTS_DIR / f"{topic}.md" for topic in available_topics()]
+    sections = [path.read_text() for path in paths if path.exists()]
+    header = (
+        "# Strew benchmarks\n\n"
+        "Written by `make bench` (`python -m bench.run`); do not edit by hand. Every ratio compares figures "
+        "measured in the same run on the same machine (2 cores, noisy), so ratios are more telling than "
+        "seconds.\n\n"
+    )
+    OUTPUT.write_text(header + "\n".join(sections))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("topics", nargs="*", help=f"topics to run (default: all of {available_topics()})")
+    args = parser.parse_args(argv)
+    topics = args.topics or available_topics()
+    unknown = sorted(set(topics) - set(available_topics()))
+    if unknown:
+        parser.error(f"unknown topic(s) {unknown}; choose from {available_topics()}")
+    for topic in topics:
+        print(f"bench: {topic} …", flush=True)
+        print(f"bench: wrote {run_topic(topic).relative_to(BENCH_DIR.parent)}", flush=True)
+    assemble()
+    print(f"bench: wrote {OUTPUT.name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

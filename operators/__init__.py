@@ -1,0 +1,18 @@
+"""Operators: what the user does. Thin orchestration between scene data and ``core``."""
+
+from __future__ import annotations
+
+from . import about
+
+# Each module owns a ``classes`` tuple and a register/unregister pair; order matters for dependencies.
+_modules = (about,)
+
+
+def register() -> None:
+    for module in _modules:
+        module.register()
+
+
+def unregister() -> None:
+    for module in reversed(_modules):
+        module.unregister()

@@ -1,0 +1,18 @@
+"""Panels: the "Strew" tab of the 3D Viewport sidebar (N-panel)."""
+
+from __future__ import annotations
+
+from . import main
+
+# Parent panels first: sub-panels (``bl_parent_id``) need their parent registered.
+_modules = (main,)
+
+
+def register() -> None:
+    for module in _modules:
+        module.register()
+
+
+def unregister() -> None:
+    for module in reversed(_modules):
+        module.unregister()

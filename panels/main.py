@@ -1,0 +1,27 @@
+"""The header panel of the "Strew" tab in the 3D Viewport sidebar."""
+
+from __future__ import annotations
+
+import bpy
+
+from .. import __version__
+
+
+class STREW_PT_main(bpy.types.Panel):
+    """Header panel of the Strew tab."""
+
+    bl_idname = "STREW_PT_main"
+    bl_label = "Strew"
+    bl_space_type = 'VIEW_3D'
+    bl_region_type = 'UI'
+    bl_category = "Strew"
+
+    def draw(self, context: bpy.types.Context) -> None:
+        row = self.layout.row()
+        row.label(text=f"Strew {__version__}", icon='OUTLINER_OB_POINTCLOUD')
+        row.operator("strew.about", text="", icon='INFO')
+
+
+classes = (STREW_PT_main,)
+
+register, unregister = bpy.utils.register_classes_factory(classes)

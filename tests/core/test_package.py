@@ -1,0 +1,43 @@
+"""The package imports in plain Python without bpy, and its metadata is consistent."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_core_imports_without_bpy() -> None:
+    code = (
+        "import sys, strew, strew.core; "
+        "assert 'bpy' not in sys.modules, 'strew.core imported bpy'; print(strew.__version__)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == tomllib.loads((REPO_ROOT / "blender_manifest.toml").read_text())["version"]
+
+
+def test_core_never_mentions_bpy() -> None:
+    offenders = [
+        str(path.relative_to(REPO_ROOT))
+        for path in (REPO_ROOT / "core").rglob("*.py")
+        if any(
+            line.strip().startswith(("import bpy", "from bpy", "import mathutils", "import gpu"))
+            for line in path.read_text().splitlines()
+        )
+    ]
+    assert offenders == []
+
+
+def test_every_subpackage_is_listed_in_pyproject() -> None:
+    listed = set(tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    skip = {"tests", "bench", "docs", "demo", "dist", "build"}
+    found = {"strew"} | {
+        "strew." + ".".join(p.parent.relative_to(REPO_ROOT).parts)
+        for p in REPO_ROOT.rglob("__init__.py")
+        if p.parent != REPO_ROOT
+        and not (set(p.relative_to(REPO_ROOT).parts) & (skip | {".venv"}))
+    }
+    assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"
