@@ -80,8 +80,9 @@ def assemble() -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("topics", nargs="*", help=f"topics to run (default: all of {available_topics()})")
+    parser.add_argument("--assemble", action="store_true", help="only rebuild BENCHMARKS.md")
     args = parser.parse_args(argv)
-    topics = args.topics or available_topics()
+    topics = [] if args.assemble else (args.topics or available_topics())
     unknown = sorted(set(topics) - set(available_topics()))
     if unknown:
         parser.error(f"unknown topic(s) {unknown}; choose from {available_topics()}")
