@@ -1,0 +1,84 @@
+"""Instance orientation: lean toward the surface normal, turn about the up axis, as Euler XYZ angles.
+
+Blender's Euler XYZ order means the matrix ``R = Rz · Ry · Rx``; the instancer and the objects Strew creates
+read these angles directly.
+
+Examples
+--------
+>>> import numpy as np
+>>> normals = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 1.0]]) / np.array([[1.0], [np.sqrt(2.0)]])
+>>> euler = instance_rotations(normals, yaw=np.zeros(2), align=1.0)
+>>> np.allclose(rotation_matrices(euler)[1] @ [0, 0, 1], normals[1])
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _check(normals: np.ndarray, yaw: np.ndarray, align: float) -> tuple[np.ndarray, np.ndarray]:
+    normals = np.asarray(normals, dtype=np.float64)
+    yaw = np.asarray(yaw, dtype=np.float64)
+    if normals.ndim != 2 or normals.shape[1] != 3:
+        raise ValueError(f"normals must have shape (N, 3), got {normals.shape}")
+    if yaw.shape != (len(normals),):
+        raise ValueError(f"yaw must have shape ({len(normals)},), got {yaw.shape}")
+    if not (0.0 <= align <= 1.0):
+        raise ValueError(f"align must be between 0 (upright) and 1 (along the normal), got {align}")
+    if not (np.isfinite(normals).all() and np.isfinite(yaw).all()):
+        raise ValueError("normals and yaw must be finite (no NaN or inf)")
+    return normals, yaw
+
+
+def rotation_matrices(euler: np.ndarray) -> np.ndarray:
+    """(N, 3, 3) rotation matrices of Euler XYZ angles (``R = Rz · Ry · Rx``)."""
+    rx, ry, rz = np.asarray(euler, dtype=np.float64).T
+    cx, sx, cy, sy, cz, sz = np.cos(rx), np.sin(rx), np.cos(ry), np.sin(ry), np.cos(rz), np.sin(rz)
+    out = np.empty((len(rx), 3, 3))
+    out[:, 0] = np.stack([cy * cz, sx * sy * cz - cx * sz, cx * sy * cz + sx * sz], axis=1)
+    out[:, 1] = np.stack([cy * sz, sx * sy * sz + cx * cz, cx * sy * sz - sx * cz], axis=1)
+    out[:, 2] = np.stack([-sy, sx * cy, cx * cy], axis=1)
+    return out
+
+
+def euler_from_matrices(matrices: np.ndarray) -> np.ndarray:
+    """Euler XYZ angles (N, 3) of rotation matrices (N, 3, 3); inverse of :func:`rotation_matrices`."""
+    m = np.asarray(matrices, dtype=np.float64)
+    ry = -np.arcsin(np.clip(m[:, 2, 0], -1.0, 1.0))
+    rx = np.arctan2(m[:, 2, 1], m[:, 2, 2])
+    rz = np.arctan2(m[:, 1, 0], m[:, 0, 0])
+    # Gimbal lock (|cos ry| ~ 0): put the whole turn into rx.
+    locked = np.abs(m[:, 2, 0]) > 1.0 - 1e-12
+    if locked.any():
+        rz[locked] = 0.0
+        rx[locked] = np.arctan2(-m[locked, 1, 2], m[locked, 1, 1])
+    return np.stack([rx, ry, rz], axis=1)
+
+
+def instance_rotations(normals: np.ndarray, yaw: np.ndarray, align: float) -> np.ndarray:
+    """Euler XYZ angles that turn each instance by ``yaw`` about +Z, then lean it toward its normal.
+
+    ``align`` = 0 keeps instances upright, 1 makes their +Z follow the unit ``normals`` (which must point up
+    or sideways: z ≥ 0), values between lean part of the way (the angle is interpolated, not the vector).
+    """
+    normals, yaw = _check(normals, yaw, align)
+    length = np.linalg.norm(normals, axis=1, keepdims=True)
+    n = normals / np.where(length > 0, length, 1.0)
+    cos_full = np.clip(n[:, 2], -1.0, 1.0)
+    angle = align * np.arccos(cos_full)
+    axis = np.stack([-n[:, 1], n[:, 0], np.zeros(len(n))], axis=1)  # z × n
+    axis_length = np.linalg.norm(axis, axis=1, keepdims=True)
+    axis = np.where(axis_length > 1e-12, axis / np.where(axis_length > 0, axis_length, 1.0), [1.0, 0.0, 0.0])
+    # Rodrigues: R = I cosθ + sinθ [k]× + (1 − cosθ) k kᵀ
+    c, s = np.cos(angle)[:, None, None], np.sin(angle)[:, None, None]
+    kx, ky, kz = axis.T
+    cross = np.zeros((len(n), 3, 3))
+    cross[:, 0, 1], cross[:, 0, 2] = -kz, ky
+    cross[:, 1, 0], cross[:, 1, 2] = kz, -kx
+    cross[:, 2, 0], cross[:, 2, 1] = -ky, kx
+    lean = c * np.eye(3) + s * cross + (1.0 - c) * axis[:, :, None] * axis[:, None, :]
+    cy, sy = np.cos(yaw), np.sin(yaw)
+    turn = np.zeros((len(n), 3, 3))
+    turn[:, 0, 0], turn[:, 0, 1], turn[:, 1, 0], turn[:, 1, 1], turn[:, 2, 2] = cy, -sy, sy, cy, 1.0
+    return euler_from_matrices(lean @ turn)

@@ -1,0 +1,20 @@
+"""Settings saved in the .blend: ``scene.strew`` (scatter layers, rooms) and ``object.strew`` (prefabs, tiles).
+
+Headless scripts set the same properties the panels show, so a saved file reproduces its result.
+"""
+
+from __future__ import annotations
+
+from . import object_settings, scatter
+
+_modules = (object_settings, scatter)
+
+
+def register() -> None:
+    for module in _modules:
+        module.register()
+
+
+def unregister() -> None:
+    for module in reversed(_modules):
+        module.unregister()

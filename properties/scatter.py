@@ -1,0 +1,190 @@
+"""Scatter settings: the scene's terrain and its list of layers (``scene.strew``)."""
+
+from __future__ import annotations
+
+import math
+
+import bpy
+from bpy.props import (
+    BoolProperty,
+    CollectionProperty,
+    EnumProperty,
+    FloatProperty,
+    IntProperty,
+    PointerProperty,
+    StringProperty,
+)
+
+
+def _is_mesh(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
+    return obj.type == 'MESH'
+
+
+DENSITY_MODES = [
+    ('NONE', "Uniform", "Every place gets the largest density (the Min Radius spacing)"),
+    ('NOISE', "Noise", "Density from seeded gradient noise: groves and clearings"),
+    ('VERTEX_GROUP', "Vertex Group", "Density painted on the terrain as vertex weights"),
+    ('IMAGE', "Image", "Density from an image stretched over the terrain's XY bounds"),
+]
+
+OUTPUT_MODES = [
+    ('GEOMETRY_NODES', "Point Instancer",
+     "One point object per layer instancing the collection with Geometry Nodes (fast, 100k+ instances)"),
+    ('EMPTIES', "Collection Empties", "One empty per instance that instances the picked prefab"),
+    ('DUPLICATES', "Linked Duplicates", "One real object per instance sharing the prefab's data (slow above a few "
+     "thousand)"),
+]
+
+
+class StrewLayer(bpy.types.PropertyGroup):
+    """One scatter pass (trees, bushes, rocks…). Layers run top to bottom; earlier layers block later ones."""
+
+    # ``name`` is inherited from PropertyGroup: the layer's name, also used for its output object.
+    enabled: BoolProperty(name="Enabled", description="Include this layer when scattering all layers",
+                          default=True)  # type: ignore[valid-type]
+    collection: PointerProperty(  # type: ignore[valid-type]
+        name="Collection", type=bpy.types.Collection,
+        description="Collection whose objects are the prefabs placed by this layer",
+    )
+
+    # Spacing
+    min_radius: FloatProperty(  # type: ignore[valid-type]
+        name="Min Radius", description="Smallest distance between two instances of this layer (densest places)",
+        default=1.0, min=0.001, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
+    )
+    max_radius: FloatProperty(  # type: ignore[valid-type]
+        name="Max Radius", description="Largest distance between two instances (sparsest places); "
+        "equal to Min Radius for constant spacing",
+        default=2.0, min=0.001, soft_max=100.0, subtype='DISTANCE', unit='LENGTH',
+    )
+    keep_away: FloatProperty(  # type: ignore[valid-type]
+        name="Keep Away", description="Minimum distance from the instances of the layers above this one "
+        "(the layer's own radius applies when it is larger)",
+        default=0.0, min=0.0, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
+    )
+    seed: IntProperty(name="Seed", description="Same seed, same settings: same result", default=0,
+                      min=0)  # type: ignore[valid-type]
+    start_points: IntProperty(  # type: ignore[valid-type]
+        name="Start Points", description="Random starting places, so islands cut off by masks get points too",
+        default=16, min=1, soft_max=256,
+    )
+
+    # Density
+    density_mode: EnumProperty(name="Density", items=DENSITY_MODES, default='NONE')  # type: ignore[valid-type]
+    noise_scale: FloatProperty(  # type: ignore[valid-type]
+        name="Noise Scale", description="Size of groves and clearings", default=40.0, min=0.01, soft_max=1000.0,
+        subtype='DISTANCE', unit='LENGTH',
+    )
+    noise_octaves: IntProperty(name="Octaves", description="Layers of finer noise detail", default=3, min=1,
+                               max=8)  # type: ignore[valid-type]
+    density_vertex_group: StringProperty(  # type: ignore[valid-type]
+        name="Density Group", description="Terrain vertex group whose weights give the density",
+    )
+    density_image: PointerProperty(  # type: ignore[valid-type]
+        name="Density Image", type=bpy.types.Image,
+        description="Image whose brightness gives the density over the terrain's XY bounds",
+    )
+    density_low: FloatProperty(  # type: ignore[valid-type]
+        name="Low", description="Density values at or below this count as empty (curve remap)",
+        default=0.0, min=0.0, max=1.0, subtype='FACTOR',
+    )
+    density_high: FloatProperty(  # type: ignore[valid-type]
+        name="High", description="Density values at or above this count as full; a narrow band between Low and High "
+        "gives sharp forest edges",
+        default=1.0, min=0.0, max=1.0, subtype='FACTOR',
+    )
+    density_invert: BoolProperty(name="Invert", description="Swap dense and sparse places",
+                                 default=False)  # type: ignore[valid-type]
+
+    # Masks
+    max_slope: FloatProperty(  # type: ignore[valid-type]
+        name="Max Slope", description="No instances where the terrain is steeper than this",
+        default=math.pi / 2, min=0.0, max=math.pi / 2, subtype='ANGLE',
+    )
+    use_height_range: BoolProperty(name="Height Range", description="Only between Min Height and Max Height",
+                                   default=False)  # type: ignore[valid-type]
+    height_min: FloatProperty(name="Min Height", default=0.0, subtype='DISTANCE',
+                              unit='LENGTH')  # type: ignore[valid-type]
+    height_max: FloatProperty(name="Max Height", default=100.0, subtype='DISTANCE',
+                              unit='LENGTH')  # type: ignore[valid-type]
+    mask_vertex_group: StringProperty(  # type: ignore[valid-type]
+        name="Mask Group", description="Only where this terrain vertex group's weight reaches the threshold",
+    )
+    mask_threshold: FloatProperty(name="Threshold", default=0.5, min=0.0, max=1.0,
+                                  subtype='FACTOR')  # type: ignore[valid-type]
+    exclusion_collection: PointerProperty(  # type: ignore[valid-type]
+        name="Exclude", type=bpy.types.Collection,
+        description="Curves (roads, rivers) and meshes (houses, ponds) to keep clear, seen from above",
+    )
+    exclusion_margin: FloatProperty(  # type: ignore[valid-type]
+        name="Margin", description="Distance to keep from the excluded curves and meshes",
+        default=1.0, min=0.0, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
+    )
+
+    # Placement
+    align_to_normal: FloatProperty(  # type: ignore[valid-type]
+        name="Align to Normal", description="0: instances stand upright; 1: they follow the terrain's slope",
+        default=0.0, min=0.0, max=1.0, subtype='FACTOR',
+    )
+    random_yaw: BoolProperty(name="Random Yaw", description="Turn each instance randomly about its up axis",
+                             default=True)  # type: ignore[valid-type]
+    scale_min: FloatProperty(name="Scale Min", default=0.85, min=0.001, soft_max=10.0)  # type: ignore[valid-type]
+    scale_max: FloatProperty(name="Scale Max", default=1.15, min=0.001, soft_max=10.0)  # type: ignore[valid-type]
+
+    # Output
+    output_mode: EnumProperty(name="Output", items=OUTPUT_MODES,
+                              default='GEOMETRY_NODES')  # type: ignore[valid-type]
+
+    # Large worlds
+    use_tile: BoolProperty(  # type: ignore[valid-type]
+        name="Repeat Tile", description="Sample one seamless tile and repeat it over the terrain "
+        "(fast for huge areas); a per-position hash hides the repetition",
+        default=False,
+    )
+    tile_size: FloatProperty(  # type: ignore[valid-type]
+        name="Tile Size", description="Side of the repeated tile; at least ten radii", default=100.0,
+        min=0.01, soft_max=1000.0, subtype='DISTANCE', unit='LENGTH',
+    )
+    tile_keep: FloatProperty(  # type: ignore[valid-type]
+        name="Keep", description="Fraction of the tile's points kept at each world position (hides the repeat)",
+        default=0.85, min=0.0, max=1.0, subtype='FACTOR',
+    )
+
+
+class StrewSceneSettings(bpy.types.PropertyGroup):
+    """Per-scene Strew settings (``scene.strew``)."""
+
+    terrain: PointerProperty(  # type: ignore[valid-type]
+        name="Terrain", type=bpy.types.Object, poll=_is_mesh,
+        description="Mesh object to scatter on (its modifiers and transform are taken into account)",
+    )
+    layers: CollectionProperty(type=StrewLayer)  # type: ignore[valid-type]
+    active_layer_index: IntProperty(name="Active Layer", default=0, min=0)  # type: ignore[valid-type]
+    show_preview: BoolProperty(  # type: ignore[valid-type]
+        name="Preview", description="Draw scatter points and their radius circles in the viewport",
+        default=False,
+    )
+    chunk_size: FloatProperty(  # type: ignore[valid-type]
+        name="Chunk Size", description="Large terrains are processed in square chunks of this side, in bounded "
+        "memory and without seams",
+        default=512.0, min=1.0, soft_max=4096.0, subtype='DISTANCE', unit='LENGTH',
+    )
+    max_objects: IntProperty(  # type: ignore[valid-type]
+        name="Max Objects", description="Refuse to create more real objects (empties or duplicates) than this "
+        "per layer; use the Point Instancer output for more",
+        default=5000, min=1,
+    )
+
+
+classes = (StrewLayer, StrewSceneSettings)
+_register, _unregister = bpy.utils.register_classes_factory(classes)
+
+
+def register() -> None:
+    _register()
+    bpy.types.Scene.strew = PointerProperty(type=StrewSceneSettings)
+
+
+def unregister() -> None:
+    del bpy.types.Scene.strew
+    _unregister()

@@ -1,0 +1,198 @@
+"""Write scattered points back into Blender: a point object with a Geometry Nodes instancer, or real objects.
+
+The default output is one mesh of loose points per layer carrying the attributes ``strew_prefab`` (int),
+``strew_rotation`` (Euler XYZ, radians), ``strew_scale`` (float) and ``strew_radius`` (float), and a
+"Strew Instancer" node group modifier (Collection Info with Separate Children + Instance on Points with
+Pick Instance). Pick Instance counts the collection's children in Blender's name order, which
+:func:`prefabs_of` reproduces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import bpy
+import numpy as np
+from mathutils import Matrix
+
+from .naming import natural_name_key
+from .ownership import mark
+
+OWNER = "scatter"
+NODE_GROUP_NAME = "Strew Instancer"
+NODE_GROUP_VERSION = 1
+OUTPUT_COLLECTION = "Strew Output"
+WEIGHT_KEY = "strew_weight"
+
+
+@dataclass(frozen=True)
+class Prefab:
+    """One child of a layer's collection, in Pick Instance order."""
+
+    name: str
+    datablock: bpy.types.ID  # an Object or a child Collection
+    weight: float
+
+
+def prefab_weight(datablock: bpy.types.ID) -> float:
+    """A plain custom property ``strew_weight`` wins over the ``object.strew.weight`` setting (default 1)."""
+    if WEIGHT_KEY in datablock:
+        return float(datablock[WEIGHT_KEY])
+    settings = getattr(datablock, "strew", None)
+    return float(settings.weight) if settings is not None else 1.0
+
+
+def prefabs_of(collection: bpy.types.Collection) -> list[Prefab]:
+    """The collection's direct children (objects and collections) in the order Pick Instance uses."""
+    children: list[bpy.types.ID] = [*collection.children, *collection.objects]
+    children.sort(key=lambda block: natural_name_key(block.name))
+    return [Prefab(block.name, block, prefab_weight(block)) for block in children]
+
+
+def instancer_node_group() -> bpy.types.GeometryNodeTree:
+    """The shared "Strew Instancer" node group (rebuilt when missing or from another version)."""
+    for group in bpy.data.node_groups:
+        if group.get("strew_owner") == OWNER and group.get("strew_version") == NODE_GROUP_VERSION:
+            return group
+    group = bpy.data.node_groups.new(NODE_GROUP_NAME, 'GeometryNodeTree')
+    mark(group, OWNER, strew_version=NODE_GROUP_VERSION)
+    interface = group.interface
+    interface.new_socket("Geometry", in_out='INPUT', socket_type='NodeSocketGeometry')
+    interface.new_socket("Prefabs", in_out='INPUT', socket_type='NodeSocketCollection')
+    interface.new_socket("Geometry", in_out='OUTPUT', socket_type='NodeSocketGeometry')
+
+    nodes, links = group.nodes, group.links
+    group_in = nodes.new('NodeGroupInput')
+    group_out = nodes.new('NodeGroupOutput')
+    info = nodes.new('GeometryNodeCollectionInfo')
+    info.transform_space = 'ORIGINAL'
+    info.inputs['Separate Children'].default_value = True
+    info.inputs['Reset Children'].default_value = True
+    on_points = nodes.new('GeometryNodeInstanceOnPoints')
+    on_points.inputs['Pick Instance'].default_value = True
+
+    def named(name: str, data_type: str) -> bpy.types.NodeSocket:
+        node = nodes.new('GeometryNodeInputNamedAttribute')
+        node.data_type = data_type
+        node.inputs['Name'].default_value = name
+        return node.outputs['Attribute']
+
+    links.new(group_in.outputs[0], on_points.inputs['Points'])
+    links.new(group_in.outputs[1], info.inputs['Collection'])
+    links.new(info.outputs[0], on_points.inputs['Instance'])
+    links.new(named("strew_prefab", 'INT'), on_points.inputs['Instance Index'])
+    links.new(named("strew_rotation", 'FLOAT_VECTOR'), on_points.inputs['Rotation'])
+    links.new(named("strew_scale", 'FLOAT'), on_points.inputs['Scale'])
+    links.new(on_points.outputs[0], group_out.inputs[0])
+    for x, node in enumerate((group_in, info, on_points, group_out)):
+        node.location = (x * 250.0, 0.0)
+    return group
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Everything needed to write one layer's instances (world space)."""
+
+    positions: np.ndarray  # (N, 3)
+    rotations: np.ndarray  # (N, 3) Euler XYZ
+    scales: np.ndarray  # (N,)
+    prefab_index: np.ndarray  # (N,) index into prefabs_of(collection)
+    radii: np.ndarray  # (N,)
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+
+def _set_attribute(mesh: bpy.types.Mesh, name: str, kind: str, field: str, values: np.ndarray) -> None:
+    attribute = mesh.attributes.new(name, kind, 'POINT')
+    attribute.data.foreach_set(field, np.ascontiguousarray(values).ravel())
+
+
+def write_point_instancer(
+    output: bpy.types.Collection, layer_name: str, collection: bpy.types.Collection, placement: Placement
+) -> bpy.types.Object:
+    """Create the layer's point object "Strew <layer>" with the instancer modifier."""
+    name = f"Strew {layer_name}"
+    mesh = bpy.data.meshes.new(name)
+    mark(mesh, OWNER, strew_layer=layer_name)
+    mesh.vertices.add(len(placement))
+    mesh.vertices.foreach_set("co", placement.positions.astype(np.float32).ravel())
+    _set_attribute(mesh, "strew_prefab", 'INT', "value", placement.prefab_index.astype(np.int32))
+    _set_attribute(mesh, "strew_rotation", 'FLOAT_VECTOR', "vector", placement.rotations.astype(np.float32))
+    _set_attribute(mesh, "strew_scale", 'FLOAT', "value", placement.scales.astype(np.float32))
+    _set_attribute(mesh, "strew_radius", 'FLOAT', "value", placement.radii.astype(np.float32))
+    mesh.update()
+
+    obj = bpy.data.objects.new(name, mesh)
+    mark(obj, OWNER, strew_layer=layer_name)
+    modifier = obj.modifiers.new("Strew Instancer", 'NODES')
+    group = instancer_node_group()
+    modifier.node_group = group
+    prefabs_socket = next(item for item in group.interface.items_tree if item.name == "Prefabs")
+    modifier[prefabs_socket.identifier] = collection
+    output.objects.link(obj)
+    return obj
+
+
+def instance_matrices(placement: Placement) -> np.ndarray:
+    """(N, 4, 4) world matrices: translate · rotate (Euler XYZ) · uniform scale."""
+    rx, ry, rz = placement.rotations.T
+    cx, sx, cy, sy, cz, sz = np.cos(rx), np.sin(rx), np.cos(ry), np.sin(ry), np.cos(rz), np.sin(rz)
+    rotation = np.empty((len(placement), 3, 3))
+    # R = Rz · Ry · Rx (Blender's XYZ Euler order)
+    rotation[:, 0, 0] = cy * cz
+    rotation[:, 0, 1] = sx * sy * cz - cx * sz
+    rotation[:, 0, 2] = cx * sy * cz + sx * sz
+    rotation[:, 1, 0] = cy * sz
+    rotation[:, 1, 1] = sx * sy * sz + cx * cz
+    rotation[:, 1, 2] = cx * sy * sz - sx * cz
+    rotation[:, 2, 0] = -sy
+    rotation[:, 2, 1] = sx * cy
+    rotation[:, 2, 2] = cx * cy
+    matrices = np.zeros((len(placement), 4, 4))
+    matrices[:, :3, :3] = rotation * placement.scales[:, None, None]
+    matrices[:, :3, 3] = placement.positions
+    matrices[:, 3, 3] = 1.0
+    return matrices
+
+
+def write_objects(
+    output: bpy.types.Collection,
+    layer_name: str,
+    prefabs: list[Prefab],
+    placement: Placement,
+    linked_duplicates: bool,
+) -> bpy.types.Collection:
+    """Real objects in a child collection "Strew <layer>": empties instancing collections, or linked duplicates.
+
+    Object prefabs become linked duplicates (shared mesh data) in both modes when ``linked_duplicates`` is set;
+    otherwise each object prefab is wrapped in a Strew-owned collection that the empties instance.
+    """
+    layer_collection = bpy.data.collections.new(f"Strew {layer_name}")
+    mark(layer_collection, OWNER, strew_layer=layer_name)
+    output.children.link(layer_collection)
+    wrappers: dict[int, bpy.types.Collection] = {}
+    matrices = instance_matrices(placement)
+    for number, (index, matrix) in enumerate(zip(placement.prefab_index.tolist(), matrices, strict=True)):
+        prefab = prefabs[index]
+        source = prefab.datablock
+        if linked_duplicates and isinstance(source, bpy.types.Object):
+            obj = source.copy()
+            obj.name = f"{layer_name}.{number:06d}"
+        else:
+            obj = bpy.data.objects.new(f"{layer_name}.{number:06d}", None)
+            obj.instance_type = 'COLLECTION'
+            if isinstance(source, bpy.types.Collection):
+                obj.instance_collection = source
+            else:
+                if index not in wrappers:
+                    wrapper = bpy.data.collections.new(f"Strew Prefab {source.name}")
+                    mark(wrapper, OWNER, strew_layer=layer_name)
+                    wrapper.objects.link(source)
+                    wrapper.instance_offset = source.matrix_world.translation
+                    wrappers[index] = wrapper
+                obj.instance_collection = wrappers[index]
+        mark(obj, OWNER, strew_layer=layer_name)
+        obj.matrix_world = Matrix(matrix.tolist())
+        layer_collection.objects.link(obj)
+    return layer_collection

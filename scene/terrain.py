@@ -1,0 +1,99 @@
+"""Read a terrain (or any mesh object) into world-space numpy arrays, once per job."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import bpy
+import numpy as np
+
+
+@dataclass(frozen=True)
+class MeshArrays:
+    """An evaluated mesh in world space: vertices (V, 3), triangles (F, 3) in Blender's triangulation."""
+
+    vertices: np.ndarray
+    triangles: np.ndarray
+    vertex_group_weights: dict[str, np.ndarray]
+
+
+def world_vertices(mesh: bpy.types.Mesh, matrix_world: object) -> np.ndarray:
+    local = np.empty(len(mesh.vertices) * 3, dtype=np.float64)
+    mesh.vertices.foreach_get("co", local)
+    local = local.reshape(-1, 3)
+    matrix = np.array(matrix_world, dtype=np.float64)
+    return local @ matrix[:3, :3].T + matrix[:3, 3]
+
+
+def _group_weights(obj: bpy.types.Object, mesh: bpy.types.Mesh, name: str) -> np.ndarray:
+    """Per-vertex weights of vertex group ``name`` on the evaluated mesh (0 where a vertex is not in it)."""
+    group = obj.vertex_groups.get(name)
+    if group is None:
+        known = ", ".join(g.name for g in obj.vertex_groups) or "none"
+        raise ValueError(f'Terrain "{obj.name}" has no vertex group "{name}" (it has: {known})')
+    index = group.index
+    weights = np.zeros(len(mesh.vertices), dtype=np.float64)
+    # Blender exposes deform weights only per vertex; this loop runs once per job, not per candidate.
+    for vertex in mesh.vertices:
+        for element in vertex.groups:
+            if element.group == index:
+                weights[vertex.index] = element.weight
+                break
+    return weights
+
+
+def read_mesh(
+    obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, vertex_groups: tuple[str, ...] = ()
+) -> MeshArrays:
+    """The evaluated mesh of ``obj`` (modifiers applied) in world space.
+
+    Raises ``ValueError`` for objects that are not meshes or whose evaluated mesh has no faces.
+    """
+    if obj.type != 'MESH':
+        raise ValueError(f'"{obj.name}" is a {obj.type.lower()}, not a mesh: pick a mesh object as the terrain')
+    evaluated = obj.evaluated_get(depsgraph)
+    mesh = evaluated.to_mesh()
+    try:
+        mesh.calc_loop_triangles()
+        if len(mesh.loop_triangles) == 0:
+            raise ValueError(f'Terrain "{obj.name}" has no faces: add faces or pick another mesh')
+        vertices = world_vertices(mesh, evaluated.matrix_world)
+        triangles = np.empty(len(mesh.loop_triangles) * 3, dtype=np.int64)
+        mesh.loop_triangles.foreach_get("vertices", triangles)
+        weights = {name: _group_weights(evaluated, mesh, name) for name in vertex_groups if name}
+    finally:
+        evaluated.to_mesh_clear()
+    return MeshArrays(vertices, triangles.reshape(-1, 3), weights)
+
+
+def read_exclusions(
+    collection: bpy.types.Collection, depsgraph: bpy.types.Depsgraph
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Curves and meshes of ``collection`` seen from above: (polylines as segment arrays, footprint polygons).
+
+    Every object becomes its evaluated mesh in world space: edges give (S, 2, 2) XY segments (roads, rivers,
+    house outlines), faces give XY triangles (K, 3, 2) that are forbidden as a whole (house footprints, ponds).
+    """
+    segments: list[np.ndarray] = []
+    footprints: list[np.ndarray] = []
+    for obj in collection.all_objects:
+        if obj.type not in {'MESH', 'CURVE', 'SURFACE', 'FONT'}:
+            continue
+        evaluated = obj.evaluated_get(depsgraph)
+        mesh = evaluated.to_mesh()
+        try:
+            if mesh is None or len(mesh.vertices) == 0:
+                continue
+            xy = world_vertices(mesh, evaluated.matrix_world)[:, :2]
+            edges = np.empty(len(mesh.edges) * 2, dtype=np.int64)
+            mesh.edges.foreach_get("vertices", edges)
+            if len(edges):
+                segments.append(xy[edges.reshape(-1, 2)])
+            mesh.calc_loop_triangles()
+            if len(mesh.loop_triangles):
+                triangles = np.empty(len(mesh.loop_triangles) * 3, dtype=np.int64)
+                mesh.loop_triangles.foreach_get("vertices", triangles)
+                footprints.append(xy[triangles.reshape(-1, 3)])
+        finally:
+            evaluated.to_mesh_clear()
+    return segments, footprints
