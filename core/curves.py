@@ -22,7 +22,7 @@ def _pchip_slopes(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.
     w1 = 2.0 * h[1:] + h[:-1]
     w2 = h[1:] + 2.0 * h[:-1]
     same_sign = (np.sign(m[:-1]) * np.sign(m[1:])) > 0
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         harmonic = (w1 + w2) / (w1 / m[:-1] + w2 / m[1:])
     d[1:-1] = np.where(same_sign, harmonic, 0.0)
     d[0] = _edge_slope(h[0], h[1], m[0], m[1])

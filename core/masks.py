@@ -85,7 +85,7 @@ class FunctionMask(Mask):
 
 
 class AllOf(Mask):
-    """True where every part is True (``a & b``). Later parts only see the points still allowed."""
+    """True where every part is True (``a & b``). Every part sees all points (terrain masks share a cache)."""
 
     def __init__(self, *parts: Any) -> None:
         flat: list[Mask] = []

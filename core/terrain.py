@@ -113,6 +113,19 @@ def _expand_ranges(counts: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArra
     return owner, local
 
 
+def stable_order(keys: NDArray[np.int64]) -> NDArray[np.intp]:
+    """``np.argsort(keys, kind="stable")`` for non-negative keys < 2**32, as a two-pass 16-bit radix sort.
+
+    numpy sorts 16-bit keys stably with a radix sort, which is several times faster than its stable sort of
+    64-bit keys on the millions of (cell, triangle) pairs of a large terrain.
+    """
+    if len(keys) == 0 or int(keys.max()) < (1 << 16):
+        return np.argsort(keys.astype(np.uint16), kind="stable")
+    first = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")
+    second = np.argsort((keys[first] >> 16).astype(np.uint16), kind="stable")
+    return first[second]
+
+
 class TerrainLookup:
     """Vertical ray casts from above onto a triangle mesh, vectorised.
 
@@ -219,7 +232,7 @@ class TerrainLookup:
             keep = self._cells_touch_triangles(cx, cy, pairs, xs, ys)
             tri, cx, cy = tri[keep], cx[keep], cy[keep]
         cell = cy * shape[0] + cx
-        order = np.argsort(cell, kind="stable")
+        order = stable_order(cell)
         self._cell_triangles = tri[order].astype(np.intp)
         counts = np.bincount(cell, minlength=int(shape.prod()))
         self._cell_start = np.zeros(len(counts) + 1, dtype=np.int64)
