@@ -52,6 +52,29 @@ def test_jittered_grid_with_holes(seed: int) -> None:
     assert_matches_reference(vertices, triangles, random_queries(rng, vertices, 400))
 
 
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    hole_rate=st.sampled_from([0.0, 0.2, 0.5]),
+    lifts=st.lists(st.floats(-6.0, 6.0), min_size=1, max_size=3),
+)
+def test_stacked_sheets_with_holes(seed: int, hole_rate: float, lifts: list[float]) -> None:
+    """Random overlapping height-field sheets (overhangs, caves) with holes: the top-most always wins."""
+    rng = np.random.default_rng(seed)
+    parts, offset = [], 0
+    for lift in [0.0, *lifts]:
+        v, t = grid_mesh(int(rng.integers(1, 7)), int(rng.integers(1, 7)), rng, hole_rate=hole_rate)
+        v[:, :2] = v[:, :2] * rng.uniform(0.3, 1.5) + rng.uniform(-4, 4, 2)
+        v[:, 2] += lift
+        parts.append((v, t + offset))
+        offset += len(v)
+    vertices = np.concatenate([p[0] for p in parts])
+    triangles = np.concatenate([p[1] for p in parts])
+    if len(triangles) == 0:
+        return
+    assert_matches_reference(vertices, triangles, random_queries(rng, vertices, 300))
+
+
 @pytest.mark.parametrize("seed", [0, 1])
 def test_stacked_surfaces_report_the_top_one(seed: int) -> None:
     """Overhangs and caves: three partly overlapping sheets; the ray from above meets the highest first."""
