@@ -156,54 +156,65 @@ class TerrainLookup:
         self.triangles.setflags(write=False)
         self._cache: Any = None
 
-        p0 = verts[tris[:, 0]]
-        e1 = verts[tris[:, 1]] - p0
-        e2 = verts[tris[:, 2]] - p0
-        cross_z = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
-        ax, ay = np.abs(e1[:, 0]), np.abs(e1[:, 1])
-        bx, by = np.abs(e2[:, 0]), np.abs(e2[:, 1])
-        cx, cy = np.abs(e1[:, 0] - e2[:, 0]), np.abs(e1[:, 1] - e2[:, 1])
-        extent = np.maximum(np.maximum(np.maximum(ax, ay), np.maximum(bx, by)), np.maximum(cx, cy))
+        # Corner coordinates as contiguous (3, F) arrays: row k holds corner k of every triangle.
+        corners_t = tris.T
+        xs_all = np.ascontiguousarray(verts[:, 0])[corners_t]
+        ys_all = np.ascontiguousarray(verts[:, 1])[corners_t]
+        e1x, e1y = xs_all[1] - xs_all[0], ys_all[1] - ys_all[0]
+        e2x, e2y = xs_all[2] - xs_all[0], ys_all[2] - ys_all[0]
+        cross_z = e1x * e2y - e1y * e2x
+        extent = np.maximum(np.maximum(np.abs(e1x), np.abs(e1y)), np.maximum(np.abs(e2x), np.abs(e2y)))
+        extent = np.maximum(extent, np.maximum(np.abs(e2x - e1x), np.abs(e2y - e1y)))
         usable = np.abs(cross_z) > DEGENERATE_TOLERANCE * extent * extent
         if not usable.any():
             raise ValueError(
                 "triangles: every triangle is vertical or degenerate (no area seen from above); "
                 "pass a terrain with faces that face up or down"
             )
-        kept = np.flatnonzero(usable)
+        if usable.all():
+            kept = np.arange(len(tris))
+        else:
+            kept = np.flatnonzero(usable)
+            xs_all, ys_all, cross_z = xs_all[:, kept], ys_all[:, kept], cross_z[kept]
+            e1x, e1y, e2x, e2y = e1x[kept], e1y[kept], e2x[kept], e2y[kept]
         self._kept = kept  # kept-local index -> input triangle index
-        p0, e1, e2, cross_z = p0[kept], e1[kept], e2[kept], cross_z[kept]
-        xs = (p0[:, 0], p0[:, 0] + e1[:, 0], p0[:, 0] + e2[:, 0])
-        ys = (p0[:, 1], p0[:, 1] + e1[:, 1], p0[:, 1] + e2[:, 1])
-        lo = np.stack([np.minimum(np.minimum(*xs[:2]), xs[2]), np.minimum(np.minimum(*ys[:2]), ys[2])], 1)
-        hi = np.stack([np.maximum(np.maximum(*xs[:2]), xs[2]), np.maximum(np.maximum(*ys[:2]), ys[2])], 1)
-        self.bounds = TerrainBounds(lo.min(axis=0), hi.max(axis=0))
+        zs_all = np.ascontiguousarray(verts[:, 2])[tris[kept].T]
+        xs = (xs_all[0], xs_all[1], xs_all[2])
+        ys = (ys_all[0], ys_all[1], ys_all[2])
+        lo = (np.minimum(np.minimum(xs[0], xs[1]), xs[2]), np.minimum(np.minimum(ys[0], ys[1]), ys[2]))
+        hi = (np.maximum(np.maximum(xs[0], xs[1]), xs[2]), np.maximum(np.maximum(ys[0], ys[1]), ys[2]))
+        self.bounds = TerrainBounds(
+            np.array([lo[0].min(), lo[1].min()]), np.array([hi[0].max(), hi[1].max()])
+        )
         self.bounds.min.setflags(write=False)
         self.bounds.max.setflags(write=False)
         # Barycentrics are evaluated relative to the bounds' centre, so far-from-origin terrains keep
         # their precision (absolute coordinates of 1e5 with 1 cm triangles would lose ~1e-9 otherwise).
         self._centre = 0.5 * (self.bounds.min + self.bounds.max)
-        local_x = p0[:, 0] - self._centre[0]
-        local_y = p0[:, 1] - self._centre[1]
+        local_x = xs[0] - self._centre[0]
+        local_y = ys[0] - self._centre[1]
         inv = 1.0 / cross_z
         # b1 = a1 * x + c1 * y + k1,  b2 = a2 * x + c2 * y + k2  (affine barycentrics in local xy)
-        self._a1 = e2[:, 1] * inv
-        self._c1 = -e2[:, 0] * inv
+        self._a1 = e2y * inv
+        self._c1 = -e2x * inv
         self._k1 = -(self._a1 * local_x + self._c1 * local_y)
-        self._a2 = -e1[:, 1] * inv
-        self._c2 = e1[:, 0] * inv
+        self._a2 = -e1y * inv
+        self._c2 = e1x * inv
         self._k2 = -(self._a2 * local_x + self._c2 * local_y)
-        self._z0 = p0[:, 2].copy()
-        self._dz1, self._dz2 = e1[:, 2].copy(), e2[:, 2].copy()
-        normal = np.cross(e1, e2)
-        normal /= np.linalg.norm(normal, axis=1, keepdims=True)
-        normal[normal[:, 2] < 0] *= -1.0
-        self._normal = normal
+        self._z0 = zs_all[0]
+        self._dz1, self._dz2 = zs_all[1] - zs_all[0], zs_all[2] - zs_all[0]
+        # Geometric normal e1 x e2, flipped to point up (cross_z is its z component).
+        flip = np.where(cross_z < 0, -1.0, 1.0)
+        nx = (e1y * self._dz2 - self._dz1 * e2y) * flip
+        ny = (self._dz1 * e2x - e1x * self._dz2) * flip
+        nz = cross_z * flip
+        inv_len = 1.0 / np.sqrt(nx * nx + ny * ny + nz * nz)
+        self._normal = np.stack([nx * inv_len, ny * inv_len, nz * inv_len], axis=1)
         self._build_grid(lo, hi, xs, ys, per_cell)
 
     # ------------------------------------------------------------------ grid
-    def _build_grid(self, lo: NDArray, hi: NDArray, xs: NDArray, ys: NDArray, per_cell: float) -> None:
-        count = len(lo)
+    def _build_grid(self, lo: tuple, hi: tuple, xs: tuple, ys: tuple, per_cell: float) -> None:
+        count = len(lo[0])
         origin = self.bounds.min
         span = np.maximum(self.bounds.max - origin, 1e-12 * (1.0 + np.abs(origin)))
         cells_wanted = max(1.0, count / per_cell)
@@ -212,10 +223,11 @@ class TerrainLookup:
         while True:
             shape = np.maximum(1, np.ceil(span / side)).astype(np.int64)
             inv_cell = shape / span
-            c0 = np.minimum(((lo - origin) * inv_cell).astype(np.int64), shape - 1)
-            c1 = np.minimum(((hi - origin) * inv_cell).astype(np.int64), shape - 1)
-            widths = c1 - c0 + 1
-            pairs = widths[:, 0] * widths[:, 1]
+            cx0 = np.minimum(((lo[0] - origin[0]) * inv_cell[0]).astype(np.int64), shape[0] - 1)
+            cy0 = np.minimum(((lo[1] - origin[1]) * inv_cell[1]).astype(np.int64), shape[1] - 1)
+            width = np.minimum(((hi[0] - origin[0]) * inv_cell[0]).astype(np.int64), shape[0] - 1) - cx0 + 1
+            height = np.minimum(((hi[1] - origin[1]) * inv_cell[1]).astype(np.int64), shape[1] - 1) - cy0 + 1
+            pairs = width * height
             # A few huge triangles over a fine grid would blow up memory: coarsen until bounded.
             if pairs.sum() <= 16 * count + 4 * int(shape.prod()) or shape.max() == 1:
                 break
@@ -224,11 +236,16 @@ class TerrainLookup:
         self._inv_cell = inv_cell
         self._shape = shape  # (nx, ny)
 
-        tri, local = _expand_ranges(pairs)
-        w = widths[tri, 0]
-        cx = c0[tri, 0] + local % w
-        cy = c0[tri, 1] + local // w
-        if (pairs > 1).any():
+        single = bool((pairs == 1).all())
+        if single:  # every triangle inside one cell: no expansion needed
+            tri = np.arange(count)
+            cx, cy = cx0, cy0
+        else:
+            tri, local = _expand_ranges(pairs)
+            w = np.repeat(width, pairs)
+            row = local // w
+            cx = np.repeat(cx0, pairs) + (local - row * w)
+            cy = np.repeat(cy0, pairs) + row
             keep = self._cells_touch_triangles(cx, cy, pairs, xs, ys)
             tri, cx, cy = tri[keep], cx[keep], cy[keep]
         cell = cy * shape[0] + cx
