@@ -116,6 +116,8 @@ class PolygonSet:
         self._cell_start = np.zeros(int(shape.prod()) + 1, dtype=np.int64)
         np.cumsum(np.bincount(flat, minlength=int(shape.prod())), out=self._cell_start[1:])
         self._centre_winding = self._sweep_centres()
+        self._ax, self._ay = a[:, 0].copy(), a[:, 1].copy()
+        self._bx, self._by = b[:, 0].copy(), b[:, 1].copy()
 
     def _centre(self, ix: NDArray[np.int64], iy: NDArray[np.int64]) -> tuple[NDArray, NDArray]:
         return (
@@ -155,21 +157,26 @@ class PolygonSet:
         out = np.zeros(len(pts), dtype=np.int64)
         if len(pts) == 0 or len(self.a) == 0:
             return out
-        f = (pts - self._origin) / self._cell
-        inside = np.all((f >= 0) & (f < self._shape), axis=1)
-        idx = np.flatnonzero(inside)
-        ij = np.minimum(f[idx].astype(np.int64), self._shape - 1)
-        out[idx] = self._centre_winding[ij[:, 1], ij[:, 0]]
-        flat = ij[:, 1] * self._shape[0] + ij[:, 0]
+        fx = (pts[:, 0] - self._origin[0]) / self._cell[0]
+        fy = (pts[:, 1] - self._origin[1]) / self._cell[1]
+        nx, ny = int(self._shape[0]), int(self._shape[1])
+        idx = np.flatnonzero((fx >= 0) & (fy >= 0) & (fx < nx) & (fy < ny))
+        ix = np.minimum(fx[idx].astype(np.int64), nx - 1)
+        iy = np.minimum(fy[idx].astype(np.int64), ny - 1)
+        flat = iy * nx + ix
+        out[idx] = self._centre_winding.ravel()[flat]
         start = self._cell_start[flat]
         count = self._cell_start[flat + 1] - start
-        query, local = _expand(count)
-        if len(query) == 0:
+        busy = np.flatnonzero(count)
+        if len(busy) == 0:
             return out
+        start, count = start[busy], count[busy]
+        _, local = _expand(count)
         edge = self._cell_edges[np.repeat(start, count) + local]
-        cx, cy = self._centre(ij[query, 0], ij[query, 1])
-        px, py = pts[idx[query], 0], pts[idx[query], 1]
-        ax, ay, bx, by = self.a[edge, 0], self.a[edge, 1], self.b[edge, 0], self.b[edge, 1]
+        cx, cy = self._centre(np.repeat(ix[busy], count), np.repeat(iy[busy], count))
+        owner = idx[busy]
+        px, py = np.repeat(pts[owner, 0], count), np.repeat(pts[owner, 1], count)
+        ax, ay, bx, by = self._ax[edge], self._ay[edge], self._bx[edge], self._by[edge]
         dx, dy = px - cx, py - cy
         a_left = dx * (ay - cy) - dy * (ax - cx) > 0
         b_left = dx * (by - cy) - dy * (bx - cx) > 0
@@ -179,7 +186,8 @@ class PolygonSet:
         crossing = (a_left != b_left) & (c_side != p_side)
         # Walking from the centre to the point: an edge running from our left to our right adds 1.
         step = np.where(crossing, np.where(a_left, 1, -1), 0)
-        out += np.bincount(idx[query], weights=step, minlength=len(pts)).astype(np.int64)
+        owner_of = np.repeat(owner, count)
+        out += np.bincount(owner_of, weights=step, minlength=len(pts)).astype(np.int64)
         return out
 
     def contains(self, xy: Any) -> NDArray[np.bool_]:

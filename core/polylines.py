@@ -94,6 +94,10 @@ class SegmentIndex:
         self._cell_start = np.zeros(int(shape.prod()) + 1, dtype=np.int64)
         np.cumsum(np.bincount(cell, minlength=int(shape.prod())), out=self._cell_start[1:])
         self._origin, self._inv, self._shape = origin, inv, shape
+        self._ax, self._ay = a[:, 0].copy(), a[:, 1].copy()
+        self._dx, self._dy = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+        length2 = self._dx * self._dx + self._dy * self._dy
+        self._inv_length2 = np.divide(1.0, length2, out=np.zeros_like(length2), where=length2 > 0)
 
     def distance(self, xy: Any) -> NDArray[np.float64]:
         """Distance to the nearest segment where it is <= ``reach``; ``inf`` beyond."""
@@ -101,29 +105,31 @@ class SegmentIndex:
         out = np.full(len(pts), np.inf)
         if len(pts) == 0 or len(self.a) == 0:
             return out
-        f = (pts - self._origin) * self._inv
-        inside = np.all((f >= 0) & (f <= self._shape), axis=1)
-        ij = np.minimum(np.maximum(f, 0).astype(np.int64), self._shape - 1)
-        cell = np.where(inside, ij[:, 1] * self._shape[0] + ij[:, 0], 0)
+        fx = (pts[:, 0] - self._origin[0]) * self._inv[0]
+        fy = (pts[:, 1] - self._origin[1]) * self._inv[1]
+        nx, ny = int(self._shape[0]), int(self._shape[1])
+        inside = (fx >= 0) & (fy >= 0) & (fx <= nx) & (fy <= ny)
+        cell = np.minimum(fy.astype(np.int64), ny - 1) * nx + np.minimum(fx.astype(np.int64), nx - 1)
+        cell = np.where(inside, cell, 0)
         start = self._cell_start[cell]
         count = np.where(inside, self._cell_start[cell + 1] - start, 0)
-        query, local = _expand(count)
-        if len(query) == 0:
+        busy = np.flatnonzero(count)
+        if len(busy) == 0:
             return out
+        start, count = start[busy], count[busy]
+        _, local = _expand(count)
         seg = self._cell_segments[np.repeat(start, count) + local]
-        a, d = self.a[seg], self.b[seg] - self.a[seg]
-        p = pts[query] - a
-        length2 = np.einsum("ij,ij->i", d, d)
-        t = np.einsum("ij,ij->i", p, d)
-        t = np.where(length2 > 0, np.clip(t / np.where(length2 > 0, length2, 1.0), 0.0, 1.0), 0.0)
-        diff = p - t[:, None] * d
-        dist2 = np.einsum("ij,ij->i", diff, diff)
-        best = np.full(len(pts), np.inf)
-        run_start = np.flatnonzero(np.r_[True, query[1:] != query[:-1]])
-        best[query[run_start]] = np.minimum.reduceat(dist2, run_start)
-        dist = np.sqrt(best)
-        near = dist <= self.reach
-        out[near] = dist[near]
+        px = np.repeat(pts[busy, 0], count) - self._ax[seg]
+        py = np.repeat(pts[busy, 1], count) - self._ay[seg]
+        dx, dy = self._dx[seg], self._dy[seg]
+        t = np.clip((px * dx + py * dy) * self._inv_length2[seg], 0.0, 1.0)
+        px -= t * dx
+        py -= t * dy
+        dist2 = px * px + py * py
+        run_start = np.cumsum(count) - count
+        best = np.sqrt(np.minimum.reduceat(dist2, run_start))
+        near = best <= self.reach
+        out[busy[near]] = best[near]
         return out
 
     def within(self, xy: Any, margin: float | None = None) -> NDArray[np.bool_]:

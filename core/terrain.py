@@ -396,8 +396,12 @@ class TerrainLookup:
         """Interpolate per-vertex ``values`` (V,) at the hits with their barycentrics (NaN on misses)."""
         out = np.full(len(hit.mask), np.nan)
         ok = hit.mask
-        corners = values[self.triangles[hit.triangle[ok]]]
-        out[ok] = np.einsum("ij,ij->i", corners, hit.barycentric[ok])
+        if ok.all():
+            rows, bary = np.take(self.triangles, hit.triangle, axis=0), hit.barycentric
+        else:
+            rows, bary = np.take(self.triangles, hit.triangle[ok], axis=0), hit.barycentric[ok]
+        corners = values[rows]
+        out[ok] = corners[:, 0] * bary[:, 0] + corners[:, 1] * bary[:, 1] + corners[:, 2] * bary[:, 2]
         return out
 
 
