@@ -267,6 +267,26 @@ class ImageField(Field):
         return bottom * (1.0 - fv) + top * fv
 
 
+class DistanceToPolylines(Field):
+    """Distance in xy to the nearest polyline (road, river), capped at ``reach``.
+
+    For density that fades near roads, e.g. ``(DistanceToPolylines(roads, 20.0) / 20.0).remap(curve)``.
+
+    >>> import numpy as np
+    >>> road = DistanceToPolylines([np.array([[0.0, 0.0], [10.0, 0.0]])], reach=5.0)
+    >>> road(np.array([[5.0, 3.0], [5.0, 9.0]])).tolist()
+    [3.0, 5.0]
+    """
+
+    def __init__(self, polylines: Any, reach: float, closed: Any = False) -> None:
+        from .polylines import SegmentIndex
+
+        self.index = SegmentIndex(polylines, reach=reach, closed=closed)
+
+    def evaluate(self, xy: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.minimum(self.index.distance(xy), self.index.reach)
+
+
 class RadiusField(Field):
     """``lerp(max_r, min_r, clip(density, 0, 1))``: dense where density is 1, sparse where it is 0."""
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strew.core.fields import FunctionField, VertexField
+from strew.core.fields import DistanceToPolylines, FunctionField, VertexField
 from strew.core.masks import (
     AllOf,
     AnyOf,
@@ -113,6 +113,8 @@ def test_polyline_distance_matches_brute_force(seed: int, lines: int, margin: fl
     near = ref <= margin * (1 - 1e-9)
     np.testing.assert_allclose(got[near], ref[near], rtol=1e-9, atol=1e-9)
     assert np.all(np.isinf(got[ref > margin * (1 + 1e-9)]))
+    field = DistanceToPolylines(polylines, margin, closed=closed)(xy)
+    np.testing.assert_allclose(field, np.minimum(ref, margin), rtol=1e-9, atol=1e-9)
     allowed = AwayFromPolylines(polylines, margin, closed=closed)(xy)
     clear = np.abs(ref - margin) > 1e-9 * (1 + margin)
     np.testing.assert_array_equal(allowed[clear], (ref >= margin)[clear])
