@@ -150,7 +150,8 @@ class TerrainLookup:
     def __init__(self, vertices: Any, triangles: Any, *, triangles_per_cell: float = 1.0) -> None:
         verts, tris = _validate_mesh(vertices, triangles)
         per_cell = positive_number(triangles_per_cell, "triangles_per_cell")
-        self.vertices = verts
+        # Private read-only copies (``tris`` is a fresh int64 array already); callers' arrays stay writable.
+        self.vertices = verts.copy()
         self.triangles = tris
         self.vertices.setflags(write=False)
         self.triangles.setflags(write=False)

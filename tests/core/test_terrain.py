@@ -214,3 +214,12 @@ def test_sample_cache_shares_one_lookup() -> None:
     assert lookup.cache.sample(moved) is not first and lookup.cache.lookups == 2
     with pytest.raises(ValueError):
         first.z[0] = 1.0  # cached answers are read-only
+
+
+def test_inputs_are_copied_not_frozen() -> None:
+    vertices = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 1.0]])
+    triangles = np.array([[0, 1, 2]], dtype=np.int64)
+    lookup = TerrainLookup(vertices, triangles)
+    assert vertices.flags.writeable and triangles.flags.writeable
+    vertices[2, 2] = 5.0  # editing the caller's array later does not change the lookup
+    assert lookup.sample(np.array([[0.0, 0.5]])).z[0] == pytest.approx(0.5)
