@@ -126,6 +126,18 @@ def stable_order(keys: NDArray[np.int64]) -> NDArray[np.intp]:
     return first[second]
 
 
+def _spatial_order(xs: NDArray[np.float64], ys: NDArray[np.float64]) -> NDArray[np.intp]:
+    """A permutation listing triangles row by row over a coarse grid of their first corners."""
+    count = xs.shape[1]
+    x, y = xs[0], ys[0]
+    lo = np.array([x.min(), y.min()])
+    span = np.maximum(np.array([x.max(), y.max()]) - lo, 1e-300)
+    side = max(1, min(4096, int(np.sqrt(count))))
+    ix = np.minimum(((x - lo[0]) / span[0] * side).astype(np.int64), side - 1)
+    iy = np.minimum(((y - lo[1]) / span[1] * side).astype(np.int64), side - 1)
+    return stable_order(iy * side + ix)
+
+
 class TerrainLookup:
     """Vertical ray casts from above onto a triangle mesh, vectorised.
 
@@ -178,6 +190,11 @@ class TerrainLookup:
             kept = np.flatnonzero(usable)
             xs_all, ys_all, cross_z = xs_all[:, kept], ys_all[:, kept], cross_z[kept]
             e1x, e1y, e2x, e2y = e1x[kept], e1y[kept], e2x[kept], e2y[kept]
+        # Renumber the triangles in row-major order of their position, so that the triangles of one grid
+        # cell sit close together in memory: random-order meshes then query as fast as tidy grids.
+        order = _spatial_order(xs_all, ys_all)
+        xs_all, ys_all, cross_z, kept = xs_all[:, order], ys_all[:, order], cross_z[order], kept[order]
+        e1x, e1y, e2x, e2y = e1x[order], e1y[order], e2x[order], e2y[order]
         self._kept = kept  # kept-local index -> input triangle index
         zs_all = np.ascontiguousarray(verts[:, 2])[tris[kept].T]
         xs = (xs_all[0], xs_all[1], xs_all[2])
