@@ -91,7 +91,7 @@ class AllOf(Mask):
         flat: list[Mask] = []
         for part in (as_mask(p) for p in parts):
             flat.extend(part.parts if isinstance(part, AllOf) else [part])
-        self.parts = flat
+        self.parts: list[Mask] = flat
 
     def evaluate(self, xy: NDArray[np.float64]) -> NDArray[np.bool_]:
         out = np.ones(len(xy), dtype=bool)
@@ -107,7 +107,7 @@ class AnyOf(Mask):
         flat: list[Mask] = []
         for part in (as_mask(p) for p in parts):
             flat.extend(part.parts if isinstance(part, AnyOf) else [part])
-        self.parts = flat
+        self.parts: list[Mask] = flat
 
     def evaluate(self, xy: NDArray[np.float64]) -> NDArray[np.bool_]:
         out = np.zeros(len(xy), dtype=bool)
