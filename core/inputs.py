@@ -1,0 +1,78 @@
+"""Input checks shared by the terrain, field, mask and hashing modules.
+
+Every public entry point converts its arrays once with these helpers, so bad input fails early with a
+``ValueError`` that names the argument and says what to change.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+
+def as_xy(xy: Any, name: str = "xy") -> NDArray[np.float64]:
+    """Return ``xy`` as a C-contiguous float64 array of shape (M, 2), finite.
+
+    >>> as_xy([[0, 1], [2, 3]]).shape
+    (2, 2)
+    """
+    try:
+        arr = np.asarray(xy, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name}: expected an (M, 2) array of numbers, got {type(xy).__name__}") from exc
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ValueError(f"{name}: expected shape (M, 2) (one x, y row per point), got {arr.shape}")
+    if not np.isfinite(arr).all():
+        bad = int(np.flatnonzero(~np.isfinite(arr).all(axis=1))[0])
+        raise ValueError(f"{name}: row {bad} is not finite ({arr[bad].tolist()}); pass finite coordinates")
+    return np.ascontiguousarray(arr)
+
+
+def as_points(
+    points: Any, name: str, dims: tuple[int, ...] = (2, 3), min_rows: int = 0
+) -> NDArray[np.float64]:
+    """Return ``points`` as a finite float64 (K, D) array with D in ``dims``."""
+    try:
+        arr = np.asarray(points, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name}: expected a (K, {dims[0]}) array of numbers") from exc
+    if arr.ndim != 2 or arr.shape[1] not in dims:
+        want = " or ".join(f"(K, {d})" for d in dims)
+        raise ValueError(f"{name}: expected shape {want}, got {arr.shape}")
+    if arr.shape[0] < min_rows:
+        raise ValueError(f"{name}: needs at least {min_rows} points, got {arr.shape[0]}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name}: contains NaN or infinite coordinates; pass finite values")
+    return np.ascontiguousarray(arr)
+
+
+def finite_number(value: Any, name: str) -> float:
+    """Return ``value`` as a finite float or raise a ValueError naming ``name``."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name}: expected a number, got {value!r}") from exc
+    if not math.isfinite(number):
+        raise ValueError(f"{name}: must be finite, got {number}")
+    return number
+
+
+def positive_number(value: Any, name: str) -> float:
+    """Return ``value`` as a finite float > 0 or raise a ValueError naming ``name``."""
+    number = finite_number(value, name)
+    if number <= 0:
+        raise ValueError(f"{name}: must be > 0, got {number}")
+    return number
+
+
+def integer(value: Any, name: str, minimum: int | None = None) -> int:
+    """Return ``value`` as a Python int (bools and floats refused)."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name}: expected an integer, got {value!r}")
+    number = int(value)
+    if minimum is not None and number < minimum:
+        raise ValueError(f"{name}: must be >= {minimum}, got {number}")
+    return number
