@@ -1,0 +1,249 @@
+"""Shared state of one sampling call: the background grid, the points, the callables, the blockers.
+
+The background grid has cells of side at most ``min_radius / sqrt(2)``, so a cell holds at most one of our
+points (two points in one cell would be closer than ``min_radius``). ``slots`` stores the point index per
+cell (-1 = empty); without wrapping the grid is padded by the window half-width so neighbour lookups never
+leave the array. Cells are identified by their flat index into ``slots``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ._spatial import DiskIndex, hash_cell_multiple
+
+if TYPE_CHECKING:
+    from .poisson import PoissonSettings
+
+
+def _grid_shape(
+    w: float, h: float, r_min: float, r_max: float, tileable: bool
+) -> tuple[int, int, float, float]:
+    """Columns, rows and cell sides; tiled: cells divide the tile and columns/rows are phase multiples."""
+    side = r_min / math.sqrt(2.0)
+    cols, rows = max(1, math.ceil(w / side)), max(1, math.ceil(h / side))
+    if not tileable:
+        return cols, rows, side, side
+    for _ in range(8):
+        period = math.ceil(r_max / min(w / cols, h / rows)) + 1
+        new_cols, new_rows = -(-cols // period) * period, -(-rows // period) * period
+        if (new_cols, new_rows) == (cols, rows):
+            break
+        cols, rows = new_cols, new_rows
+    return cols, rows, w / cols, h / rows
+
+
+class SamplerState:
+    """Grid, point arrays and helpers shared by the maximal and the Bridson samplers."""
+
+    def __init__(self, settings: PoissonSettings, blocker_xy: np.ndarray, blocker_r: np.ndarray) -> None:
+        self.settings = settings
+        self.w, self.h = float(settings.size[0]), float(settings.size[1])
+        self.r_min = float(settings.min_radius)
+        self.r_max = settings.resolved_max_radius
+        self.variable = settings.radius_at is not None and self.r_max > self.r_min
+        self.tileable = bool(settings.tileable)
+        self.rng = np.random.default_rng(settings.seed)
+        cols, rows, sx, sy = _grid_shape(self.w, self.h, self.r_min, self.r_max, self.tileable)
+        self.cols, self.rows, self.sx, self.sy = cols, rows, sx, sy
+        self.window = math.ceil(self.r_max / min(sx, sy))
+        self.period = math.ceil(self.r_max / min(sx, sy)) + 1
+        pad = 0 if self.tileable else self.window
+        self.pad, self.stride = pad, cols + 2 * pad
+        self.slots = np.full((rows + 2 * pad) * self.stride, -1, dtype=np.int32)
+        span = np.arange(-self.window, self.window + 1)
+        ox, oy = np.meshgrid(span, span)
+        ox, oy = ox.ravel(), oy.ravel()
+        gap2 = (np.maximum(np.abs(ox) - 1, 0) * sx) ** 2 + (np.maximum(np.abs(oy) - 1, 0) * sy) ** 2
+        keep = gap2 < self.r_max * self.r_max
+        self.off_x, self.off_y = ox[keep], oy[keep]
+        self.off_flat = self.off_y * self.stride + self.off_x
+        self._cover_offsets: dict[tuple[float, float], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        capacity = cols * rows + 1
+        self.px = np.empty(capacity)
+        self.py = np.empty(capacity)
+        self.pr = np.empty(capacity)
+        self.count = 0
+        self._setup_blockers(blocker_xy, blocker_r)
+
+    # ----------------------------------------------------------------------------------- blockers
+    def _setup_blockers(self, xy: np.ndarray, r: np.ndarray) -> None:
+        self.blockers: DiskIndex | None = None
+        if r.size == 0:
+            return
+        x, y = xy[:, 0].copy(), xy[:, 1].copy()
+        if self.tileable:
+            x %= self.w
+            y %= self.h
+        else:
+            reach = np.maximum(r, self.r_max)
+            near = (x + reach >= 0) & (x - reach < self.w) & (y + reach >= 0) & (y - reach < self.h)
+            x, y, r = x[near], y[near], r[near]
+            if r.size == 0:
+                return
+        m = hash_cell_multiple(r, self.r_max, min(self.sx, self.sy), self.cols, self.rows, self.tileable)
+        period = (self.w, self.h) if self.tileable else None
+        self.blockers = DiskIndex(
+            x, y, r, self.r_max, m * self.sx, m * self.sy, -(-self.cols // m), -(-self.rows // m), period
+        )
+
+    # ----------------------------------------------------------------------------------- cells
+    def cell_ids(self, ix: np.ndarray, iy: np.ndarray) -> np.ndarray:
+        return (iy + self.pad) * self.stride + (ix + self.pad)
+
+    def cell_xy(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return ids % self.stride - self.pad, ids // self.stride - self.pad
+
+    def all_cells(self) -> np.ndarray:
+        iy, ix = np.divmod(np.arange(self.cols * self.rows, dtype=np.int64), self.cols)
+        return self.cell_ids(ix, iy)
+
+    def cell_of(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        ix = np.minimum((x / self.sx).astype(np.int64), self.cols - 1)
+        iy = np.minimum((y / self.sy).astype(np.int64), self.rows - 1)
+        return self.cell_ids(ix, iy)
+
+    def cover_offsets(self, bw: float, bh: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Window offsets whose points can hold a whole ``bw x bh`` box of an empty cell in one disk.
+
+        A point in a cell ``|ox| >= 1`` columns away is at least ``(|ox|-1)*sx + bw`` from the box's far
+        side, and at least ``bw/2`` when ``ox == 0``; offsets whose bound reaches ``max_radius`` are skipped.
+        """
+        key = (bw, bh)
+        if key not in self._cover_offsets:
+            ax, ay = np.abs(self.off_x), np.abs(self.off_y)
+            fx = np.where(ax > 0, (ax - 1) * self.sx + bw, 0.5 * bw)
+            fy = np.where(ay > 0, (ay - 1) * self.sy + bh, 0.5 * bh)
+            keep = (fx * fx + fy * fy < self.r_max * self.r_max) & ((ax > 0) | (ay > 0))
+            self._cover_offsets[key] = (self.off_x[keep], self.off_y[keep], self.off_flat[keep])
+        return self._cover_offsets[key]
+
+    def neighbours(
+        self, ids: np.ndarray, offsets: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    ) -> np.ndarray:
+        """Point index (or -1) of every window cell around each cell: shape (M, K)."""
+        off_x, off_y, off_flat = offsets or (self.off_x, self.off_y, self.off_flat)
+        if not self.tileable:
+            return self.slots[ids[:, None] + off_flat[None, :]]
+        ix, iy = self.cell_xy(ids)
+        nx = (ix[:, None] + off_x[None, :]) % self.cols
+        ny = (iy[:, None] + off_y[None, :]) % self.rows
+        return self.slots[ny * self.cols + nx]
+
+    def _pairs(
+        self, ids: np.ndarray, offsets: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        nb = self.neighbours(ids, offsets)
+        k = nb.shape[1] if nb.ndim == 2 else 1
+        nb = nb.ravel()
+        sel = np.flatnonzero(nb >= 0)
+        return sel // k, nb[sel]
+
+    def _delta(self, x: np.ndarray, y: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        dx = x - self.px[j]
+        dy = y - self.py[j]
+        if self.tileable:
+            dx -= self.w * np.rint(dx / self.w)
+            dy -= self.h * np.rint(dy / self.h)
+        return dx, dy
+
+    # ----------------------------------------------------------------------------------- tests
+    def own_conflicts(
+        self, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, ids: np.ndarray
+    ) -> np.ndarray:
+        """Whether candidates (radius ``r``, ``None`` = min radius) conflict with points already placed."""
+        out = np.zeros(x.size, dtype=bool)
+        q, j = self._pairs(ids)
+        if q.size == 0:
+            return out
+        dx, dy = self._delta(x[q], y[q], j)
+        if r is None:
+            need2 = self.pr[j] ** 2 if self.variable else self.r_min * self.r_min
+        else:
+            need2 = np.maximum(r[q], self.pr[j]) ** 2
+        out[q[dx * dx + dy * dy < need2]] = True
+        return out
+
+    def own_covers(
+        self,
+        x0: np.ndarray,
+        y0: np.ndarray,
+        bw: np.ndarray,
+        bh: np.ndarray,
+        r_lo: np.ndarray | None,
+        ids: np.ndarray,
+        box_w: float,
+        box_h: float,
+    ) -> np.ndarray:
+        """Whether each box (at most ``box_w x box_h``, inside the empty cell ``ids``) lies in one disk."""
+        out = np.zeros(x0.size, dtype=bool)
+        q, j = self._pairs(ids, self.cover_offsets(box_w, box_h))
+        if q.size == 0:
+            return out
+        dx, dy = self._delta(x0[q], y0[q], j)
+        fx = np.maximum(np.abs(dx), np.abs(dx + bw[q]))
+        fy = np.maximum(np.abs(dy), np.abs(dy + bh[q]))
+        if r_lo is None:
+            need2 = self.pr[j] ** 2 if self.variable else self.r_min * self.r_min
+        else:
+            need2 = np.maximum(r_lo[q], self.pr[j]) ** 2
+        out[q[fx * fx + fy * fy < need2]] = True
+        return out
+
+    def blocked(self, x: np.ndarray, y: np.ndarray, r: np.ndarray | None) -> np.ndarray:
+        if self.blockers is None:
+            return np.zeros(x.size, dtype=bool)
+        return self.blockers.conflicts(x, y, self.r_min if r is None else r)
+
+    def blocker_covers(
+        self, x0: np.ndarray, y0: np.ndarray, bw: np.ndarray, bh: np.ndarray, r_lo: np.ndarray | None
+    ) -> np.ndarray:
+        if self.blockers is None:
+            return np.zeros(x0.size, dtype=bool)
+        return self.blockers.covers(x0, y0, bw, bh, self.r_min if r_lo is None else r_lo)
+
+    # ----------------------------------------------------------------------------------- callables
+    def allowed(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        fn = self.settings.is_allowed
+        if fn is None or x.size == 0:
+            return np.ones(x.size, dtype=bool)
+        out = np.asarray(fn(np.column_stack((x, y))))
+        if out.shape != (x.size,) or out.dtype != np.bool_:
+            raise ValueError(
+                f"is_allowed must return a bool array of shape ({x.size},) for xy of shape ({x.size}, 2), "
+                f"got dtype {out.dtype} shape {out.shape}; return e.g. `mask_values > 0.5`"
+            )
+        return out
+
+    def radius(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Radius at each place, clamped to [min_radius, max_radius]."""
+        fn = self.settings.radius_at
+        if fn is None or x.size == 0:
+            return np.full(x.size, self.r_min)
+        out = np.asarray(fn(np.column_stack((x, y))))
+        if out.shape != (x.size,) or out.dtype.kind not in "fiu":
+            raise ValueError(
+                f"radius_at must return a float array of shape ({x.size},) for xy of shape ({x.size}, 2), "
+                f"got dtype {out.dtype} shape {out.shape}"
+            )
+        out = out.astype(np.float64, copy=False)
+        if not np.isfinite(out).all():
+            raise ValueError("radius_at returned NaN or inf; return finite radii (they are clamped)")
+        return np.clip(out, self.r_min, self.r_max)
+
+    # ----------------------------------------------------------------------------------- points
+    def insert(self, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, ids: np.ndarray) -> None:
+        n, k = self.count, x.size
+        self.px[n : n + k] = x
+        self.py[n : n + k] = y
+        self.pr[n : n + k] = self.r_min if r is None else r
+        self.slots[ids] = np.arange(n, n + k)
+        self.count = n + k
+
+    def result(self) -> tuple[np.ndarray, np.ndarray]:
+        """The placed points: positions (N, 2) and radii (N,)."""
+        n = self.count
+        return np.column_stack((self.px[:n], self.py[:n])), self.pr[:n].copy()
