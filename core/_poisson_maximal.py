@@ -66,10 +66,9 @@ def _throw(
 
 def _phase_groups(st: SamplerState, ids: np.ndarray) -> tuple[np.ndarray, list[slice]]:
     """An order of ``ids`` grouped by phase, and the slice of each non-empty phase group."""
-    ix, iy = st.cell_xy(ids)
-    phase = (ix % st.period) + st.period * (iy % st.period)
+    phase = st.phase_of(ids)
     order = np.argsort(phase, kind="stable")
-    counts = np.bincount(phase, minlength=st.period * st.period)
+    counts = np.bincount(phase, minlength=st.phase_count)
     ends = np.cumsum(counts)
     return order, [slice(int(e - c), int(e)) for c, e in zip(counts, ends, strict=True) if c]
 

@@ -22,18 +22,29 @@ if TYPE_CHECKING:
 def _grid_shape(
     w: float, h: float, r_min: float, r_max: float, tileable: bool
 ) -> tuple[int, int, float, float]:
-    """Columns, rows and cell sides; tiled: cells divide the tile and columns/rows are phase multiples."""
+    """Columns, rows and cell sides (at most ``r_min / sqrt(2)``); a tile is divided exactly.
+
+    When tiled, columns and rows are rounded up to a multiple of the phase period if that does not change
+    the period, so phase groups stay regular across the seam (otherwise extra seam phases are used).
+    """
     side = r_min / math.sqrt(2.0)
     cols, rows = max(1, math.ceil(w / side)), max(1, math.ceil(h / side))
     if not tileable:
         return cols, rows, side, side
-    for _ in range(8):
-        period = math.ceil(r_max / min(w / cols, h / rows)) + 1
-        new_cols, new_rows = -(-cols // period) * period, -(-rows // period) * period
-        if (new_cols, new_rows) == (cols, rows):
-            break
+    period = math.ceil(r_max / min(w / cols, h / rows)) + 1
+    new_cols, new_rows = -(-cols // period) * period, -(-rows // period) * period
+    if math.ceil(r_max / min(w / new_cols, h / new_rows)) + 1 == period:
         cols, rows = new_cols, new_rows
     return cols, rows, w / cols, h / rows
+
+
+def _phase_axis(count: int, period: int, tileable: bool) -> tuple[int, int]:
+    """(regular cells, phases) along one axis: cells below the first number use ``index % period``;
+    on a torus the leftover cells at the seam get a phase each so equal phases stay ``period`` apart."""
+    if not tileable:
+        return count, period
+    regular = (count // period) * period
+    return regular, period + (count - regular)
 
 
 class SamplerState:
@@ -51,6 +62,9 @@ class SamplerState:
         self.cols, self.rows, self.sx, self.sy = cols, rows, sx, sy
         self.window = math.ceil(self.r_max / min(sx, sy))
         self.period = math.ceil(self.r_max / min(sx, sy)) + 1
+        self.phase_x = _phase_axis(cols, self.period, self.tileable)
+        self.phase_y = _phase_axis(rows, self.period, self.tileable)
+        self.phase_count = self.phase_x[1] * self.phase_y[1]
         pad = 0 if self.tileable else self.window
         self.pad, self.stride = pad, cols + 2 * pad
         self.slots = np.full((rows + 2 * pad) * self.stride, -1, dtype=np.int32)
@@ -100,6 +114,16 @@ class SamplerState:
     def all_cells(self) -> np.ndarray:
         iy, ix = np.divmod(np.arange(self.cols * self.rows, dtype=np.int64), self.cols)
         return self.cell_ids(ix, iy)
+
+    def phase_of(self, ids: np.ndarray) -> np.ndarray:
+        """Phase group of each cell: two different cells of one group are >= ``period`` cells apart, so
+        points in them (closer than ``max_radius`` only within ``period - 1`` cells) never conflict."""
+        ix, iy = self.cell_xy(ids)
+        p = self.period
+        (rx, _), (ry, _) = self.phase_x, self.phase_y
+        px = np.where(ix < rx, ix % p, p + ix - rx)
+        py = np.where(iy < ry, iy % p, p + iy - ry)
+        return px + self.phase_x[1] * py
 
     def cell_of(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         ix = np.minimum((x / self.sx).astype(np.int64), self.cols - 1)
