@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 def _grid_shape(
     w: float, h: float, r_min: float, r_max: float, tileable: bool
 ) -> tuple[int, int, float, float]:
-    """Columns, rows and cell sides (at most ``r_min / sqrt(2)``); a tile is divided exactly.
+    """Columns, rows and cell sides (at most ``r_min / sqrt(2)``); the rectangle is divided exactly.
 
     When tiled, columns and rows are rounded up to a multiple of the phase period if that does not change
     the period, so phase groups stay regular across the seam (otherwise extra seam phases are used).
@@ -30,7 +30,7 @@ def _grid_shape(
     side = r_min / math.sqrt(2.0)
     cols, rows = max(1, math.ceil(w / side)), max(1, math.ceil(h / side))
     if not tileable:
-        return cols, rows, side, side
+        return cols, rows, w / cols, h / rows
     period = math.ceil(r_max / min(w / cols, h / rows)) + 1
     new_cols, new_rows = -(-cols // period) * period, -(-rows // period) * period
     if math.ceil(r_max / min(w / new_cols, h / new_rows)) + 1 == period:
@@ -193,28 +193,54 @@ class SamplerState:
 
     def own_covers(
         self,
-        x0: np.ndarray,
-        y0: np.ndarray,
-        bw: np.ndarray,
-        bh: np.ndarray,
+        cx: np.ndarray,
+        cy: np.ndarray,
+        half_w: float,
+        half_h: float,
         r_lo: np.ndarray | None,
         ids: np.ndarray,
-        box_w: float,
-        box_h: float,
     ) -> np.ndarray:
-        """Whether each box (at most ``box_w x box_h``, inside the empty cell ``ids``) lies in one disk."""
-        out = np.zeros(x0.size, dtype=bool)
-        q, j = self._pairs(ids, self.cover_offsets(box_w, box_h))
+        """Whether each box (centre ``cx, cy``, half sides given, inside the empty cell ``ids``) lies in
+        one placed point's conflict disk: its farthest corner is closer than ``max(r_point, r_lo)``."""
+        out = np.zeros(cx.size, dtype=bool)
+        q, j = self._pairs(ids, self.cover_offsets(2.0 * half_w, 2.0 * half_h))
         if q.size == 0:
             return out
-        dx, dy = self._delta(x0[q], y0[q], j)
-        fx = np.maximum(np.abs(dx), np.abs(dx + bw[q]))
-        fy = np.maximum(np.abs(dy), np.abs(dy + bh[q]))
+        dx, dy = self._delta(cx[q], cy[q], j)
+        fx = np.abs(dx) + half_w
+        fy = np.abs(dy) + half_h
         if r_lo is None:
             need2 = self.pr[j] ** 2 if self.variable else self.r_min * self.r_min
         else:
             need2 = np.maximum(r_lo[q], self.pr[j]) ** 2
         out[q[fx * fx + fy * fy < need2]] = True
+        return out
+
+    def split_covered(
+        self, x0: np.ndarray, y0: np.ndarray, ids: np.ndarray, bw: float, bh: float
+    ) -> np.ndarray:
+        """Split each ``bw x bh`` box (corner ``x0, y0``) of an empty cell in four; (4, M) whether each child
+        (lower-left, lower-right, upper-left, upper-right) lies in one placed point's disk of radius
+        ``max(r_point, min_radius)``. The neighbours are gathered once per parent, not per child."""
+        out = np.zeros((4, x0.size), dtype=bool)
+        qw, qh = 0.25 * bw, 0.25 * bh  # half side of a child = offset of its centre from the parent's
+        q, j = self._pairs(ids, self.cover_offsets(0.5 * bw, 0.5 * bh))
+        if q.size == 0:
+            return out
+        dx, dy = self._delta(x0[q] + 2.0 * qw, y0[q] + 2.0 * qh, j)
+        fx_lo, fx_hi = np.abs(dx - qw), np.abs(dx + qw)
+        fy_lo, fy_hi = np.abs(dy - qh), np.abs(dy + qh)
+        fx_lo += qw
+        fx_hi += qw
+        fy_lo += qh
+        fy_hi += qh
+        fx_lo *= fx_lo
+        fx_hi *= fx_hi
+        fy_lo *= fy_lo
+        fy_hi *= fy_hi
+        need2 = self.pr[j] ** 2 if self.variable else self.r_min * self.r_min
+        for k, (fx, fy) in enumerate(((fx_lo, fy_lo), (fx_hi, fy_lo), (fx_lo, fy_hi), (fx_hi, fy_hi))):
+            out[k, q[fx + fy < need2]] = True
         return out
 
     def blocked(self, x: np.ndarray, y: np.ndarray, r: np.ndarray | None) -> np.ndarray:
@@ -223,11 +249,12 @@ class SamplerState:
         return self.blockers.conflicts(x, y, self.r_min if r is None else r)
 
     def blocker_covers(
-        self, x0: np.ndarray, y0: np.ndarray, bw: np.ndarray, bh: np.ndarray, r_lo: np.ndarray | None
+        self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float, r_lo: np.ndarray | None
     ) -> np.ndarray:
+        """Whether each box (centre, half sides) lies in one blocker's conflict disk."""
         if self.blockers is None:
-            return np.zeros(x0.size, dtype=bool)
-        return self.blockers.covers(x0, y0, bw, bh, self.r_min if r_lo is None else r_lo)
+            return np.zeros(cx.size, dtype=bool)
+        return self.blockers.covers(cx, cy, half_w, half_h, self.r_min if r_lo is None else r_lo)
 
     # ----------------------------------------------------------------------------------- callables
     def allowed(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:

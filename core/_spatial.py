@@ -104,20 +104,20 @@ class DiskIndex:
         return out
 
     def covers(
-        self, x0: np.ndarray, y0: np.ndarray, bw: np.ndarray, bh: np.ndarray, qr: np.ndarray | float
+        self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float, qr: np.ndarray | float
     ) -> np.ndarray:
-        """Whether each box ``[x0, x0+bw] x [y0, y0+bh]`` (inside one hash cell) lies in one disk.
+        """Whether each box (centre ``cx, cy``, half sides given, inside one hash cell) lies in one disk.
 
         A box is covered when its farthest corner from a disk centre is closer than
         ``max(disk radius, qr)`` (``qr`` is a lower bound of the radius a point in the box would get).
         """
-        out = np.zeros(x0.size, dtype=bool)
-        if self.order.size == 0 or x0.size == 0:
+        out = np.zeros(cx.size, dtype=bool)
+        if self.order.size == 0 or cx.size == 0:
             return out
-        q, disk = self._pairs(x0 + 0.5 * bw, y0 + 0.5 * bh)
-        dx, dy = self._delta(x0[q], y0[q], disk)
-        fx = np.maximum(np.abs(dx), np.abs(dx + bw[q]))
-        fy = np.maximum(np.abs(dy), np.abs(dy + bh[q]))
+        q, disk = self._pairs(cx, cy)
+        dx, dy = self._delta(cx[q], cy[q], disk)
+        fx = np.abs(dx) + half_w
+        fy = np.abs(dy) + half_h
         need = np.maximum(self.radius[disk], qr[q] if isinstance(qr, np.ndarray) else qr)
         out[q[fx * fx + fy * fy < need * need]] = True
         return out
