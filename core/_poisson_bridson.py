@@ -1,10 +1,14 @@
-"""Bridson's Poisson-disk growth (2007), as the seed describes it, with the tests vectorised.
+"""Bridson's Poisson-disk growth (2007), as the seed describes it, vectorised over batches.
 
-A random active point proposes ``attempts`` candidates uniform by area in the ring ``r..2r`` around it
-(``r`` is its own radius); the first candidate that passes every test becomes a new active point; an
-active point whose candidates all fail retires (swap-remove). All candidates of one step are tested in one
-numpy pass, so the mask and radius callables see arrays. Several random start points are tried first so
+The seed's rules: an active point proposes ``attempts`` candidates uniform by area in the ring ``r..2r``
+around it (``r`` is its own radius); its first candidate that passes every test becomes a new active
+point; an active point whose candidates all fail retires. Several random start points are tried first so
 islands cut off by a mask are reached.
+
+Vectorised: each round takes a random batch of active points (a fraction of the active list) and tests all
+their candidates in one numpy pass (the mask and radius callables see arrays). The batch's new points
+are then checked against each other in the batch's random order, and a point that conflicts with an
+earlier one is dropped (its active point stays active and tries again later).
 """
 
 from __future__ import annotations
@@ -15,71 +19,86 @@ import numpy as np
 
 from ._poisson_state import SamplerState
 
-RANDOM_BLOCK = 4096
+# Share of the active list processed per round (1 = every active point at once).
+BATCH_SHARE = 0.25
 
 
-def _first_fit(st: SamplerState, x: np.ndarray, y: np.ndarray) -> bool:
-    """Insert the first candidate that passes every test; whether there was one."""
+def _fits(st: SamplerState, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Which candidates pass every test against the points already placed; their radii and cells."""
+    n = x.size
+    valid = np.zeros(n, dtype=bool)
+    radius = np.full(n, st.r_min)
+    cell = np.zeros(n, dtype=np.int64)
     if st.tileable:
-        x = x % st.w
-        y = y % st.h
+        x, y = x % st.w, y % st.h
+        idx = np.arange(n)
     else:
-        inside = np.flatnonzero((x >= 0.0) & (y >= 0.0) & (x < st.w) & (y < st.h))
-        x, y = x[inside], y[inside]
+        idx = np.flatnonzero((x >= 0.0) & (y >= 0.0) & (x < st.w) & (y < st.h))
+        x, y = x[idx], y[idx]
     ids = st.cell_of(x, y)
     sel = np.flatnonzero(~st.own_conflicts(x, y, None, ids))
-    x, y, ids = x[sel], y[sel], ids[sel]
-    if st.settings.is_allowed is not None and x.size:
+    idx, x, y, ids = idx[sel], x[sel], y[sel], ids[sel]
+    if st.settings.is_allowed is not None and idx.size:
         sel = np.flatnonzero(st.allowed(x, y))
-        x, y, ids = x[sel], y[sel], ids[sel]
+        idx, x, y, ids = idx[sel], x[sel], y[sel], ids[sel]
     r = None
-    if st.variable and x.size:
+    if st.variable and idx.size:
         r = st.radius(x, y)
         sel = np.flatnonzero(~st.own_conflicts(x, y, r, ids))
-        x, y, ids, r = x[sel], y[sel], ids[sel], r[sel]
-    if st.blockers is not None and x.size:
+        idx, x, y, ids, r = idx[sel], x[sel], y[sel], ids[sel], r[sel]
+    if st.blockers is not None and idx.size:
         sel = np.flatnonzero(~st.blocked(x, y, r))
-        x, y, ids = x[sel], y[sel], ids[sel]
+        idx, ids = idx[sel], ids[sel]
         r = None if r is None else r[sel]
-    if x.size == 0:
-        return False
-    st.insert(x[:1], y[:1], None if r is None else r[:1], ids[:1])
-    return True
+    valid[idx] = True
+    if r is not None:
+        radius[idx] = r
+    cell[idx] = ids
+    return valid, radius, cell
+
+
+def _start(st: SamplerState) -> list[int]:
+    """The seed's start: up to ``start_points * attempts`` random tries until ``start_points`` stand."""
+    active: list[int] = []
+    starts = st.settings.start_points
+    for _ in range(starts * st.settings.attempts):
+        if len(active) >= starts:
+            break
+        u = st.rng.random(2)
+        x, y = np.array([u[0] * st.w]), np.array([u[1] * st.h])
+        valid, radius, cell = _fits(st, x, y)
+        if valid[0]:
+            st.insert(x, y, radius if st.variable else None, cell)
+            active.append(st.count - 1)
+    return active
 
 
 def grow_bridson(st: SamplerState) -> None:
-    """Fill ``st`` by Bridson's algorithm (active list, ring candidates, swap-remove)."""
+    """Fill ``st`` by Bridson's algorithm (active list, ring candidates, retire after ``attempts``)."""
     k = st.settings.attempts
-    starts = st.settings.start_points
-    active = np.empty(st.px.size, dtype=np.int64)
-    n_active = 0
-    for _ in range(starts * k):
-        if n_active >= starts:
-            break
-        u = st.rng.random(2)
-        if _first_fit(st, np.array([u[0] * st.w]), np.array([u[1] * st.h])):
-            active[n_active] = st.count - 1
-            n_active += 1
-
-    block = st.rng.random((RANDOM_BLOCK, 1 + 2 * k))
-    row = 0
+    active = np.array(_start(st), dtype=np.int64)
     two_pi = 2.0 * math.pi
-    while n_active:
-        if row == RANDOM_BLOCK:
-            block = st.rng.random((RANDOM_BLOCK, 1 + 2 * k))
-            row = 0
-        u = block[row]
-        row += 1
-        slot = min(int(u[0] * n_active), n_active - 1)
-        centre = active[slot]
-        cr = st.pr[centre]
-        angle = two_pi * u[1 : 1 + k]
-        dist = cr * np.sqrt(1.0 + 3.0 * u[1 + k :])
-        x = st.px[centre] + dist * np.cos(angle)
-        y = st.py[centre] + dist * np.sin(angle)
-        if _first_fit(st, x, y):
-            active[n_active] = st.count - 1
-            n_active += 1
-        else:
-            n_active -= 1
-            active[slot] = active[n_active]
+    while active.size:
+        batch = max(1, int(active.size * BATCH_SHARE))
+        pick = st.rng.permutation(active.size)[:batch]
+        centres = active[pick]
+        u = st.rng.random((2, batch, k))
+        dist = st.pr[centres][:, None] * np.sqrt(1.0 + 3.0 * u[1])  # uniform by area in r..2r
+        angle = two_pi * u[0]
+        x = (st.px[centres][:, None] + dist * np.cos(angle)).ravel()
+        y = (st.py[centres][:, None] + dist * np.sin(angle)).ravel()
+        valid, radius, cell = _fits(st, x, y)
+        valid = valid.reshape(batch, k)
+        found = valid.any(axis=1)
+        rows = np.flatnonzero(found)
+        chosen = rows * k + valid[rows].argmax(axis=1)  # the first candidate that fits, per active point
+        _, first_in_cell = np.unique(cell[chosen], return_index=True)
+        chosen = chosen[np.sort(first_in_cell)]
+        first = st.count
+        if st.tileable:
+            x, y = x % st.w, y % st.h
+        st.insert(x[chosen], y[chosen], radius[chosen] if st.variable else None, cell[chosen])
+        st.drop_mutual_conflicts(first)
+        retired = np.zeros(active.size, dtype=bool)
+        retired[pick[~found]] = True
+        active = np.concatenate((active[~retired], np.arange(first, st.count)))

@@ -15,6 +15,8 @@ import numpy as np
 
 from ._spatial import DiskIndex, hash_cell_multiple
 
+COARSE_BIAS = 0.0
+
 if TYPE_CHECKING:
     from .poisson import PoissonSettings
 
@@ -65,7 +67,12 @@ class SamplerState:
         self.phase_x = _phase_axis(cols, self.period, self.tileable)
         self.phase_y = _phase_axis(rows, self.period, self.tileable)
         self.phase_count = self.phase_x[1] * self.phase_y[1]
-        pad = 0 if self.tileable else self.window
+        # Variable radius: dart throwing starts on boxes of ``coarse`` x ``coarse`` cells (about one
+        # max-radius point each) instead of single cells, so the work follows the point count.
+        self.coarse = 1
+        if self.variable and not self.tileable:
+            self.coarse = 2 ** max(0, round(math.log2(self.r_max / self.r_min) + COARSE_BIAS))
+        pad = 0 if self.tileable else self.window + self.coarse
         self.pad, self.stride = pad, cols + 2 * pad
         self.slots = np.full((rows + 2 * pad) * self.stride, -1, dtype=np.int32)
         span = np.arange(-self.window, self.window + 1)
@@ -80,6 +87,7 @@ class SamplerState:
         self.px = np.empty(capacity)
         self.py = np.empty(capacity)
         self.pr = np.empty(capacity)
+        self.pc = np.empty(capacity, dtype=np.int64)  # cell of each point
         self.count = 0
         self._setup_blockers(blocker_xy, blocker_r)
 
@@ -130,19 +138,31 @@ class SamplerState:
         iy = np.minimum((y / self.sy).astype(np.int64), self.rows - 1)
         return self.cell_ids(ix, iy)
 
-    def cover_offsets(self, bw: float, bh: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Window offsets whose points can hold a whole ``bw x bh`` box of an empty cell in one disk.
+    def cover_offsets(
+        self, bw: float, bh: float, cells: int = 1
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Window offsets (from a box's lower-left cell) whose points can hold the whole box in one disk.
 
-        A point in a cell ``|ox| >= 1`` columns away is at least ``(|ox|-1)*sx + bw`` from the box's far
-        side, and at least ``bw/2`` when ``ox == 0``; offsets whose bound reaches ``max_radius`` are skipped.
+        The box is ``bw x bh`` and spans ``cells x cells`` cells (1: it lies inside one, empty, cell). A
+        point ``ox >= cells`` columns away is at least ``(ox-cells)*sx + bw`` from the box's far side, one
+        at ``ox < 0`` at least ``(-ox-1)*sx + bw``, and one above the box at least ``bw/2``; offsets whose
+        bound reaches ``max_radius`` are skipped.
         """
-        key = (bw, bh)
+        key = (bw, bh, cells)
         if key not in self._cover_offsets:
-            ax, ay = np.abs(self.off_x), np.abs(self.off_y)
-            fx = np.where(ax > 0, (ax - 1) * self.sx + bw, 0.5 * bw)
-            fy = np.where(ay > 0, (ay - 1) * self.sy + bh, 0.5 * bh)
-            keep = (fx * fx + fy * fy < self.r_max * self.r_max) & ((ax > 0) | (ay > 0))
-            self._cover_offsets[key] = (self.off_x[keep], self.off_y[keep], self.off_flat[keep])
+            span = np.arange(-self.window, self.window + cells)
+            ox, oy = (a.ravel() for a in np.meshgrid(span, span))
+            fx = np.where(
+                ox >= cells, (ox - cells) * self.sx + bw, np.where(ox < 0, (-ox - 1) * self.sx + bw, 0.5 * bw)
+            )
+            fy = np.where(
+                oy >= cells, (oy - cells) * self.sy + bh, np.where(oy < 0, (-oy - 1) * self.sy + bh, 0.5 * bh)
+            )
+            keep = fx * fx + fy * fy < self.r_max * self.r_max
+            if cells == 1:
+                keep &= (ox != 0) | (oy != 0)
+            ox, oy = ox[keep], oy[keep]
+            self._cover_offsets[key] = (ox, oy, oy * self.stride + ox)
         return self._cover_offsets[key]
 
     def neighbours(
@@ -199,11 +219,13 @@ class SamplerState:
         half_h: float,
         r_lo: np.ndarray | None,
         ids: np.ndarray,
+        cells: int = 1,
     ) -> np.ndarray:
-        """Whether each box (centre ``cx, cy``, half sides given, inside the empty cell ``ids``) lies in
-        one placed point's conflict disk: its farthest corner is closer than ``max(r_point, r_lo)``."""
+        """Whether each box (centre ``cx, cy``, half sides given, lower-left cell ``ids``, spanning
+        ``cells x cells`` cells or inside one empty cell) lies in one placed point's conflict disk: its
+        farthest corner is closer than ``max(r_point, r_lo)``."""
         out = np.zeros(cx.size, dtype=bool)
-        q, j = self._pairs(ids, self.cover_offsets(2.0 * half_w, 2.0 * half_h))
+        q, j = self._pairs(ids, self.cover_offsets(2.0 * half_w, 2.0 * half_h, cells))
         if q.size == 0:
             return out
         dx, dy = self._delta(cx[q], cy[q], j)
@@ -291,8 +313,39 @@ class SamplerState:
         self.px[n : n + k] = x
         self.py[n : n + k] = y
         self.pr[n : n + k] = self.r_min if r is None else r
+        self.pc[n : n + k] = ids
         self.slots[ids] = np.arange(n, n + k)
         self.count = n + k
+
+    def drop_mutual_conflicts(self, first: int) -> None:
+        """Among the points from index ``first`` on (one batch, inserted in priority order), drop every
+        point that conflicts with an earlier point of the batch, and compact the arrays."""
+        n = self.count
+        k = n - first
+        if k < 2:
+            return
+        x, y, r, ids = self.px[first:n], self.py[first:n], self.pr[first:n], self.pc[first:n]
+        q, j = self._pairs(ids)
+        earlier = (j >= first) & (j < first + q)
+        q, j = q[earlier], j[earlier]
+        if q.size == 0:
+            return
+        dx, dy = self._delta(x[q], y[q], j)
+        need2 = np.maximum(r[q], self.pr[j]) ** 2
+        drop = np.zeros(k, dtype=bool)
+        drop[q[dx * dx + dy * dy < need2]] = True
+        if not drop.any():
+            return
+        keep = np.flatnonzero(~drop)
+        self.slots[ids[drop]] = -1
+        x, y, r, ids = x[keep], y[keep], r[keep], ids[keep]
+        m = keep.size
+        self.px[first : first + m] = x
+        self.py[first : first + m] = y
+        self.pr[first : first + m] = r
+        self.pc[first : first + m] = ids
+        self.slots[ids] = np.arange(first, first + m)
+        self.count = first + m
 
     def result(self) -> tuple[np.ndarray, np.ndarray]:
         """The placed points: positions (N, 2) and radii (N,)."""
