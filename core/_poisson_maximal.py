@@ -1,0 +1,207 @@
+"""Maximal Poisson-disk sampling: phased dart throwing on the background grid, then grid refinement.
+
+1. Dart throwing in phase groups (Wei 2008): boxes whose column and row agree modulo the phase period are
+   far enough apart that no two darts in them can conflict, so one numpy step throws a dart into every
+   live box of a phase and accepts every dart that passes the tests (at most one per box).
+2. Refinement (Ebeida et al. 2011/2012): every box still alive is split into four; a box dies when a single
+   conflict disk holds all four of its corners (a disk is convex), when its cell already holds a point, or
+   when it is masked out; one dart goes into each surviving box; repeat with halved boxes until none
+   survives (exact maximality for a constant radius) or the surviving area is negligible.
+
+Boxes start as single grid cells, or, for a variable radius, as ``coarse x coarse`` cells (about one
+max-radius point each), so the work follows the number of points rather than the number of min-radius
+cells. All boxes of one level have the same size (the grid divides the rectangle exactly), so boxes are
+arrays of lower-left corners plus their lower-left cell, and their side is a scalar.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._poisson_state import SamplerState
+
+LEVEL0_SWEEPS = 2
+MAX_LEVEL = 40
+# Stop refining when the boxes still alive cover less than this share of the domain.
+EXACT_TOLERANCE = 1e-13
+APPROX_TOLERANCE = 1e-8
+# Below this many boxes per phase group, throw all darts in one batch and resolve conflicts inside it.
+MUTUAL_BELOW = 32
+
+Boxes = tuple[np.ndarray, np.ndarray, np.ndarray]  # lower-left x, lower-left y, lower-left cell id
+
+
+def _take(boxes: Boxes, sel: np.ndarray) -> Boxes:
+    return boxes[0][sel], boxes[1][sel], boxes[2][sel]
+
+
+def _throw(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, mutual: bool) -> None:
+    """Throw one dart in every box and insert the ones that fit, at most one per box. Boxes of one phase
+    group are far enough apart that darts in different boxes cannot conflict; with ``mutual`` the boxes
+    may be anywhere and a dart that conflicts with an earlier dart of the batch is dropped."""
+    x0, y0, keys = boxes
+    u = st.rng.random((2, x0.size))
+    x = x0 + u[0] * bw
+    y = y0 + u[1] * bh
+    # Rounding may land a dart on the far edge of the rectangle: keep it inside [0, w) x [0, h).
+    np.minimum(x, np.nextafter(st.w, 0.0), out=x)
+    np.minimum(y, np.nextafter(st.h, 0.0), out=y)
+    if cells > 1:
+        sel = np.flatnonzero((x < st.w) & (y < st.h))
+        x, y, keys = x[sel], y[sel], keys[sel]
+        ids = st.cell_of(x, y)
+    else:
+        ids = keys
+    sel = np.flatnonzero(~st.own_conflicts(x, y, None, ids))
+    x, y, ids, keys = x[sel], y[sel], ids[sel], keys[sel]
+    if st.settings.is_allowed is not None and x.size:
+        sel = np.flatnonzero(st.allowed(x, y))
+        x, y, ids, keys = x[sel], y[sel], ids[sel], keys[sel]
+    r = None
+    if st.variable and x.size:
+        r = st.radius(x, y)
+        sel = np.flatnonzero(~st.own_conflicts(x, y, r, ids))
+        x, y, ids, keys, r = x[sel], y[sel], ids[sel], keys[sel], r[sel]
+    if st.blockers is not None and x.size:
+        sel = np.flatnonzero(~st.blocked(x, y, r))
+        x, y, ids, keys = x[sel], y[sel], ids[sel], keys[sel]
+        r = None if r is None else r[sel]
+    if x.size:
+        _, sel = np.unique(keys, return_index=True)
+        first = st.count
+        if mutual:
+            sel.sort()  # keep the boxes' (random) order as the priority
+        st.insert(x[sel], y[sel], None if r is None else r[sel], ids[sel])
+        if mutual:
+            st.drop_mutual_conflicts(first)
+
+
+def _phases(st: SamplerState, ids: np.ndarray, cells: int, side: float) -> tuple[np.ndarray, int]:
+    """Phase group of each box and the number of groups."""
+    if cells == 1:
+        return st.phase_of(ids), st.phase_count
+    period = math.ceil(st.r_max / side) + 1
+    ix, iy = st.cell_xy(ids)
+    return (ix // cells) % period + period * ((iy // cells) % period), period * period
+
+
+def _sweep(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> None:
+    """One dart per box, phase group after phase group (few boxes: all at once, conflicts resolved)."""
+    phase, count = _phases(st, boxes[2], cells, min(bw, bh))
+    if boxes[0].size < MUTUAL_BELOW * count:
+        _throw(st, boxes, bw, bh, cells, mutual=True)
+        return
+    order = np.argsort(phase, kind="stable")
+    ends = np.cumsum(np.bincount(phase, minlength=count))
+    start = 0
+    for end in ends.tolist():
+        if end > start:
+            _throw(st, _take(boxes, order[start:end]), bw, bh, cells, mutual=False)
+        start = end
+
+
+def _points(x0: np.ndarray, y0: np.ndarray, bw: float, bh: float) -> tuple[np.ndarray, np.ndarray]:
+    """The four corners and the centre of every box, corner by corner (5 * M points)."""
+    xs = np.concatenate((x0, x0 + bw, x0, x0 + bw, x0 + 0.5 * bw))
+    ys = np.concatenate((y0, y0, y0 + bh, y0 + bh, y0 + 0.5 * bh))
+    return xs, ys
+
+
+def _prune(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, masked: bool) -> Boxes:
+    """Drop boxes inside a blocker's disk, boxes masked out entirely (corners and centre not allowed;
+    only once boxes are no larger than a cell), and, for a variable radius, boxes covered once the radius
+    at their corners and centre is known."""
+    if st.blockers is not None and boxes[0].size:
+        cx, cy = boxes[0] + 0.5 * bw, boxes[1] + 0.5 * bh
+        boxes = _take(boxes, np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, None)))
+    if (masked and cells == 1) or st.variable:
+        x0, y0, ids = boxes
+        n = x0.size
+        if n == 0:
+            return boxes
+        px, py = _points(x0, y0, bw, bh)
+        np.minimum(px, np.nextafter(st.w, 0.0), out=px)
+        np.minimum(py, np.nextafter(st.h, 0.0), out=py)
+        keep = np.ones(n, dtype=bool)
+        if masked and cells == 1:
+            keep = st.allowed(px, py).reshape(5, n).any(axis=0)
+        if st.variable:
+            r_lo = st.radius(px, py).reshape(5, n).min(axis=0)
+            cx, cy = x0 + 0.5 * bw, y0 + 0.5 * bh
+            keep &= ~st.own_covers(cx, cy, 0.5 * bw, 0.5 * bh, r_lo, ids, cells)
+            keep &= ~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, r_lo)
+        boxes = _take(boxes, np.flatnonzero(keep))
+    return boxes
+
+
+def _covered(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> np.ndarray:
+    x0, y0, ids = boxes
+    return st.own_covers(x0 + 0.5 * bw, y0 + 0.5 * bh, 0.5 * bw, 0.5 * bh, None, ids, cells)
+
+
+def _split(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> Boxes:
+    """The four children of every box (lower-left, lower-right, upper-left, upper-right)."""
+    x0, y0, ids = boxes
+    hx, hy = 0.5 * bw, 0.5 * bh
+    step = cells // 2
+    right, up = step, step * st.stride
+    return (
+        np.concatenate((x0, x0 + hx, x0, x0 + hx)),
+        np.concatenate((y0, y0, y0 + hy, y0 + hy)),
+        np.concatenate((ids, ids + right, ids + up, ids + right + up)),
+    )
+
+
+def fill_maximal(st: SamplerState) -> None:
+    """Fill ``st`` with a maximal conflict-free set of points."""
+    cells = st.coarse
+    ix, iy = np.meshgrid(np.arange(0, st.cols, cells), np.arange(0, st.rows, cells))
+    ix, iy = ix.ravel(), iy.ravel()
+    bw, bh = st.sx * cells, st.sy * cells
+    boxes: Boxes = (ix * st.sx, iy * st.sy, st.cell_ids(ix, iy))
+    if st.blockers is not None:
+        cx, cy = boxes[0] + 0.5 * bw, boxes[1] + 0.5 * bh
+        boxes = _take(boxes, np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, None)))
+    for sweep in range(LEVEL0_SWEEPS):
+        if sweep:
+            if cells == 1:
+                boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
+            boxes = _take(boxes, np.flatnonzero(~_covered(st, boxes, bw, bh, cells)))
+            if st.variable:
+                boxes = _prune(st, boxes, bw, bh, cells, masked=False)
+        _sweep(st, boxes, bw, bh, cells)
+
+    masked = st.settings.is_allowed is not None
+    exact = not masked and not st.variable
+    tolerance = (EXACT_TOLERANCE if exact else APPROX_TOLERANCE) * st.w * st.h
+    if cells == 1:
+        boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
+    level = 0
+    while boxes[0].size and level < MAX_LEVEL:
+        level += 1
+        if cells > 1:
+            boxes = _split(st, boxes, bw, bh, cells)
+            bw, bh, cells = 0.5 * bw, 0.5 * bh, cells // 2
+            boxes = _take(boxes, np.flatnonzero((boxes[0] < st.w) & (boxes[1] < st.h)))
+            if cells == 1:
+                boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
+            boxes = _take(boxes, np.flatnonzero(~_covered(st, boxes, bw, bh, cells)))
+        else:
+            x0, y0, ids = boxes
+            covered = st.split_covered(x0, y0, ids, bw, bh).ravel()
+            bw, bh = 0.5 * bw, 0.5 * bh
+            boxes = (
+                np.concatenate((x0, x0 + bw, x0, x0 + bw)),
+                np.concatenate((y0, y0, y0 + bh, y0 + bh)),
+                np.tile(ids, 4),
+            )
+            boxes = _take(boxes, np.flatnonzero(~covered))
+        boxes = _prune(st, boxes, bw, bh, cells, masked)
+        if boxes[0].size * bw * bh <= tolerance:
+            break
+        boxes = _take(boxes, st.rng.permutation(boxes[0].size))
+        _sweep(st, boxes, bw, bh, cells)
+        if cells == 1:
+            boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))

@@ -1,0 +1,353 @@
+"""Shared state of one sampling call: the background grid, the points, the callables, the blockers.
+
+The background grid has cells of side at most ``min_radius / sqrt(2)``, so a cell holds at most one of our
+points (two points in one cell would be closer than ``min_radius``). ``slots`` stores the point index per
+cell (-1 = empty); without wrapping the grid is padded by the window half-width so neighbour lookups never
+leave the array. Cells are identified by their flat index into ``slots``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ._spatial import DiskIndex, hash_cell_multiple
+
+COARSE_BIAS = 0.0
+
+if TYPE_CHECKING:
+    from .poisson import PoissonSettings
+
+
+def _grid_shape(
+    w: float, h: float, r_min: float, r_max: float, tileable: bool
+) -> tuple[int, int, float, float]:
+    """Columns, rows and cell sides (at most ``r_min / sqrt(2)``); the rectangle is divided exactly.
+
+    When tiled, columns and rows are rounded up to a multiple of the phase period if that does not change
+    the period, so phase groups stay regular across the seam (otherwise extra seam phases are used).
+    """
+    side = r_min / math.sqrt(2.0)
+    cols, rows = max(1, math.ceil(w / side)), max(1, math.ceil(h / side))
+    if not tileable:
+        return cols, rows, w / cols, h / rows
+    period = math.ceil(r_max / min(w / cols, h / rows)) + 1
+    new_cols, new_rows = -(-cols // period) * period, -(-rows // period) * period
+    if math.ceil(r_max / min(w / new_cols, h / new_rows)) + 1 == period:
+        cols, rows = new_cols, new_rows
+    return cols, rows, w / cols, h / rows
+
+
+def _phase_axis(count: int, period: int, tileable: bool) -> tuple[int, int]:
+    """(regular cells, phases) along one axis: cells below the first number use ``index % period``;
+    on a torus the leftover cells at the seam get a phase each so equal phases stay ``period`` apart."""
+    if not tileable:
+        return count, period
+    regular = (count // period) * period
+    return regular, period + (count - regular)
+
+
+class SamplerState:
+    """Grid, point arrays and helpers shared by the maximal and the Bridson samplers."""
+
+    def __init__(self, settings: PoissonSettings, blocker_xy: np.ndarray, blocker_r: np.ndarray) -> None:
+        self.settings = settings
+        self.w, self.h = float(settings.size[0]), float(settings.size[1])
+        self.r_min = float(settings.min_radius)
+        self.r_max = settings.resolved_max_radius
+        self.variable = settings.radius_at is not None and self.r_max > self.r_min
+        self.tileable = bool(settings.tileable)
+        self.rng = np.random.default_rng(settings.seed)
+        cols, rows, sx, sy = _grid_shape(self.w, self.h, self.r_min, self.r_max, self.tileable)
+        self.cols, self.rows, self.sx, self.sy = cols, rows, sx, sy
+        self.window = math.ceil(self.r_max / min(sx, sy))
+        self.period = math.ceil(self.r_max / min(sx, sy)) + 1
+        self.phase_x = _phase_axis(cols, self.period, self.tileable)
+        self.phase_y = _phase_axis(rows, self.period, self.tileable)
+        self.phase_count = self.phase_x[1] * self.phase_y[1]
+        # Variable radius: dart throwing starts on boxes of ``coarse`` x ``coarse`` cells (about one
+        # max-radius point each) instead of single cells, so the work follows the point count.
+        self.coarse = 1
+        if self.variable and not self.tileable:
+            self.coarse = 2 ** max(0, round(math.log2(self.r_max / self.r_min) + COARSE_BIAS))
+        pad = 0 if self.tileable else self.window + self.coarse
+        self.pad, self.stride = pad, cols + 2 * pad
+        self.slots = np.full((rows + 2 * pad) * self.stride, -1, dtype=np.int32)
+        span = np.arange(-self.window, self.window + 1)
+        ox, oy = np.meshgrid(span, span)
+        ox, oy = ox.ravel(), oy.ravel()
+        gap2 = (np.maximum(np.abs(ox) - 1, 0) * sx) ** 2 + (np.maximum(np.abs(oy) - 1, 0) * sy) ** 2
+        keep = gap2 < self.r_max * self.r_max
+        self.off_x, self.off_y = ox[keep], oy[keep]
+        self.off_flat = self.off_y * self.stride + self.off_x
+        self._cover_offsets: dict[tuple[float, float], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        capacity = cols * rows + 1
+        self.px = np.empty(capacity)
+        self.py = np.empty(capacity)
+        self.pr = np.empty(capacity)
+        self.pc = np.empty(capacity, dtype=np.int64)  # cell of each point
+        self.count = 0
+        self._setup_blockers(blocker_xy, blocker_r)
+
+    # ----------------------------------------------------------------------------------- blockers
+    def _setup_blockers(self, xy: np.ndarray, r: np.ndarray) -> None:
+        self.blockers: DiskIndex | None = None
+        if r.size == 0:
+            return
+        x, y = xy[:, 0].copy(), xy[:, 1].copy()
+        if self.tileable:
+            x %= self.w
+            y %= self.h
+        else:
+            reach = np.maximum(r, self.r_max)
+            near = (x + reach >= 0) & (x - reach < self.w) & (y + reach >= 0) & (y - reach < self.h)
+            x, y, r = x[near], y[near], r[near]
+            if r.size == 0:
+                return
+        m = hash_cell_multiple(r, self.r_max, min(self.sx, self.sy), self.cols, self.rows, self.tileable)
+        period = (self.w, self.h) if self.tileable else None
+        self.blockers = DiskIndex(
+            x, y, r, self.r_max, m * self.sx, m * self.sy, -(-self.cols // m), -(-self.rows // m), period
+        )
+
+    # ----------------------------------------------------------------------------------- cells
+    def cell_ids(self, ix: np.ndarray, iy: np.ndarray) -> np.ndarray:
+        return (iy + self.pad) * self.stride + (ix + self.pad)
+
+    def cell_xy(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return ids % self.stride - self.pad, ids // self.stride - self.pad
+
+    def all_cells(self) -> np.ndarray:
+        iy, ix = np.divmod(np.arange(self.cols * self.rows, dtype=np.int64), self.cols)
+        return self.cell_ids(ix, iy)
+
+    def phase_of(self, ids: np.ndarray) -> np.ndarray:
+        """Phase group of each cell: two different cells of one group are >= ``period`` cells apart, so
+        points in them (closer than ``max_radius`` only within ``period - 1`` cells) never conflict."""
+        ix, iy = self.cell_xy(ids)
+        p = self.period
+        (rx, _), (ry, _) = self.phase_x, self.phase_y
+        px = np.where(ix < rx, ix % p, p + ix - rx)
+        py = np.where(iy < ry, iy % p, p + iy - ry)
+        return px + self.phase_x[1] * py
+
+    def cell_of(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        ix = np.minimum((x / self.sx).astype(np.int64), self.cols - 1)
+        iy = np.minimum((y / self.sy).astype(np.int64), self.rows - 1)
+        return self.cell_ids(ix, iy)
+
+    def cover_offsets(
+        self, bw: float, bh: float, cells: int = 1
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Window offsets (from a box's lower-left cell) whose points can hold the whole box in one disk.
+
+        The box is ``bw x bh`` and spans ``cells x cells`` cells (1: it lies inside one, empty, cell). A
+        point ``ox >= cells`` columns away is at least ``(ox-cells)*sx + bw`` from the box's far side, one
+        at ``ox < 0`` at least ``(-ox-1)*sx + bw``, and one above the box at least ``bw/2``; offsets whose
+        bound reaches ``max_radius`` are skipped.
+        """
+        key = (bw, bh, cells)
+        if key not in self._cover_offsets:
+            span = np.arange(-self.window, self.window + cells)
+            ox, oy = (a.ravel() for a in np.meshgrid(span, span))
+            fx = np.where(
+                ox >= cells, (ox - cells) * self.sx + bw, np.where(ox < 0, (-ox - 1) * self.sx + bw, 0.5 * bw)
+            )
+            fy = np.where(
+                oy >= cells, (oy - cells) * self.sy + bh, np.where(oy < 0, (-oy - 1) * self.sy + bh, 0.5 * bh)
+            )
+            keep = fx * fx + fy * fy < self.r_max * self.r_max
+            if cells == 1:
+                keep &= (ox != 0) | (oy != 0)
+            ox, oy = ox[keep], oy[keep]
+            self._cover_offsets[key] = (ox, oy, oy * self.stride + ox)
+        return self._cover_offsets[key]
+
+    def neighbours(
+        self, ids: np.ndarray, offsets: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    ) -> np.ndarray:
+        """Point index (or -1) of every window cell around each cell: shape (M, K)."""
+        off_x, off_y, off_flat = offsets or (self.off_x, self.off_y, self.off_flat)
+        if not self.tileable:
+            return self.slots[ids[:, None] + off_flat[None, :]]
+        ix, iy = self.cell_xy(ids)
+        nx = (ix[:, None] + off_x[None, :]) % self.cols
+        ny = (iy[:, None] + off_y[None, :]) % self.rows
+        return self.slots[ny * self.cols + nx]
+
+    def _pairs(
+        self, ids: np.ndarray, offsets: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        nb = self.neighbours(ids, offsets)
+        k = nb.shape[1] if nb.ndim == 2 else 1
+        nb = nb.ravel()
+        sel = np.flatnonzero(nb >= 0)
+        return sel // k, nb[sel]
+
+    def _delta(self, x: np.ndarray, y: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        dx = x - self.px[j]
+        dy = y - self.py[j]
+        if self.tileable:
+            dx -= self.w * np.rint(dx / self.w)
+            dy -= self.h * np.rint(dy / self.h)
+        return dx, dy
+
+    # ----------------------------------------------------------------------------------- tests
+    def own_conflicts(
+        self, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, ids: np.ndarray
+    ) -> np.ndarray:
+        """Whether candidates (radius ``r``, ``None`` = min radius) conflict with points already placed."""
+        out = np.zeros(x.size, dtype=bool)
+        q, j = self._pairs(ids)
+        if q.size == 0:
+            return out
+        dx, dy = self._delta(x[q], y[q], j)
+        if r is None:
+            need2 = self.pr[j] ** 2 if self.variable else self.r_min * self.r_min
+        else:
+            need2 = np.maximum(r[q], self.pr[j]) ** 2
+        out[q[dx * dx + dy * dy < need2]] = True
+        return out
+
+    def own_covers(
+        self,
+        cx: np.ndarray,
+        cy: np.ndarray,
+        half_w: float,
+        half_h: float,
+        r_lo: np.ndarray | None,
+        ids: np.ndarray,
+        cells: int = 1,
+    ) -> np.ndarray:
+        """Whether each box (centre ``cx, cy``, half sides given, lower-left cell ``ids``, spanning
+        ``cells x cells`` cells or inside one empty cell) lies in one placed point's conflict disk: its
+        farthest corner is closer than ``max(r_point, r_lo)``."""
+        out = np.zeros(cx.size, dtype=bool)
+        q, j = self._pairs(ids, self.cover_offsets(2.0 * half_w, 2.0 * half_h, cells))
+        if q.size == 0:
+            return out
+        dx, dy = self._delta(cx[q], cy[q], j)
+        fx = np.abs(dx) + half_w
+        fy = np.abs(dy) + half_h
+        if r_lo is None:
+            need2 = self.pr[j] ** 2 if self.variable else self.r_min * self.r_min
+        else:
+            need2 = np.maximum(r_lo[q], self.pr[j]) ** 2
+        out[q[fx * fx + fy * fy < need2]] = True
+        return out
+
+    def split_covered(
+        self, x0: np.ndarray, y0: np.ndarray, ids: np.ndarray, bw: float, bh: float
+    ) -> np.ndarray:
+        """Split each ``bw x bh`` box (corner ``x0, y0``) of an empty cell in four; (4, M) whether each child
+        (lower-left, lower-right, upper-left, upper-right) lies in one placed point's disk of radius
+        ``max(r_point, min_radius)``. The neighbours are gathered once per parent, not per child."""
+        out = np.zeros((4, x0.size), dtype=bool)
+        qw, qh = 0.25 * bw, 0.25 * bh  # half side of a child = offset of its centre from the parent's
+        q, j = self._pairs(ids, self.cover_offsets(0.5 * bw, 0.5 * bh))
+        if q.size == 0:
+            return out
+        dx, dy = self._delta(x0[q] + 2.0 * qw, y0[q] + 2.0 * qh, j)
+        fx_lo, fx_hi = np.abs(dx - qw), np.abs(dx + qw)
+        fy_lo, fy_hi = np.abs(dy - qh), np.abs(dy + qh)
+        fx_lo += qw
+        fx_hi += qw
+        fy_lo += qh
+        fy_hi += qh
+        fx_lo *= fx_lo
+        fx_hi *= fx_hi
+        fy_lo *= fy_lo
+        fy_hi *= fy_hi
+        need2 = self.pr[j] ** 2 if self.variable else self.r_min * self.r_min
+        for k, (fx, fy) in enumerate(((fx_lo, fy_lo), (fx_hi, fy_lo), (fx_lo, fy_hi), (fx_hi, fy_hi))):
+            out[k, q[fx + fy < need2]] = True
+        return out
+
+    def blocked(self, x: np.ndarray, y: np.ndarray, r: np.ndarray | None) -> np.ndarray:
+        if self.blockers is None:
+            return np.zeros(x.size, dtype=bool)
+        return self.blockers.conflicts(x, y, self.r_min if r is None else r)
+
+    def blocker_covers(
+        self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float, r_lo: np.ndarray | None
+    ) -> np.ndarray:
+        """Whether each box (centre, half sides) lies in one blocker's conflict disk."""
+        if self.blockers is None:
+            return np.zeros(cx.size, dtype=bool)
+        return self.blockers.covers(cx, cy, half_w, half_h, self.r_min if r_lo is None else r_lo)
+
+    # ----------------------------------------------------------------------------------- callables
+    def allowed(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        fn = self.settings.is_allowed
+        if fn is None or x.size == 0:
+            return np.ones(x.size, dtype=bool)
+        out = np.asarray(fn(np.column_stack((x, y))))
+        if out.shape != (x.size,) or out.dtype != np.bool_:
+            raise ValueError(
+                f"is_allowed must return a bool array of shape ({x.size},) for xy of shape ({x.size}, 2), "
+                f"got dtype {out.dtype} shape {out.shape}; return e.g. `mask_values > 0.5`"
+            )
+        return out
+
+    def radius(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Radius at each place, clamped to [min_radius, max_radius]."""
+        fn = self.settings.radius_at
+        if fn is None or x.size == 0:
+            return np.full(x.size, self.r_min)
+        out = np.asarray(fn(np.column_stack((x, y))))
+        if out.shape != (x.size,) or out.dtype.kind not in "fiu":
+            raise ValueError(
+                f"radius_at must return a float array of shape ({x.size},) for xy of shape ({x.size}, 2), "
+                f"got dtype {out.dtype} shape {out.shape}"
+            )
+        out = out.astype(np.float64, copy=False)
+        if not np.isfinite(out).all():
+            raise ValueError("radius_at returned NaN or inf; return finite radii (they are clamped)")
+        return np.clip(out, self.r_min, self.r_max)
+
+    # ----------------------------------------------------------------------------------- points
+    def insert(self, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, ids: np.ndarray) -> None:
+        n, k = self.count, x.size
+        self.px[n : n + k] = x
+        self.py[n : n + k] = y
+        self.pr[n : n + k] = self.r_min if r is None else r
+        self.pc[n : n + k] = ids
+        self.slots[ids] = np.arange(n, n + k)
+        self.count = n + k
+
+    def drop_mutual_conflicts(self, first: int) -> None:
+        """Among the points from index ``first`` on (one batch, inserted in priority order), drop every
+        point that conflicts with an earlier point of the batch, and compact the arrays."""
+        n = self.count
+        k = n - first
+        if k < 2:
+            return
+        x, y, r, ids = self.px[first:n], self.py[first:n], self.pr[first:n], self.pc[first:n]
+        q, j = self._pairs(ids)
+        earlier = (j >= first) & (j < first + q)
+        q, j = q[earlier], j[earlier]
+        if q.size == 0:
+            return
+        dx, dy = self._delta(x[q], y[q], j)
+        need2 = np.maximum(r[q], self.pr[j]) ** 2
+        drop = np.zeros(k, dtype=bool)
+        drop[q[dx * dx + dy * dy < need2]] = True
+        if not drop.any():
+            return
+        keep = np.flatnonzero(~drop)
+        self.slots[ids[drop]] = -1
+        x, y, r, ids = x[keep], y[keep], r[keep], ids[keep]
+        m = keep.size
+        self.px[first : first + m] = x
+        self.py[first : first + m] = y
+        self.pr[first : first + m] = r
+        self.pc[first : first + m] = ids
+        self.slots[ids] = np.arange(first, first + m)
+        self.count = first + m
+
+    def result(self) -> tuple[np.ndarray, np.ndarray]:
+        """The placed points: positions (N, 2) and radii (N,)."""
+        n = self.count
+        return np.column_stack((self.px[:n], self.py[:n])), self.pr[:n].copy()

@@ -1,0 +1,139 @@
+"""A static spatial hash of disks (blockers) for vectorised conflict and coverage queries.
+
+Every disk is listed in each hash cell that its *reach* square overlaps, where the reach is
+``max(disk radius, largest radius a query can have)``. A query (a point or a small box) then only looks at
+the single hash cell that contains it, so disks of any radius (much smaller or much larger than the
+sampler's cells) are handled the same way. The lists are stored CSR-style (``order``, ``start``, ``count``)
+and queries expand (query, disk) pairs with ``np.repeat`` instead of looping.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _expand(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For ``counts[i]`` items per row, return (row of every item, rank of the item inside its row)."""
+    total = int(counts.sum())
+    rows = np.repeat(np.arange(counts.size), counts)
+    first = np.cumsum(counts) - counts
+    rank = np.arange(total) - np.repeat(first, counts)
+    return rows, rank
+
+
+class DiskIndex:
+    """Disks ``(x, y, radius)`` hashed on a grid of ``cols x rows`` cells of ``cell_w x cell_h``.
+
+    Parameters
+    ----------
+    x, y, radius
+        The disks (any radius > 0).
+    reach_floor
+        The largest radius a query point can carry: a disk reaches ``max(radius, reach_floor)``.
+    cell_w, cell_h, cols, rows
+        The hash grid; it covers ``[0, cols*cell_w) x [0, rows*cell_h)``.
+    period
+        ``(w, h)`` of a torus (distances wrap and ``cols*cell_w == w``), or ``None``.
+    """
+
+    def __init__(
+        self,
+        x: np.ndarray,
+        y: np.ndarray,
+        radius: np.ndarray,
+        reach_floor: float,
+        cell_w: float,
+        cell_h: float,
+        cols: int,
+        rows: int,
+        period: tuple[float, float] | None,
+    ) -> None:
+        self.cell_w, self.cell_h, self.cols, self.rows, self.period = cell_w, cell_h, cols, rows, period
+        reach = np.maximum(radius, reach_floor)
+        x_lo = np.floor((x - reach) / cell_w).astype(np.int64)
+        x_hi = np.floor((x + reach) / cell_w).astype(np.int64)
+        y_lo = np.floor((y - reach) / cell_h).astype(np.int64)
+        y_hi = np.floor((y + reach) / cell_h).astype(np.int64)
+        if period is None:
+            x_lo, x_hi = np.maximum(x_lo, 0), np.minimum(x_hi, cols - 1)
+            y_lo, y_hi = np.maximum(y_lo, 0), np.minimum(y_hi, rows - 1)
+            nx = np.maximum(x_hi - x_lo + 1, 0)
+            ny = np.maximum(y_hi - y_lo + 1, 0)
+        else:
+            nx = np.minimum(x_hi - x_lo + 1, cols)
+            ny = np.minimum(y_hi - y_lo + 1, rows)
+        disk, k = _expand(nx * ny)
+        cx = x_lo[disk] + k % nx[disk]
+        cy = y_lo[disk] + k // nx[disk]
+        if period is not None:
+            cx %= cols
+            cy %= rows
+        cell = cy * cols + cx
+        self.order = disk[np.argsort(cell, kind="stable")]
+        self.count = np.bincount(cell, minlength=cols * rows)
+        self.start = np.cumsum(self.count) - self.count
+        self.x, self.y, self.radius = x, y, radius
+
+    def _pairs(self, qx: np.ndarray, qy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        cx = np.clip((qx / self.cell_w).astype(np.int64), 0, self.cols - 1)
+        cy = np.clip((qy / self.cell_h).astype(np.int64), 0, self.rows - 1)
+        cell = cy * self.cols + cx
+        counts = self.count[cell]
+        q, k = _expand(counts)
+        disk = self.order[self.start[cell][q] + k]
+        return q, disk
+
+    def _delta(self, qx: np.ndarray, qy: np.ndarray, disk: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        dx = qx - self.x[disk]
+        dy = qy - self.y[disk]
+        if self.period is not None:
+            w, h = self.period
+            dx -= w * np.rint(dx / w)
+            dy -= h * np.rint(dy / h)
+        return dx, dy
+
+    def conflicts(self, qx: np.ndarray, qy: np.ndarray, qr: np.ndarray | float) -> np.ndarray:
+        """Whether each query point of radius ``qr`` is closer than ``max(qr, disk radius)`` to a disk."""
+        out = np.zeros(qx.size, dtype=bool)
+        if self.order.size == 0 or qx.size == 0:
+            return out
+        q, disk = self._pairs(qx, qy)
+        dx, dy = self._delta(qx[q], qy[q], disk)
+        need = np.maximum(self.radius[disk], qr[q] if isinstance(qr, np.ndarray) else qr)
+        out[q[dx * dx + dy * dy < need * need]] = True
+        return out
+
+    def covers(
+        self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float, qr: np.ndarray | float
+    ) -> np.ndarray:
+        """Whether each box (centre ``cx, cy``, half sides given, inside one hash cell) lies in one disk.
+
+        A box is covered when its farthest corner from a disk centre is closer than
+        ``max(disk radius, qr)`` (``qr`` is a lower bound of the radius a point in the box would get).
+        """
+        out = np.zeros(cx.size, dtype=bool)
+        if self.order.size == 0 or cx.size == 0:
+            return out
+        q, disk = self._pairs(cx, cy)
+        dx, dy = self._delta(cx[q], cy[q], disk)
+        fx = np.abs(dx) + half_w
+        fy = np.abs(dy) + half_h
+        need = np.maximum(self.radius[disk], qr[q] if isinstance(qr, np.ndarray) else qr)
+        out[q[fx * fx + fy * fy < need * need]] = True
+        return out
+
+
+def hash_cell_multiple(
+    radius: np.ndarray, reach_floor: float, base_cell: float, base_cols: int, base_rows: int, tileable: bool
+) -> int:
+    """How many sampler cells make one hash cell: about the typical disk reach (divides the grid if tiled)."""
+    if radius.size == 0:
+        return 1
+    target = max(1, int(float(np.median(np.maximum(radius, reach_floor))) / base_cell))
+    target = min(target, base_cols, base_rows)
+    if not tileable:
+        return target
+    for m in range(target, 0, -1):
+        if base_cols % m == 0 and base_rows % m == 0:
+            return m
+    return 1

@@ -1,0 +1,96 @@
+"""Brute-force checks of the Poisson-disk guarantees (scipy KD-trees), shared by the poisson tests."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.spatial import cKDTree
+from strew.core.poisson import PoissonSettings, Samples
+
+
+def _tree(xy: np.ndarray, settings: PoissonSettings) -> cKDTree:
+    if settings.tileable:
+        w, h = settings.size
+        return cKDTree(np.mod(xy, (w, h)), boxsize=(w, h))
+    return cKDTree(xy)
+
+
+def close_pairs(a: np.ndarray, b: np.ndarray, reach: float, settings: PoissonSettings) -> np.ndarray:
+    """Records (i, j, d) of every pair a[i], b[j] closer than ``reach`` (wrapped when tiled)."""
+    if len(a) == 0 or len(b) == 0:
+        return np.zeros(0, dtype=[("i", np.intp), ("j", np.intp), ("v", np.float64)])
+    return _tree(a, settings).sparse_distance_matrix(_tree(b, settings), reach, output_type="ndarray")
+
+
+def conflicts(samples: Samples, settings: PoissonSettings, blockers: Samples | None = None) -> int:
+    """Number of conflicting pairs (closer than the larger radius): own-own and own-blocker."""
+    p, r = samples.positions, samples.radii
+    if len(p) == 0:
+        return 0
+    pairs = close_pairs(p, p, float(r.max()), settings)
+    pairs = pairs[pairs["i"] < pairs["j"]]
+    bad = int((pairs["v"] < np.maximum(r[pairs["i"]], r[pairs["j"]])).sum())
+    if blockers is not None and len(blockers.radii):
+        reach = max(float(r.max()), float(blockers.radii.max()))
+        cross = close_pairs(p, blockers.positions, reach, settings)
+        bad += int((cross["v"] < np.maximum(r[cross["i"]], blockers.radii[cross["j"]])).sum())
+    return bad
+
+
+def check_basic(samples: Samples, settings: PoissonSettings) -> None:
+    """Shapes, dtypes, domain and radius bounds."""
+    w, h = settings.size
+    p, r = samples.positions, samples.radii
+    assert p.dtype == np.float64 and r.dtype == np.float64
+    assert p.ndim == 2 and p.shape[1] == 2 and r.shape == (p.shape[0],)
+    assert ((p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)).all()
+    r_max = settings.resolved_max_radius
+    assert ((r >= settings.min_radius) & (r <= r_max)).all()
+
+
+def fillable(
+    samples: Samples,
+    settings: PoissonSettings,
+    blockers: Samples | None = None,
+    probes: int = 200_000,
+    seed: int = 12345,
+) -> tuple[int, int]:
+    """(fillable probes, allowed probes): a probe is fillable when a point with radius radius_at(probe)
+    could stand there without conflict and it is allowed."""
+    w, h = settings.size
+    q = np.random.default_rng(seed).random((probes, 2)) * (w, h)
+    allowed = np.ones(probes, bool) if settings.is_allowed is None else settings.is_allowed(q)
+    r_max = settings.resolved_max_radius
+    rq = np.full(probes, float(settings.min_radius))
+    if settings.radius_at is not None:
+        rq = np.clip(settings.radius_at(q), settings.min_radius, r_max)
+    covered = np.zeros(probes, bool)
+    sets = [samples] if blockers is None else [samples, blockers]
+    for pts in sets:
+        if len(pts.radii) == 0:
+            continue
+        reach = max(r_max, float(pts.radii.max()))
+        rec = close_pairs(q, pts.positions, reach, settings)
+        hit = rec["v"] < np.maximum(rq[rec["i"]], pts.radii[rec["j"]])
+        covered[rec["i"][hit]] = True
+    return int((allowed & ~covered).sum()), int(allowed.sum())
+
+
+def wavy_radius(lo: float, hi: float, scale: float = 17.0):
+    """A smooth noise-like radius field between lo and hi."""
+
+    def radius_at(xy: np.ndarray) -> np.ndarray:
+        x, y = xy[:, 0] / scale, xy[:, 1] / scale
+        n = 0.5 + 0.25 * np.sin(x * 1.3 + 0.7) * np.cos(y * 0.9) + 0.25 * np.sin(0.5 * x + 1.1 * y)
+        return lo + (hi - lo) * n
+
+    return radius_at
+
+
+def river(width: float, height: float, half_width: float):
+    """A mask whose forbidden band (a meandering river) splits the domain into a south and a north bank."""
+
+    def is_allowed(xy: np.ndarray) -> np.ndarray:
+        centre = height * 0.5 + height * 0.08 * np.sin(xy[:, 0] * 6.0 / width)
+        return np.abs(xy[:, 1] - centre) > half_width
+
+    return is_allowed
