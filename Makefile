@@ -39,7 +39,7 @@ build: $(STAMP)
 	$(BLENDER_EXT) build --valid-tags $(TAGS) --source-dir . --output-dir dist
 
 demo: $(STAMP)
-	$(PY) -m strew demo
+	$(PY) -m strew demo --out demo
 
 docs: $(STAMP)
 	@echo "make docs: the user guide generator arrives with the showcase issue."

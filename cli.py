@@ -1,30 +1,141 @@
-"""Command line: ``python -m strew <command>`` (with the ``bpy`` wheel) or inside ``blender -b``.
+"""Command line: ``python -m strew <command>`` with the ``bpy`` wheel, or inside Blender.
 
-Commands are added as features land; ``python -m strew --help`` lists them.
+With the ``bpy`` wheel (``pip install strew[blender]``)::
+
+    python -m strew scatter scene.blend --terrain Terrain --layer Trees:4:9 --layer Bushes:1.5:3 --seed 42 -o out.blend
+
+Inside Blender, once the extension is installed (the module is then ``bl_ext.<repository>.strew``)::
+
+    blender -b --python-expr "import bl_ext.user_default.strew.cli as c; c.main()" -- scatter scene.blend ...
+
+``python -m strew --help`` and ``python -m strew COMMAND --help`` list the options.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Callable
+from pathlib import Path
 
 Command = Callable[[argparse.Namespace], int]
 
 
-def _demo(args: argparse.Namespace) -> int:
-    print(
-        "strew demo: will build a terrain with a river and a road, scatter three layers (trees, bushes, "
-        "rocks), assemble a two-storey tile room, save demo/strew_demo.blend and render PNGs.\n"
-        "It arrives with the scatter and tile-room features; nothing was done."
-    )
+class CliError(Exception):
+    """A problem with the command line or the input file; printed without a traceback."""
+
+
+def ensure_registered() -> None:
+    """Register the extension in this Blender process unless Blender already did."""
+    import bpy
+
+    if not hasattr(bpy.types.Scene, "strew"):
+        from . import register
+
+        register()
+
+
+def _open(path: str) -> None:
+    import bpy
+
+    if not Path(path).is_file():
+        raise CliError(f"{path}: no such .blend file")
+    bpy.ops.wm.open_mainfile(filepath=str(Path(path).resolve()))
+    ensure_registered()
+
+
+def _save(args: argparse.Namespace) -> Path:
+    import bpy
+
+    target = Path(args.output or args.blend).resolve()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    bpy.ops.wm.save_as_mainfile(filepath=str(target), check_existing=False)
+    return target
+
+
+def _parse_layer(text: str) -> tuple[str, float, float, str | None]:
+    parts = text.split(":")
+    if len(parts) not in (3, 4):
+        raise CliError(f"--layer {text!r}: write NAME:MIN_RADIUS:MAX_RADIUS[:COLLECTION], e.g. Trees:4:9")
+    try:
+        low, high = float(parts[1]), float(parts[2])
+    except ValueError as error:
+        raise CliError(f"--layer {text!r}: radii must be numbers, e.g. Trees:4:9") from error
+    return parts[0], low, high, parts[3] if len(parts) == 4 else None
+
+
+def _scatter(args: argparse.Namespace) -> int:
+    import math
+
+    import bpy
+
+    if args.output is None and not args.in_place:
+        raise CliError("say where to save: -o OUT.blend, or --in-place to overwrite the input")
+    _open(args.blend)
+    settings = bpy.context.scene.strew
+    if args.terrain:
+        terrain = bpy.data.objects.get(args.terrain)
+        if terrain is None:
+            raise CliError(f"no object named {args.terrain!r} in {args.blend}")
+        settings.terrain = terrain
+    for number, text in enumerate(args.layer):
+        name, low, high, collection_name = _parse_layer(text)
+        collection_name = collection_name or name
+        collection = bpy.data.collections.get(collection_name)
+        if collection is None:
+            raise CliError(f"--layer {text!r}: no collection named {collection_name!r} in {args.blend}")
+        layer = settings.layers.get(name) or settings.layers.add()
+        layer.name = name
+        layer.collection = collection
+        layer.min_radius, layer.max_radius = low, high
+        if args.seed is not None:
+            layer.seed = args.seed + number
+        if args.max_slope is not None:
+            layer.max_slope = math.radians(args.max_slope)
+    if args.chunk_size is not None:
+        settings.chunk_size = args.chunk_size
+    started = time.perf_counter()
+    try:
+        result = bpy.ops.strew.scatter()
+    except RuntimeError as error:
+        raise CliError(str(error).strip()) from error
+    if result != {'FINISHED'}:
+        raise CliError("scatter was cancelled")
+    output = bpy.data.collections.get("Strew Output")
+    for obj in output.objects if output else []:
+        print(f"{obj.name}: {len(obj.data.vertices):,} instances")
+    print(f"scatter took {time.perf_counter() - started:.2f} s; saved {_save(args)}")
     return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from .demo import build_demo
+
+    return build_demo(Path(args.out), render_images=not args.no_render, samples=args.samples)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m strew", description="Strew: scatter and tile rooms.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    scatter = commands.add_parser("scatter", help="scatter layers on a terrain in a .blend and save it",
+                                  description="Scatter the layers of a .blend (or the ones given) and save.")
+    scatter.add_argument("blend", help="the .blend to open")
+    scatter.add_argument("--terrain", help="name of the terrain mesh object (default: the file's setting)")
+    scatter.add_argument("--layer", action="append", default=[], metavar="NAME:MIN:MAX[:COLLECTION]",
+                         help="add or update a layer; its prefabs are the collection NAME (or COLLECTION)")
+    scatter.add_argument("--seed", type=int, help="seed of the first --layer (the next ones get seed+1, …)")
+    scatter.add_argument("--max-slope", type=float, metavar="DEGREES", help="max slope for the --layer layers")
+    scatter.add_argument("--chunk-size", type=float, help="side of the square chunks large terrains are cut into")
+    scatter.add_argument("-o", "--output", help="where to save the result")
+    scatter.add_argument("--in-place", action="store_true", help="overwrite the input file")
+    scatter.set_defaults(handler=_scatter)
+
     demo = commands.add_parser("demo", help="build, save and render the demo scene")
+    demo.add_argument("--out", default="demo", help="output folder (default: demo)")
+    demo.add_argument("--no-render", action="store_true", help="skip rendering the PNGs")
+    demo.add_argument("--samples", type=int, default=16, help="Cycles samples per pixel")
     demo.set_defaults(handler=_demo)
     return parser
 
@@ -37,4 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             argv = argv[argv.index("--") + 1 :]
     args = build_parser().parse_args(argv)
     handler: Command = args.handler
-    return handler(args)
+    try:
+        return handler(args)
+    except CliError as error:
+        print(f"strew: error: {error}", file=sys.stderr)
+        return 2

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from . import about
+from . import about, layers, scatter
 
 # Each module owns a ``classes`` tuple and a register/unregister pair; order matters for dependencies.
-_modules = (about,)
+_modules = (about, layers, scatter)
 
 
 def register() -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from . import main
+from . import main, preview, scatter
 
 # Parent panels first: sub-panels (``bl_parent_id``) need their parent registered.
-_modules = (main,)
+_modules = (main, scatter, preview)
 
 
 def register() -> None:

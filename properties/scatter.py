@@ -50,12 +50,12 @@ class StrewLayer(bpy.types.PropertyGroup):
     # Spacing
     min_radius: FloatProperty(  # type: ignore[valid-type]
         name="Min Radius", description="Smallest distance between two instances of this layer (densest places)",
-        default=1.0, min=0.001, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
+        default=1.0, min=0.0, soft_min=0.001, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
     )
     max_radius: FloatProperty(  # type: ignore[valid-type]
         name="Max Radius", description="Largest distance between two instances (sparsest places); "
         "equal to Min Radius for constant spacing",
-        default=2.0, min=0.001, soft_max=100.0, subtype='DISTANCE', unit='LENGTH',
+        default=2.0, min=0.0, soft_min=0.001, soft_max=100.0, subtype='DISTANCE', unit='LENGTH',
     )
     keep_away: FloatProperty(  # type: ignore[valid-type]
         name="Keep Away", description="Minimum distance from the instances of the layers above this one "

@@ -74,3 +74,40 @@ def test_built_zip_installs_and_enables(tmp_path: Path) -> None:
     """)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert "INSTALLED-OK" in done.stdout, done.stdout + done.stderr
+
+
+def test_natural_name_order_matches_blender_pick_instance() -> None:
+    """Our sort of a collection's children is the order Collection Info (Separate Children) uses."""
+    from strew.scene.naming import natural_name_key
+
+    names = ["b_cone", "a_cube", "C_ico", "Tree10", "tree2", "Tree_1", "tree 3", "Z9", "z10", "x01", "x1a"]
+    collection = bpy.data.collections.new("Order")
+    for name in names:
+        collection.objects.link(bpy.data.objects.new(name, bpy.data.meshes.new(name)))
+    group = bpy.data.node_groups.new("Probe", 'GeometryNodeTree')
+    group.interface.new_socket("Geometry", in_out='OUTPUT', socket_type='NodeSocketGeometry')
+    info = group.nodes.new('GeometryNodeCollectionInfo')
+    info.inputs['Collection'].default_value = collection
+    info.inputs['Separate Children'].default_value = True
+    points = group.nodes.new('GeometryNodePoints')
+    points.inputs['Count'].default_value = len(names)
+    index = group.nodes.new('GeometryNodeInputIndex')
+    position = group.nodes.new('ShaderNodeCombineXYZ')
+    group.links.new(index.outputs[0], position.inputs['X'])
+    group.links.new(position.outputs[0], points.inputs['Position'])
+    on_points = group.nodes.new('GeometryNodeInstanceOnPoints')
+    on_points.inputs['Pick Instance'].default_value = True
+    group.links.new(points.outputs[0], on_points.inputs['Points'])
+    group.links.new(info.outputs[0], on_points.inputs['Instance'])
+    group.links.new(index.outputs[0], on_points.inputs['Instance Index'])
+    group.links.new(on_points.outputs[0], group.nodes.new('NodeGroupOutput').inputs[0])
+    holder = bpy.data.objects.new("Holder", bpy.data.meshes.new("Holder"))
+    bpy.context.scene.collection.objects.link(holder)
+    holder.modifiers.new("Probe", 'NODES').node_group = group
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    picked = sorted(
+        (round(inst.matrix_world.translation.x), inst.instance_object.original.name)
+        for inst in depsgraph.object_instances
+        if inst.is_instance and inst.parent is not None and inst.parent.original == holder
+    )
+    assert [name for _, name in picked] == sorted(names, key=natural_name_key)

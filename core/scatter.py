@@ -1,0 +1,314 @@
+"""One scatter layer on a terrain: masks inside the sampler, chunks for large worlds, a repeated tile option.
+
+This is the whole pipeline of the Scatter operator minus Blender: the operator converts the scene into a
+:class:`~strew.core.terrain.TerrainLookup`, callables and numbers, calls :func:`scatter_layer` per layer
+(earlier layers' points passed as ``blockers``), and writes the returned :class:`LayerPoints` back.
+
+Examples
+--------
+>>> import numpy as np
+>>> from strew.core.terrain import TerrainLookup
+>>> vertices = np.array([[0, 0, 0], [50, 0, 0], [50, 40, 5], [0, 40, 5]], dtype=float)
+>>> terrain = TerrainLookup(vertices, np.array([[0, 1, 2], [0, 2, 3]]))
+>>> points = scatter_layer(terrain, LayerSpec(min_radius=2.0, max_radius=2.0, seed=1))
+>>> bool(len(points) > 100)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .hashing import Stream, hash_choice, hash_scale, hash_uniform, hash_yaw
+from .orient import instance_rotations
+from .poisson import PoissonSettings, Samples, sample
+from .terrain import TerrainLookup
+
+ArrayFunction = Callable[[np.ndarray], np.ndarray]
+Cancel = Callable[[float], bool]
+
+
+@dataclass(frozen=True)
+class LayerSpec:
+    """Settings of one layer, in world units and radians. Validated by :func:`scatter_layer`.
+
+    ``density(xy) -> [0, 1]`` maps to the radius ``lerp(max_radius, min_radius, density)``; ``mask(xy) -> bool``
+    is any extra allowed-mask (vertex group, exclusions) on top of terrain coverage, ``max_slope`` and
+    ``height_range``. A point of this layer keeps at least ``max(its radius, keep_away)`` from every blocker.
+    """
+
+    min_radius: float
+    max_radius: float | None = None
+    seed: int = 0
+    start_points: int = 16
+    keep_away: float = 0.0
+    density: ArrayFunction | None = None
+    mask: ArrayFunction | None = None
+    max_slope: float = math.pi / 2
+    height_range: tuple[float, float] | None = None
+    align: float = 0.0
+    random_yaw: bool = True
+    scale_range: tuple[float, float] = (1.0, 1.0)
+    prefab_weights: tuple[float, ...] = (1.0,)
+    tile_size: float | None = None
+    tile_keep: float = 1.0
+    chunk_size: float = 512.0
+    method: str = "maximal"
+    max_points: int = 20_000_000
+
+    @property
+    def radius_max(self) -> float:
+        return self.min_radius if self.max_radius is None else self.max_radius
+
+
+@dataclass(frozen=True)
+class LayerPoints:
+    """A layer's instances in world space."""
+
+    positions: np.ndarray  # (N, 3): x, y on the sampled plane, z on the terrain surface
+    radii: np.ndarray  # (N,)
+    normals: np.ndarray  # (N, 3) terrain normals (unit, pointing up)
+    prefab_index: np.ndarray  # (N,) int64 into the layer's prefab list
+    rotations: np.ndarray  # (N, 3) Euler XYZ
+    scales: np.ndarray  # (N,)
+    stats: dict[str, float] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def as_blockers(self, radius: float | None = None) -> Samples:
+        """These points as blockers for a later layer (their own radius, or a fixed one)."""
+        radii = self.radii if radius is None else np.full(len(self), float(radius))
+        return Samples(positions=self.positions[:, :2].copy(), radii=radii)
+
+
+class Cancelled(Exception):
+    """Raised when the ``cancel`` callback asked to stop; nothing was written anywhere."""
+
+
+def _validate(spec: LayerSpec) -> None:
+    numbers = {
+        "min_radius": spec.min_radius, "max_radius": spec.radius_max, "keep_away": spec.keep_away,
+        "max_slope": spec.max_slope, "align": spec.align, "tile_keep": spec.tile_keep,
+        "chunk_size": spec.chunk_size, "scale_range[0]": spec.scale_range[0], "scale_range[1]": spec.scale_range[1],
+    }
+    for name, value in numbers.items():
+        if not math.isfinite(value):
+            raise ValueError(f"{name} must be a finite number, got {value}")
+    if spec.min_radius <= 0:
+        raise ValueError(f"min_radius must be > 0, got {spec.min_radius}: set a positive spacing")
+    if spec.radius_max < spec.min_radius:
+        raise ValueError(f"max_radius ({spec.radius_max}) is smaller than min_radius ({spec.min_radius}): "
+                         "raise max_radius or lower min_radius")
+    if spec.keep_away < 0:
+        raise ValueError(f"keep_away must be ≥ 0, got {spec.keep_away}")
+    if not 0 <= spec.max_slope <= math.pi / 2:
+        raise ValueError(f"max_slope must be between 0 and π/2 radians, got {spec.max_slope}")
+    if not 0 <= spec.align <= 1 or not 0 <= spec.tile_keep <= 1:
+        raise ValueError("align and tile_keep must be between 0 and 1")
+    low, high = spec.scale_range
+    if not 0 < low <= high:
+        raise ValueError(f"scale_range must satisfy 0 < min ≤ max, got {spec.scale_range}")
+    if spec.height_range is not None and not spec.height_range[0] <= spec.height_range[1]:
+        raise ValueError(f"height_range must be (low, high) with low ≤ high, got {spec.height_range}")
+    weights = np.asarray(spec.prefab_weights, dtype=np.float64)
+    if weights.ndim != 1 or len(weights) == 0 or not np.isfinite(weights).all() or (weights < 0).any():
+        raise ValueError("prefab_weights must be one or more finite weights ≥ 0")
+    if weights.sum() <= 0:
+        raise ValueError("prefab_weights are all zero: give at least one prefab a positive weight")
+    if spec.chunk_size <= 0:
+        raise ValueError(f"chunk_size must be > 0, got {spec.chunk_size}")
+    if spec.tile_size is not None and spec.tile_size < 2 * spec.radius_max:
+        raise ValueError(f"tile_size ({spec.tile_size}) must be at least twice max_radius ({spec.radius_max}); "
+                         "ten radii or more hides the repetition better")
+
+
+def _allowed_function(terrain: TerrainLookup, spec: LayerSpec, origin: np.ndarray) -> ArrayFunction:
+    """Terrain coverage, slope, height and the layer's own mask, evaluated with one terrain lookup per call."""
+    min_up = math.cos(spec.max_slope)
+
+    def allowed(local_xy: np.ndarray) -> np.ndarray:
+        xy = local_xy + origin
+        hit = terrain.sample(xy)
+        ok = hit.mask.copy()
+        if spec.max_slope < math.pi / 2:
+            ok &= hit.normal[:, 2] >= min_up - 1e-12
+        if spec.height_range is not None:
+            ok &= (hit.z >= spec.height_range[0]) & (hit.z <= spec.height_range[1])
+        if spec.mask is not None and ok.any():
+            ok[ok] &= np.asarray(spec.mask(xy[ok]), dtype=bool)
+        return ok
+
+    return allowed
+
+
+def _radius_function(spec: LayerSpec, origin: np.ndarray) -> ArrayFunction | None:
+    if spec.density is None or spec.radius_max == spec.min_radius:
+        return None
+    low, high = spec.min_radius, spec.radius_max
+
+    def radius_at(local_xy: np.ndarray) -> np.ndarray:
+        density = np.clip(np.asarray(spec.density(local_xy + origin), dtype=np.float64), 0.0, 1.0)
+        return high + (low - high) * density
+
+    return radius_at
+
+
+def _select_blockers(blockers: Samples | None, lo: np.ndarray, hi: np.ndarray) -> Samples | None:
+    if blockers is None or len(blockers.positions) == 0:
+        return None
+    inside = np.all((blockers.positions >= lo) & (blockers.positions < hi), axis=1)
+    if not inside.any():
+        return None
+    return Samples(positions=blockers.positions[inside], radii=blockers.radii[inside])
+
+
+def _merge(*parts: Samples | None) -> Samples | None:
+    kept = [p for p in parts if p is not None and len(p.positions)]
+    if not kept:
+        return None
+    return Samples(positions=np.concatenate([p.positions for p in kept]),
+                   radii=np.concatenate([p.radii for p in kept]))
+
+
+def _chunk_seed(seed: int, ix: int, iy: int) -> int:
+    return int(np.random.SeedSequence([seed, ix, iy]).generate_state(1, dtype=np.uint32)[0])
+
+
+def _sample_chunked(
+    terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None, cancel: Cancel | None
+) -> Samples:
+    """Sample the terrain's XY bounds chunk by chunk; each chunk sees its already-sampled neighbours as blockers.
+
+    The union is conflict-free and maximal: a place inside an earlier chunk was already unfillable before
+    later chunks added points, and a later chunk fills up to its border against the earlier ones.
+    """
+    (x0, y0), (x1, y1) = terrain.bounds.as_array()
+    width, height = x1 - x0, y1 - y0
+    nx, ny = max(1, math.ceil(width / spec.chunk_size)), max(1, math.ceil(height / spec.chunk_size))
+    xs, ys = np.linspace(x0, x1, nx + 1), np.linspace(y0, y1, ny + 1)
+    reach = spec.radius_max
+    if blockers is not None and len(blockers.radii):
+        reach = max(reach, float(blockers.radii.max()))
+    # Chunks whose points can conflict with this chunk's: within ``reach`` of its rectangle.
+    reach_x = math.ceil(reach / (width / nx)) if width > 0 else 1
+    reach_y = math.ceil(reach / (height / ny)) if height > 0 else 1
+    own: list[Samples] = []
+    own_chunk: list[tuple[int, int]] = []
+    total = nx * ny
+    for iy in range(ny):
+        for ix in range(nx):
+            if cancel is not None and cancel((iy * nx + ix) / total):
+                raise Cancelled
+            lo, hi = np.array([xs[ix], ys[iy]]), np.array([xs[ix + 1], ys[iy + 1]])
+            size = hi - lo
+            if size.min() <= 0:
+                continue
+            neighbours = [
+                part for part, (cx, cy) in zip(own, own_chunk, strict=True)
+                if abs(cx - ix) <= reach_x and abs(cy - iy) <= reach_y
+            ]
+            near = _select_blockers(_merge(blockers, *neighbours), lo - reach, hi + reach)
+            local = None if near is None else Samples(positions=near.positions - lo, radii=near.radii)
+            settings = PoissonSettings(
+                size=(float(size[0]), float(size[1])), min_radius=spec.min_radius, max_radius=spec.radius_max,
+                radius_at=_radius_function(spec, lo), is_allowed=_allowed_function(terrain, spec, lo),
+                seed=_chunk_seed(spec.seed, ix, iy), start_points=spec.start_points, method=spec.method,
+                max_points=spec.max_points,
+            )
+            result = sample(settings, blockers=local)
+            own.append(Samples(positions=result.positions + lo, radii=result.radii))
+            own_chunk.append((ix, iy))
+    merged = _merge(*own)
+    return merged if merged is not None else Samples(positions=np.zeros((0, 2)), radii=np.zeros(0))
+
+
+def _sample_tiled(terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None) -> Samples:
+    """One seamless tile repeated over the bounds, thinned by a per-world-position hash and the masks.
+
+    The masks and blockers filter the repeated points after sampling (the tile cannot know the world), so
+    near forbidden zones the layer is less dense than in the default mode; the tile itself is gap-free.
+    """
+    tile = float(spec.tile_size)  # type: ignore[arg-type]
+    pattern = sample(PoissonSettings(size=(tile, tile), min_radius=spec.min_radius, max_radius=spec.min_radius,
+                                     seed=spec.seed, tileable=True, start_points=spec.start_points,
+                                     method=spec.method, max_points=spec.max_points))
+    (x0, y0), (x1, y1) = terrain.bounds.as_array()
+    i0, i1 = math.floor(x0 / tile), math.ceil(x1 / tile)
+    j0, j1 = math.floor(y0 / tile), math.ceil(y1 / tile)
+    offsets = np.stack(np.meshgrid(np.arange(i0, i1) * tile, np.arange(j0, j1) * tile, indexing="ij"), -1)
+    xy = (pattern.positions[None, :, :] + offsets.reshape(-1, 1, 2)).reshape(-1, 2)
+    inside = (xy[:, 0] >= x0) & (xy[:, 0] < x1) & (xy[:, 1] >= y0) & (xy[:, 1] < y1)
+    xy = xy[inside]
+    keep = hash_uniform(xy, spec.seed, Stream.KEEP) < spec.tile_keep * (
+        1.0 if spec.density is None else np.clip(spec.density(xy), 0.0, 1.0)
+    )
+    xy = xy[keep]
+    xy = xy[_allowed_function(terrain, spec, np.zeros(2))(xy)] if len(xy) else xy
+    if blockers is not None and len(blockers.positions) and len(xy):
+        xy = xy[_clear_of(xy, spec.min_radius, blockers)]
+    return Samples(positions=xy, radii=np.full(len(xy), spec.min_radius))
+
+
+def _clear_of(xy: np.ndarray, radius: float, blockers: Samples) -> np.ndarray:
+    """True where a point of ``radius`` at ``xy`` does not conflict with any blocker (grid search)."""
+    reach = max(radius, float(blockers.radii.max()))
+    cell = reach
+    keys_b = np.floor(blockers.positions / cell).astype(np.int64)
+    order = np.lexsort((keys_b[:, 1], keys_b[:, 0]))
+    sorted_keys = keys_b[order]
+    code_b = sorted_keys[:, 0] * 2_000_003 + sorted_keys[:, 1]
+    ok = np.ones(len(xy), dtype=bool)
+    keys = np.floor(xy / cell).astype(np.int64)
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            code = (keys[:, 0] + dx) * 2_000_003 + (keys[:, 1] + dy)
+            start = np.searchsorted(code_b, code, side="left")
+            stop = np.searchsorted(code_b, code, side="right")
+            counts = stop - start
+            if not counts.any():
+                continue
+            query = np.repeat(np.arange(len(xy)), counts)
+            first = np.repeat(np.cumsum(counts) - counts, counts)
+            index = order[np.repeat(start, counts) + np.arange(counts.sum()) - first]
+            d2 = np.sum((xy[query] - blockers.positions[index]) ** 2, axis=1)
+            limit = np.maximum(radius, blockers.radii[index])
+            ok[query[d2 < limit**2]] = False
+    return ok
+
+
+def scatter_layer(
+    terrain: TerrainLookup,
+    spec: LayerSpec,
+    blockers: Samples | None = None,
+    cancel: Cancel | None = None,
+) -> LayerPoints:
+    """Scatter one layer over the terrain's XY bounds and place each point on the top-most surface.
+
+    ``blockers`` are earlier layers' points; each is given radius ``max(its radius, spec.keep_away)`` here
+    so the layer keeps ``max(own radius, keep_away)`` from them. ``cancel(fraction_done) -> bool`` is polled
+    between chunks; returning True raises :class:`Cancelled`.
+    """
+    _validate(spec)
+    if blockers is not None and len(blockers.positions):
+        blockers = Samples(positions=np.asarray(blockers.positions, dtype=np.float64),
+                           radii=np.full(len(blockers.positions), max(spec.keep_away, spec.min_radius)))
+    if spec.tile_size is not None:
+        samples = _sample_tiled(terrain, spec, blockers)
+    else:
+        samples = _sample_chunked(terrain, spec, blockers, cancel)
+    xy = samples.positions
+    hit = terrain.sample(xy)
+    # Every sampled point passed the allowed test, which includes terrain coverage.
+    positions = np.column_stack([xy, hit.z])
+    weights = np.asarray(spec.prefab_weights, dtype=np.float64)
+    prefab = hash_choice(xy, spec.seed, weights).astype(np.int64)
+    yaw = hash_yaw(xy, spec.seed) if spec.random_yaw else np.zeros(len(xy))
+    scales = hash_scale(xy, spec.seed, *spec.scale_range)
+    rotations = instance_rotations(hit.normal, yaw, spec.align)
+    return LayerPoints(positions=positions, radii=np.asarray(samples.radii, dtype=np.float64), normals=hit.normal,
+                       prefab_index=prefab, rotations=rotations, scales=np.asarray(scales, dtype=np.float64))

@@ -1,0 +1,142 @@
+"""Scatter and Clear operators. The work lives in ``scene.scatter_job`` (shared with the command line)."""
+
+from __future__ import annotations
+
+import bpy
+from bpy.props import IntProperty
+
+from ..scene import scatter_job
+
+
+def _report_result(operator: bpy.types.Operator, result: scatter_job.JobResult) -> None:
+    for item in result.reports:
+        operator.report({'INFO'}, f"{item.name}: {item.count:,} instances in {item.seconds:.2f} s")
+    total = sum(result.stages.values())
+    operator.report({'INFO'}, f"Scatter finished in {total:.2f} s")
+
+
+class STREW_OT_scatter(bpy.types.Operator):
+    """Scatter every enabled layer (or one layer) on the terrain; ESC cancels and leaves the scene as it was"""
+
+    bl_idname = "strew.scatter"
+    bl_label = "Scatter"
+    bl_description = "Scatter every enabled layer on the terrain (earlier layers keep later ones away)"
+    bl_options = {'REGISTER', 'UNDO'}
+
+    layer_index: IntProperty(  # type: ignore[valid-type]
+        name="Layer", description="Scatter only this layer (-1: every enabled layer)", default=-1, min=-1,
+        options={'SKIP_SAVE'},
+    )
+
+    _timer = None
+    _job = None
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        settings = getattr(context.scene, "strew", None)
+        if settings is None:
+            return False
+        if settings.terrain is None:
+            cls.poll_message_set("Pick a mesh terrain first")
+            return False
+        if not len(settings.layers):
+            cls.poll_message_set("Add a layer first")
+            return False
+        return True
+
+    def _indices(self) -> list[int] | None:
+        return None if self.layer_index < 0 else [self.layer_index]
+
+    def _check_index(self, context: bpy.types.Context) -> bool:
+        if self.layer_index >= len(context.scene.strew.layers):
+            self.report({'ERROR'}, f"There is no layer {self.layer_index}")
+            return False
+        return True
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        if not self._check_index(context):
+            return {'CANCELLED'}
+        try:
+            result = scatter_job.run_to_end(context, self._indices())
+        except scatter_job.ScatterError as error:
+            self.report({'ERROR'}, str(error))
+            return {'CANCELLED'}
+        _report_result(self, result)
+        return {'FINISHED'}
+
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        if not self._check_index(context):
+            return {'CANCELLED'}
+        self._job = scatter_job.run(context, self._indices())
+        wm = context.window_manager
+        wm.progress_begin(0, 100)
+        self._timer = wm.event_timer_add(0.01, window=context.window)
+        wm.modal_handler_add(self)
+        return {'RUNNING_MODAL'}
+
+    def _finish(self, context: bpy.types.Context) -> None:
+        wm = context.window_manager
+        if self._timer is not None:
+            wm.event_timer_remove(self._timer)
+            self._timer = None
+        wm.progress_end()
+        if self._job is not None:
+            self._job.close()  # nothing was written yet unless the job finished
+            self._job = None
+
+    def modal(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        if event.type == 'ESC':
+            self._finish(context)
+            self.report({'WARNING'}, "Scatter cancelled; the scene is unchanged")
+            return {'CANCELLED'}
+        if event.type != 'TIMER':
+            return {'PASS_THROUGH'}
+        try:
+            fraction = next(self._job)
+        except StopIteration as stop:
+            self._job = None
+            self._finish(context)
+            _report_result(self, stop.value)
+            return {'FINISHED'}
+        except scatter_job.ScatterError as error:
+            self._job = None
+            self._finish(context)
+            self.report({'ERROR'}, str(error))
+            return {'CANCELLED'}
+        context.window_manager.progress_update(int(fraction * 100))
+        return {'RUNNING_MODAL'}
+
+
+class STREW_OT_clear(bpy.types.Operator):
+    """Remove what Strew scattered (only objects Strew created)"""
+
+    bl_idname = "strew.clear"
+    bl_label = "Clear"
+    bl_description = "Remove what Strew scattered; objects Strew did not create are never touched"
+    bl_options = {'REGISTER', 'UNDO'}
+
+    layer_index: IntProperty(  # type: ignore[valid-type]
+        name="Layer", description="Clear only this layer's output (-1: all layers)", default=-1, min=-1,
+        options={'SKIP_SAVE'},
+    )
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return context.scene is not None
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        layers = context.scene.strew.layers
+        name = None
+        if self.layer_index >= 0:
+            if self.layer_index >= len(layers):
+                self.report({'ERROR'}, f"There is no layer {self.layer_index}")
+                return {'CANCELLED'}
+            name = layers[self.layer_index].name
+        removed = scatter_job.clear_layer_output(context.scene, name)
+        self.report({'INFO'}, f"Cleared {removed:,} Strew object(s)")
+        return {'FINISHED'}
+
+
+classes = (STREW_OT_scatter, STREW_OT_clear)
+
+register, unregister = bpy.utils.register_classes_factory(classes)

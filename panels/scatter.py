@@ -1,0 +1,244 @@
+"""The "Scatter" panel of the Strew tab: terrain, the layer list, the active layer's settings."""
+
+from __future__ import annotations
+
+import bpy
+
+from ..scene.instancer import WEIGHT_KEY, prefabs_of
+
+
+class STREW_UL_layers(bpy.types.UIList):
+    """Scatter layers, top to bottom (big objects first)."""
+
+    bl_idname = "STREW_UL_layers"
+
+    def draw_item(self, context, layout, data, item, icon, active_data, active_propname, index=0):
+        row = layout.row(align=True)
+        row.prop(item, "enabled", text="")
+        row.prop(item, "name", text="", emboss=False, icon='OUTLINER_OB_POINTCLOUD')
+        if item.collection is not None:
+            row.label(text=item.collection.name, icon='OUTLINER_COLLECTION')
+
+
+class _ScatterPanel:
+    bl_space_type = 'VIEW_3D'
+    bl_region_type = 'UI'
+    bl_category = "Strew"
+
+
+def _active_layer(context: bpy.types.Context):
+    settings = context.scene.strew
+    if 0 <= settings.active_layer_index < len(settings.layers):
+        return settings.layers[settings.active_layer_index]
+    return None
+
+
+class STREW_PT_scatter(_ScatterPanel, bpy.types.Panel):
+    bl_idname = "STREW_PT_scatter"
+    bl_label = "Scatter"
+
+    def draw(self, context: bpy.types.Context) -> None:
+        settings = context.scene.strew
+        layout = self.layout
+        layout.use_property_split = True
+        layout.use_property_decorate = False
+        layout.prop(settings, "terrain")
+
+        row = layout.row()
+        row.template_list("STREW_UL_layers", "", settings, "layers", settings, "active_layer_index", rows=4)
+        column = row.column(align=True)
+        column.operator("strew.layer_add", icon='ADD', text="")
+        column.operator("strew.layer_remove", icon='REMOVE', text="")
+        column.separator()
+        column.operator("strew.layer_move", icon='TRIA_UP', text="").direction = 'UP'
+        column.operator("strew.layer_move", icon='TRIA_DOWN', text="").direction = 'DOWN'
+
+        row = layout.row(align=True)
+        row.scale_y = 1.4
+        row.operator("strew.scatter", icon='PARTICLES')
+        layer_op = row.operator("strew.scatter", text="This Layer")
+        layer_op.layer_index = settings.active_layer_index
+        row.operator("strew.clear", icon='TRASH')
+        layout.prop(settings, "show_preview", icon='HIDE_OFF')
+
+
+class STREW_PT_scatter_source(_ScatterPanel, bpy.types.Panel):
+    bl_idname = "STREW_PT_scatter_source"
+    bl_label = "Objects"
+    bl_parent_id = "STREW_PT_scatter"
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return _active_layer(context) is not None
+
+    def draw(self, context: bpy.types.Context) -> None:
+        layer = _active_layer(context)
+        layout = self.layout
+        layout.use_property_split = True
+        layout.use_property_decorate = False
+        layout.prop(layer, "collection")
+        if layer.collection is None:
+            return
+        prefabs = prefabs_of(layer.collection)
+        if not prefabs:
+            layout.label(text="The collection is empty", icon='ERROR')
+        column = layout.column(align=True)
+        for prefab in prefabs:
+            block = prefab.datablock
+            if isinstance(block, bpy.types.Object):
+                if WEIGHT_KEY in block:
+                    column.prop(block, f'["{WEIGHT_KEY}"]', text=block.name)
+                else:
+                    column.prop(block.strew, "weight", text=block.name)
+            else:
+                column.label(text=f"{block.name} (collection, weight {prefab.weight:g})")
+        layout.prop(layer, "output_mode")
+
+
+class STREW_PT_scatter_spacing(_ScatterPanel, bpy.types.Panel):
+    bl_idname = "STREW_PT_scatter_spacing"
+    bl_label = "Spacing"
+    bl_parent_id = "STREW_PT_scatter"
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return _active_layer(context) is not None
+
+    def draw(self, context: bpy.types.Context) -> None:
+        layer = _active_layer(context)
+        layout = self.layout
+        layout.use_property_split = True
+        layout.use_property_decorate = False
+        column = layout.column(align=True)
+        column.prop(layer, "min_radius")
+        column.prop(layer, "max_radius")
+        layout.prop(layer, "keep_away")
+        layout.prop(layer, "seed")
+        layout.prop(layer, "start_points")
+
+
+class STREW_PT_scatter_density(_ScatterPanel, bpy.types.Panel):
+    bl_idname = "STREW_PT_scatter_density"
+    bl_label = "Density"
+    bl_parent_id = "STREW_PT_scatter"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return _active_layer(context) is not None
+
+    def draw(self, context: bpy.types.Context) -> None:
+        layer = _active_layer(context)
+        settings = context.scene.strew
+        layout = self.layout
+        layout.use_property_split = True
+        layout.use_property_decorate = False
+        layout.prop(layer, "density_mode")
+        if layer.density_mode == 'NOISE':
+            layout.prop(layer, "noise_scale")
+            layout.prop(layer, "noise_octaves")
+        elif layer.density_mode == 'VERTEX_GROUP':
+            if settings.terrain is not None:
+                layout.prop_search(layer, "density_vertex_group", settings.terrain, "vertex_groups")
+            else:
+                layout.prop(layer, "density_vertex_group")
+        elif layer.density_mode == 'IMAGE':
+            layout.template_ID(layer, "density_image", open="image.open")
+        if layer.density_mode != 'NONE':
+            column = layout.column(align=True)
+            column.prop(layer, "density_low")
+            column.prop(layer, "density_high")
+            layout.prop(layer, "density_invert")
+
+
+class STREW_PT_scatter_masks(_ScatterPanel, bpy.types.Panel):
+    bl_idname = "STREW_PT_scatter_masks"
+    bl_label = "Masks"
+    bl_parent_id = "STREW_PT_scatter"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return _active_layer(context) is not None
+
+    def draw(self, context: bpy.types.Context) -> None:
+        layer = _active_layer(context)
+        settings = context.scene.strew
+        layout = self.layout
+        layout.use_property_split = True
+        layout.use_property_decorate = False
+        layout.prop(layer, "max_slope")
+        layout.prop(layer, "use_height_range")
+        column = layout.column(align=True)
+        column.active = layer.use_height_range
+        column.prop(layer, "height_min")
+        column.prop(layer, "height_max")
+        if settings.terrain is not None:
+            layout.prop_search(layer, "mask_vertex_group", settings.terrain, "vertex_groups")
+        else:
+            layout.prop(layer, "mask_vertex_group")
+        row = layout.row()
+        row.active = bool(layer.mask_vertex_group)
+        row.prop(layer, "mask_threshold")
+        layout.prop(layer, "exclusion_collection")
+        row = layout.row()
+        row.active = layer.exclusion_collection is not None
+        row.prop(layer, "exclusion_margin")
+
+
+class STREW_PT_scatter_placement(_ScatterPanel, bpy.types.Panel):
+    bl_idname = "STREW_PT_scatter_placement"
+    bl_label = "Placement"
+    bl_parent_id = "STREW_PT_scatter"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return _active_layer(context) is not None
+
+    def draw(self, context: bpy.types.Context) -> None:
+        layer = _active_layer(context)
+        layout = self.layout
+        layout.use_property_split = True
+        layout.use_property_decorate = False
+        layout.prop(layer, "align_to_normal", slider=True)
+        layout.prop(layer, "random_yaw")
+        column = layout.column(align=True)
+        column.prop(layer, "scale_min")
+        column.prop(layer, "scale_max")
+
+
+class STREW_PT_scatter_large(_ScatterPanel, bpy.types.Panel):
+    bl_idname = "STREW_PT_scatter_large"
+    bl_label = "Large Worlds"
+    bl_parent_id = "STREW_PT_scatter"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    def draw(self, context: bpy.types.Context) -> None:
+        settings = context.scene.strew
+        layer = _active_layer(context)
+        layout = self.layout
+        layout.use_property_split = True
+        layout.use_property_decorate = False
+        layout.prop(settings, "chunk_size")
+        layout.prop(settings, "max_objects")
+        if layer is not None:
+            layout.prop(layer, "use_tile")
+            column = layout.column()
+            column.active = layer.use_tile
+            column.prop(layer, "tile_size")
+            column.prop(layer, "tile_keep", slider=True)
+
+
+classes = (
+    STREW_UL_layers,
+    STREW_PT_scatter,
+    STREW_PT_scatter_source,
+    STREW_PT_scatter_spacing,
+    STREW_PT_scatter_density,
+    STREW_PT_scatter_masks,
+    STREW_PT_scatter_placement,
+    STREW_PT_scatter_large,
+)
+
+register, unregister = bpy.utils.register_classes_factory(classes)

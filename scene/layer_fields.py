@@ -1,0 +1,101 @@
+"""Turn a layer's density and mask settings into ``core`` fields and masks (array functions over xy)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import bpy
+import numpy as np
+
+from ..core.curves import CurveRemap
+from ..core.fields import Field, ImageField, VertexField
+from ..core.masks import AwayFromPolylines, Mask, OutsidePolygons
+from ..core.noise import PerlinNoise
+from ..core.terrain import TerrainLookup
+from .terrain import MeshArrays, read_exclusions
+
+
+@dataclass(frozen=True)
+class LayerFields:
+    density: Field | None
+    mask: Mask | None
+
+
+def vertex_groups_needed(layer: bpy.types.PropertyGroup) -> set[str]:
+    """Names of terrain vertex groups the layer reads (read once per job with the terrain)."""
+    names = set()
+    if layer.density_mode == 'VERTEX_GROUP' and layer.density_vertex_group:
+        names.add(layer.density_vertex_group)
+    if layer.mask_vertex_group:
+        names.add(layer.mask_vertex_group)
+    return names
+
+
+def _image_luminance(image: bpy.types.Image) -> np.ndarray:
+    width, height = image.size
+    if width == 0 or height == 0:
+        raise ValueError(f'image "{image.name}" has no pixels (is the file missing?)')
+    pixels = np.empty(width * height * image.channels, dtype=np.float32)
+    image.pixels.foreach_get(pixels)
+    pixels = pixels.reshape(height, width, image.channels)
+    if image.channels >= 3:
+        return (0.2126 * pixels[..., 0] + 0.7152 * pixels[..., 1] + 0.0722 * pixels[..., 2]).astype(np.float64)
+    return pixels[..., 0].astype(np.float64)
+
+
+def _remap(layer: bpy.types.PropertyGroup) -> CurveRemap | None:
+    """The Low/High curve: 0 below Low, 1 above High, a smooth monotone step between (sharp when narrow)."""
+    low, high = float(layer.density_low), float(layer.density_high)
+    if low <= 0.0 and high >= 1.0:
+        return None
+    high = max(high, low + 1e-6)
+    xs, ys = [low, high], [0.0, 1.0]
+    if low > 0.0:
+        xs, ys = [0.0, *xs], [0.0, *ys]
+    if high < 1.0:
+        xs, ys = [*xs, 1.0], [*ys, 1.0]
+    return CurveRemap(xs, ys, mode="smooth")
+
+
+def density_field(layer: bpy.types.PropertyGroup, terrain: TerrainLookup, mesh: MeshArrays) -> Field | None:
+    mode = layer.density_mode
+    if mode == 'NONE':
+        return None
+    if mode == 'NOISE':
+        field: Field = PerlinNoise(seed=layer.seed, scale=layer.noise_scale, octaves=layer.noise_octaves)
+    elif mode == 'VERTEX_GROUP':
+        field = VertexField(terrain, mesh.vertex_group_weights[layer.density_vertex_group])
+    else:
+        field = ImageField(_image_luminance(layer.density_image), terrain.bounds.min, terrain.bounds.max)
+    curve = _remap(layer)
+    if curve is not None:
+        field = field.remap(curve)
+    if layer.density_invert:
+        field = 1.0 - field
+    return field
+
+
+def layer_mask(layer: bpy.types.PropertyGroup, terrain: TerrainLookup, mesh: MeshArrays,
+               depsgraph: bpy.types.Depsgraph) -> Mask | None:
+    parts: list[Mask] = []
+    if layer.mask_vertex_group:
+        weights = VertexField(terrain, mesh.vertex_group_weights[layer.mask_vertex_group])
+        parts.append(weights.above(layer.mask_threshold - 1e-12))
+    if layer.exclusion_collection is not None:
+        segments, footprints = read_exclusions(layer.exclusion_collection, depsgraph)
+        if segments and layer.exclusion_margin > 0:
+            parts.append(AwayFromPolylines(list(np.concatenate(segments)), margin=layer.exclusion_margin))
+        if footprints:
+            parts.append(OutsidePolygons(list(np.concatenate(footprints))))
+    if not parts:
+        return None
+    mask = parts[0]
+    for part in parts[1:]:
+        mask = mask & part
+    return mask
+
+
+def build(layer: bpy.types.PropertyGroup, terrain: TerrainLookup, mesh: MeshArrays,
+          depsgraph: bpy.types.Depsgraph) -> LayerFields:
+    """Fields and masks of one layer; raises ``ValueError`` with a message for the user."""
+    return LayerFields(density=density_field(layer, terrain, mesh), mask=layer_mask(layer, terrain, mesh, depsgraph))

@@ -1,0 +1,257 @@
+"""The Scatter job: scene → arrays → ``core.scatter`` → Blender data, shared by the operator and the CLI.
+
+The job computes every layer first and touches the scene only at the end, so an error or a cancel (ESC)
+leaves the user's scene exactly as it was.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import bpy
+import numpy as np
+
+from ..core.poisson import Samples
+from ..core.scatter import LayerPoints, LayerSpec, scatter_layer
+from ..core.terrain import TerrainLookup
+from . import layer_fields
+from .instancer import OUTPUT_COLLECTION, OWNER, Placement, prefabs_of, write_objects, write_point_instancer
+from .ownership import LAYER_KEY, is_owned, owned_collection, remove_owned
+from .terrain import read_mesh
+
+
+class ScatterError(Exception):
+    """A problem with the user's settings or scene; the message says what to change."""
+
+
+@dataclass
+class LayerReport:
+    name: str
+    count: int
+    seconds: float
+
+
+@dataclass
+class JobResult:
+    reports: list[LayerReport]
+    stages: dict[str, float]
+
+
+def _check_layer(layer: bpy.types.PropertyGroup, max_objects: int) -> None:
+    name = f'Layer "{layer.name}"'
+    if layer.collection is None:
+        raise ScatterError(f"{name} has no collection: pick the collection whose objects it should place")
+    prefabs = prefabs_of(layer.collection)
+    if not prefabs:
+        raise ScatterError(f'{name}: collection "{layer.collection.name}" is empty; add the objects to place')
+    if sum(p.weight for p in prefabs) <= 0:
+        raise ScatterError(f'{name}: every object in "{layer.collection.name}" has weight 0; give one a weight > 0')
+    if not (math.isfinite(layer.min_radius) and layer.min_radius > 0):
+        raise ScatterError(f"{name}: Min Radius must be greater than 0")
+    if layer.max_radius < layer.min_radius:
+        raise ScatterError(f"{name}: Max Radius ({layer.max_radius:g}) is smaller than Min Radius "
+                           f"({layer.min_radius:g}); raise Max Radius or lower Min Radius")
+    if layer.scale_max < layer.scale_min:
+        raise ScatterError(f"{name}: Scale Max is smaller than Scale Min")
+    if layer.use_height_range and layer.height_max < layer.height_min:
+        raise ScatterError(f"{name}: Max Height is below Min Height")
+    if layer.density_mode == 'IMAGE' and layer.density_image is None:
+        raise ScatterError(f"{name}: density is set to Image but no image is picked")
+    if layer.density_mode == 'VERTEX_GROUP' and not layer.density_vertex_group:
+        raise ScatterError(f"{name}: density is set to Vertex Group but no group is named")
+    if layer.density_low > layer.density_high:
+        raise ScatterError(f"{name}: density Low is above High")
+
+
+def validate(scene: bpy.types.Scene, layers: list[bpy.types.PropertyGroup]) -> bpy.types.Object:
+    """Check the settings before anything runs; returns the terrain object."""
+    settings = scene.strew
+    terrain = settings.terrain
+    if terrain is None:
+        raise ScatterError("No terrain: pick a mesh object as the terrain in the Scatter panel")
+    if terrain.type != 'MESH':
+        raise ScatterError(f'Terrain "{terrain.name}" is a {terrain.type.lower()}, not a mesh: pick a mesh object')
+    if not layers:
+        raise ScatterError("No enabled layer: add a layer (+) or enable one")
+    names = [layer.name for layer in layers]
+    if len(set(names)) != len(names):
+        raise ScatterError("Two layers have the same name: rename one (each layer writes \"Strew <name>\")")
+    for layer in layers:
+        _check_layer(layer, settings.max_objects)
+    return terrain
+
+
+def layer_spec(layer: bpy.types.PropertyGroup, settings: bpy.types.PropertyGroup, fields: layer_fields.LayerFields,
+               ) -> LayerSpec:
+    prefabs = prefabs_of(layer.collection)
+    return LayerSpec(
+        min_radius=layer.min_radius,
+        max_radius=max(layer.max_radius, layer.min_radius),
+        seed=layer.seed,
+        start_points=layer.start_points,
+        keep_away=layer.keep_away,
+        density=fields.density,
+        mask=fields.mask,
+        max_slope=min(layer.max_slope, math.pi / 2),  # stored as float32: may exceed π/2 by 4e-8
+        height_range=(layer.height_min, layer.height_max) if layer.use_height_range else None,
+        align=layer.align_to_normal,
+        random_yaw=layer.random_yaw,
+        scale_range=(layer.scale_min, layer.scale_max),
+        prefab_weights=tuple(p.weight for p in prefabs),
+        tile_size=layer.tile_size if layer.use_tile else None,
+        tile_keep=layer.tile_keep,
+        chunk_size=settings.chunk_size,
+    )
+
+
+def existing_points(scene: bpy.types.Scene, layer_name: str) -> Samples | None:
+    """Points Strew wrote earlier for ``layer_name`` (what the user sees), used as blockers for later layers."""
+    output = owned_collection(scene, OUTPUT_COLLECTION, OWNER, create=False)
+    if output is None:
+        return None
+    for obj in output.objects:
+        if is_owned(obj, OWNER) and obj.get(LAYER_KEY) == layer_name and obj.type == 'MESH':
+            mesh = obj.data
+            count = len(mesh.vertices)
+            co = np.empty(count * 3)
+            mesh.vertices.foreach_get("co", co)
+            world = co.reshape(-1, 3) @ np.array(obj.matrix_world)[:3, :3].T + np.array(obj.matrix_world)[:3, 3]
+            radii = np.empty(count, dtype=np.float32)
+            mesh.attributes["strew_radius"].data.foreach_get("value", radii)
+            return Samples(positions=world[:, :2], radii=radii.astype(np.float64))
+    for child in output.children:
+        if is_owned(child, OWNER) and child.get(LAYER_KEY) == layer_name:
+            objs = [o for o in child.objects if is_owned(o, OWNER)]
+            if not objs:
+                return None
+            xy = np.array([o.matrix_world.translation[:2] for o in objs], dtype=np.float64)
+            radii = np.array([float(o.get("strew_radius", 0.0)) for o in objs])
+            return Samples(positions=xy, radii=radii)
+    return None
+
+
+def clear_layer_output(scene: bpy.types.Scene, layer_name: str | None = None) -> int:
+    """Remove what Strew wrote for one layer (or all layers); returns how many objects went."""
+    output = owned_collection(scene, OUTPUT_COLLECTION, OWNER, create=False)
+    if output is None:
+        return 0
+
+    def wanted(block: bpy.types.ID) -> bool:
+        return is_owned(block, OWNER) and (layer_name is None or block.get(LAYER_KEY) == layer_name)
+
+    removed = 0
+    for child in [c for c in output.children if wanted(c)]:
+        removed += remove_owned(list(child.objects), OWNER)
+        bpy.data.batch_remove([child])
+    wrappers = [c for c in bpy.data.collections if wanted(c) and c.name.startswith("Strew Prefab ")]
+    if wrappers:
+        bpy.data.batch_remove(wrappers)
+    removed += remove_owned([o for o in output.objects if wanted(o)], OWNER)
+    if layer_name is None and not output.objects and not output.children:
+        bpy.data.batch_remove([output])
+    return removed
+
+
+def _write(scene: bpy.types.Scene, layer: bpy.types.PropertyGroup, points: LayerPoints, max_objects: int) -> None:
+    clear_layer_output(scene, layer.name)
+    output = owned_collection(scene, OUTPUT_COLLECTION, OWNER)
+    placement = Placement(points.positions, points.rotations, points.scales, points.prefab_index, points.radii)
+    if layer.output_mode == 'GEOMETRY_NODES':
+        write_point_instancer(output, layer.name, layer.collection, placement)
+    else:
+        collection = write_objects(output, layer.name, prefabs_of(layer.collection), placement,
+                                   linked_duplicates=layer.output_mode == 'DUPLICATES')
+        for obj, radius in zip(collection.objects, points.radii.tolist(), strict=True):
+            obj["strew_radius"] = radius
+
+
+Progress = Callable[[float, str], None]
+
+
+def run(
+    context: bpy.types.Context, layer_indices: list[int] | None = None, progress: Progress | None = None,
+) -> Iterator[float]:
+    """Generator running the Scatter job; yields fractions done (the modal operator steps it, ESC closes it).
+
+    When it finishes, ``StopIteration.value`` is a :class:`JobResult`. Raises :class:`ScatterError` on bad
+    settings before anything changed.
+    """
+    scene = context.scene
+    settings = scene.strew
+    indices = list(range(len(settings.layers))) if layer_indices is None else layer_indices
+    layers = [settings.layers[i] for i in indices if layer_indices is not None or settings.layers[i].enabled]
+    terrain_object = validate(scene, layers)
+    stages: dict[str, float] = {}
+
+    started = time.perf_counter()
+    groups = tuple({name for layer in layers for name in layer_fields.vertex_groups_needed(layer)})
+    try:
+        mesh = read_mesh(terrain_object, context.evaluated_depsgraph_get(), groups)
+    except ValueError as error:
+        raise ScatterError(str(error)) from error
+    stages["read mesh"] = time.perf_counter() - started
+    yield 0.05
+
+    started = time.perf_counter()
+    try:
+        terrain = TerrainLookup(mesh.vertices, mesh.triangles)
+    except ValueError as error:
+        raise ScatterError(f'Terrain "{terrain_object.name}": {error}') from error
+    stages["lookup build"] = time.perf_counter() - started
+    yield 0.1
+
+    # Blockers: layers above the first computed one, as they stand in the scene now.
+    first = indices[0] if indices else 0
+    blockers: Samples | None = None
+    for earlier in settings.layers[:first]:
+        if earlier.enabled:
+            blockers = _merge_samples(blockers, existing_points(scene, earlier.name))
+
+    results: list[tuple[bpy.types.PropertyGroup, LayerPoints, float]] = []
+    for number, layer in enumerate(layers):
+        started = time.perf_counter()
+        try:
+            fields = layer_fields.build(layer, terrain, mesh, context.evaluated_depsgraph_get())
+            spec = layer_spec(layer, settings, fields)
+            points = scatter_layer(terrain, spec, blockers)
+        except ValueError as error:
+            raise ScatterError(f'Layer "{layer.name}": {error}') from error
+        took = time.perf_counter() - started
+        stages[f"sample {layer.name}"] = took
+        results.append((layer, points, took))
+        blockers = _merge_samples(blockers, points.as_blockers())
+        yield 0.1 + 0.8 * (number + 1) / len(layers)
+
+    started = time.perf_counter()
+    for layer, points, _ in results:
+        if layer.output_mode != 'GEOMETRY_NODES' and len(points) > settings.max_objects:
+            raise ScatterError(
+                f'Layer "{layer.name}" would create {len(points):,} objects, more than Max Objects '
+                f"({settings.max_objects:,}): use the Point Instancer output, raise Max Objects, or a larger radius"
+            )
+    for layer, points, _ in results:
+        _write(scene, layer, points, settings.max_objects)
+    stages["write output"] = time.perf_counter() - started
+    yield 1.0
+    return JobResult([LayerReport(layer.name, len(points), took) for layer, points, took in results], stages)
+
+
+def _merge_samples(a: Samples | None, b: Samples | None) -> Samples | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return Samples(positions=np.concatenate([a.positions, b.positions]), radii=np.concatenate([a.radii, b.radii]))
+
+
+def run_to_end(context: bpy.types.Context, layer_indices: list[int] | None = None) -> JobResult:
+    """Run the whole job at once (headless path)."""
+    job = run(context, layer_indices)
+    while True:
+        try:
+            next(job)
+        except StopIteration as stop:
+            return stop.value
