@@ -1,0 +1,149 @@
+"""Constraints beyond adjacency: fixed tiles, a border around the grid, and walkable connectivity.
+
+Fixed tiles, border and entrances narrow the starting domains (``initial_masks``); connectivity is checked
+during the search after every propagation (:class:`ConnectivityCheck`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from .bitset import pack
+from .checks import connected_labels
+from .rules import OPPOSITE, Rules
+from .sockets import sockets_fit
+
+HORIZONTAL_SIDES = ("e", "n", "w", "s")
+
+
+def _cell(rules: Rules, shape: tuple[int, ...], cell, what: str) -> tuple[int, ...]:
+    cell = tuple(int(v) for v in cell)
+    if len(cell) != len(shape) or any(not 0 <= c < s for c, s in zip(cell, shape, strict=True)):
+        raise ValueError(f"{what}: cell {cell} is outside the grid of shape {shape}")
+    return cell
+
+
+def _variant(rules: Rules, value, what: str) -> int:
+    if isinstance(value, str):
+        return rules.index(value)
+    value = int(value)
+    if not 0 <= value < rules.count:
+        raise ValueError(f"{what}: variant {value} is not in 0..{rules.count - 1}")
+    return value
+
+
+def fixed_array(rules: Rules, shape: tuple[int, ...], fixed) -> np.ndarray:
+    """``fixed`` as an int array of the grid shape, -1 where the cell is free."""
+    out = np.full(shape, -1, dtype=np.int64)
+    if fixed is None:
+        return out
+    if isinstance(fixed, Mapping):
+        for cell, value in fixed.items():
+            out[_cell(rules, shape, cell, "fixed")] = _variant(rules, value, f"fixed[{cell}]")
+        return out
+    array = np.asarray(fixed)
+    if array.shape != shape:
+        raise ValueError(f"fixed: expected a dict {{cell: variant}} or an int array of shape {shape}, "
+                         f"got shape {array.shape}")
+    if array.dtype.kind not in "iu":
+        raise ValueError("fixed: the array must hold variant indices (ints), -1 for free cells")
+    if ((array < -1) | (array >= rules.count)).any():
+        raise ValueError(f"fixed: values must be -1 (free) or a variant index in 0..{rules.count - 1}")
+    return array.astype(np.int64)
+
+
+def border_masks(rules: Rules, border, sides: Sequence[str]) -> dict[str, np.ndarray]:
+    """Per side of the grid, the (T,) bool mask of variants allowed in the cells along that side."""
+    masks = {}
+    for side in sides:
+        if side not in rules.directions:
+            raise ValueError(f"border_sides: unknown side {side!r}; use {rules.directions}")
+        if isinstance(border, str):
+            if rules.sockets is None:
+                raise ValueError("border: a socket label needs rules built from socket tiles "
+                                 "(rules_from_tiles); give a variant index or name instead")
+            mask = np.array([sockets_fit(s.get(side, ""), border, rules.compatible) for s in rules.sockets])
+        elif isinstance(border, Mapping):
+            mask = np.asarray(border.get(side, np.ones(rules.count, dtype=bool)), dtype=bool)
+            if mask.shape != (rules.count,):
+                raise ValueError(f"border[{side!r}]: expected a ({rules.count},) bool mask")
+        else:
+            outside = _variant(rules, border, "border")
+            mask = rules.matrix(side)[:, outside].copy()
+        if not mask.any():
+            raise ValueError(f"border: no tile variant fits the border {border!r} on side {side!r}; "
+                             "check the border socket/tile or drop that side from border_sides")
+        masks[side] = mask
+    return masks
+
+
+def initial_masks(rules: Rules, shape: tuple[int, ...], *, fixed=None, border=None, border_sides=None,
+                  entrances=()) -> np.ndarray:
+    """(N, W) uint64 starting domains after fixed tiles, border and entrances."""
+    count = rules.count
+    allowed = np.ones((*shape, count), dtype=bool)
+    if border is not None:
+        sides = HORIZONTAL_SIDES if border_sides is None else tuple(border_sides)
+        axis_of = {"e": 0, "w": 0, "n": 1, "s": 1, "up": 2, "down": 2}
+        for side, mask in border_masks(rules, border, sides).items():
+            axis = axis_of[side]
+            index = [slice(None)] * len(shape)
+            index[axis] = -1 if side in ("e", "n", "up") else 0
+            allowed[tuple(index)] &= mask
+    walk = rules.walkable_mask()
+    for cell in entrances:
+        cell = _cell(rules, shape, cell, "entrances")
+        allowed[cell] &= walk
+        if not walk.any():
+            raise ValueError("entrances: the rules have no walkable tile (set walkable on some tiles)")
+    fixed_grid = fixed_array(rules, shape, fixed)
+    where = np.argwhere(fixed_grid >= 0)
+    for cell in where:
+        cell = tuple(cell)
+        keep = allowed[cell][fixed_grid[cell]]
+        if not keep:
+            raise ValueError(f"fixed: {rules.name(int(fixed_grid[cell]))!r} at cell {cell} contradicts the "
+                             "border or the entrance (walkable) requirement there")
+    if where.size:
+        onehot = np.zeros((len(where), count), dtype=bool)
+        onehot[np.arange(len(where)), fixed_grid[tuple(where.T)]] = True
+        allowed[tuple(where.T)] = onehot
+    return pack(allowed.reshape(-1, count))
+
+
+class ConnectivityCheck:
+    """Can every certainly-walkable cell still join one region through cells that may still be walkable?
+
+    Nodes: cells with a walkable variant left. Edges: neighbouring cells that may both be passable on the
+    facing sides. Cells whose every remaining variant is walkable must all share one component. Once every
+    cell is decided this is exactly "all walkable cells form one connected region".
+    """
+
+    def __init__(self, rules: Rules, pairs: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+        self.walk = pack(rules.walkable_mask())
+        self.not_walk = pack(~rules.walkable_mask())
+        self.pairs = []
+        for direction, (a, b) in pairs.items():
+            self.pairs.append((a, b, pack(rules.passable_mask(direction)),
+                               pack(rules.passable_mask(OPPOSITE[direction]))))
+        self.failed_cells: np.ndarray = np.zeros(0, dtype=np.int64)
+
+    def ok(self, dom: np.ndarray) -> bool:
+        count = dom.shape[0]
+        maybe = (dom & self.walk).any(axis=1)
+        sure = maybe & ~(dom & self.not_walk).any(axis=1)
+        if np.count_nonzero(sure) <= 1:
+            return True
+        a_all, b_all = [], []
+        for a, b, pass_a, pass_b in self.pairs:
+            keep = (dom[a] & pass_a).any(axis=1) & (dom[b] & pass_b).any(axis=1)
+            a_all.append(a[keep])
+            b_all.append(b[keep])
+        label = connected_labels(count, np.concatenate(a_all), np.concatenate(b_all))
+        sure_labels = label[sure]
+        if (sure_labels == sure_labels[0]).all():
+            return True
+        self.failed_cells = np.flatnonzero(sure)[sure_labels != sure_labels[0]][:4]
+        return False
