@@ -23,9 +23,8 @@ def cell_keys(heuristic: str, tables: ChunkTables, rows: np.ndarray, cells: np.n
     chunks = rows.view(tables.chunk_dtype)[:, : tables.chunks] + tables.chunk_offsets
     count = tables.popcount[chunks].sum(axis=1)
     if heuristic == "entropy":
-        total = tables.weight_sum[chunks].sum(axis=1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            key = np.log(total) - tables.weight_log_sum[chunks].sum(axis=1) / total
+        total = np.maximum(tables.weight_sum[chunks].sum(axis=1), 1e-300)  # 0 only for an empty domain
+        key = np.log(total) - tables.weight_log_sum[chunks].sum(axis=1) / total
         key += noise[cells]
     elif heuristic == "mrv":
         key = count + noise[cells]

@@ -3,7 +3,8 @@
 Loop (as in the seed): pick the undecided cell with the smallest key (minimum entropy by default), collapse
 it to one variant drawn by weight, propagate the consequences until nothing changes. On an empty domain
 (or a broken connectivity requirement) undo to the last decision and ban that choice (backtracking, up to
-``max_backtracks`` per attempt), then restart with fresh randomness (up to ``max_restarts``), then raise
+``max_backtracks`` per attempt; the first attempts get smaller budgets, 50, 100, 200, …), then restart with
+fresh randomness (up to ``max_restarts``), then raise
 :class:`Contradiction`.
 
 Propagation is vectorised over the whole frontier: every cell next to a changed cell recomputes its domain as
@@ -41,6 +42,7 @@ class SolveResult:
 
 
 DEFAULT_MEMORY_BUDGET = 1 << 30
+FIRST_BACKTRACK_BUDGET = 50
 
 
 class _ExhaustedError(Exception):
@@ -231,7 +233,7 @@ def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, perio
     """Like :func:`solve`, also reporting restarts, backtracks, decisions and seconds."""
     started = time.perf_counter()
     if not isinstance(rules, Rules):
-        raise ValueError(f"rules: expected a Rules object, got {type(rules).__name__}")
+        raise ValueError(f"rules: expected a Rules object, not a {type(rules).__name__}")
     shape = tuple(int(s) for s in np.atleast_1d(shape))
     if len(shape) != rules.dims:
         raise ValueError(f"shape: these rules are {rules.dims}-D, so give {rules.dims} sizes, got {shape}")
@@ -277,7 +279,9 @@ def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, perio
     counters = {"decisions": 0, "backtracks": 0}
     for restart in range(int(max_restarts) + 1):
         try:
-            if search.attempt(rng, int(max_backtracks), deadline, counters):
+            # Small budgets first (cheap restarts beat long thrashing), growing to max_backtracks.
+            budget = min(int(max_backtracks), FIRST_BACKTRACK_BUDGET << restart)
+            if search.attempt(rng, budget, deadline, counters):
                 return SolveResult(search.grid(), restart, counters["backtracks"], counters["decisions"],
                                    time.perf_counter() - started)
         except _ExhaustedError:
