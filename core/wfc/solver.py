@@ -45,6 +45,11 @@ DEFAULT_MEMORY_BUDGET = 1 << 30
 FIRST_BACKTRACK_BUDGET = 50
 
 
+def _any_rows(rows: np.ndarray) -> np.ndarray:
+    """Row-wise any of a (k, W) array (the ufunc directly: no Python wrapper per call)."""
+    return np.logical_or.reduce(rows, axis=1) if rows.shape[1] > 1 else rows[:, 0].astype(bool)
+
+
 class _ExhaustedError(Exception):
     pass
 
@@ -71,6 +76,7 @@ class _Search:
         self.heuristic = heuristic
         self.start = np.vstack([start, np.full((1, self.width), np.iinfo(np.uint64).max, dtype=np.uint64)])
         self.onehot = pack(np.eye(self.count, dtype=bool))
+        self.weights = np.asarray(rules.weights, dtype=np.float64)
         self.rank = self._scan_rank(shape)
         self.connectivity = ConnectivityCheck(rules, pairs) if connected else None
         self.failure: tuple[int, np.ndarray, str] | None = None
@@ -113,8 +119,10 @@ class _Search:
         chunks = tables.chunks
         sentinel = self.cells
         while frontier.size:
-            around = np.unique(self.neighbours[:, frontier])
-            if around[-1] == sentinel:
+            around = self.neighbours[:, frontier].reshape(-1)
+            # Duplicates are harmless (same old row, same support): dedupe only larger frontiers.
+            around = np.unique(around) if around.size > 16 else around[around != sentinel]
+            if around.size and around[-1] == sentinel:
                 around = around[:-1]
             nbr = self.neighbours[:, around]
             index = chunk_view[nbr, :chunks] + tables.support_offsets
@@ -123,7 +131,7 @@ class _Search:
             support = np.bitwise_and.reduce(support, axis=0)
             old = self.dom[around]
             new = old & support
-            changed = (new != old).any(axis=1)
+            changed = _any_rows(new != old)
             if not changed.any():
                 return True
             frontier = around[changed]
@@ -131,7 +139,7 @@ class _Search:
             self.trail.append((frontier, old[changed]))
             self.dom[frontier] = new
             self.keys[frontier] = self._keys(new, frontier)
-            empty = ~new.any(axis=1)
+            empty = ~_any_rows(new)
             if empty.any():
                 where = int(frontier[np.argmax(empty)])
                 self.failure = (where, old[changed][np.argmax(empty)], "no variant fits its neighbours")
@@ -163,10 +171,13 @@ class _Search:
         return self.propagate(cells) and self.check()
 
     def choose(self, cell: int, rng: np.random.Generator) -> int:
-        options = np.flatnonzero(unpack(self.dom[cell], self.count))
-        cumulative = np.cumsum(self.rules.weights[options])
+        """A variant of the cell's domain drawn with probability proportional to its weight."""
+        bits = np.unpackbits(self.dom[cell].view(np.uint8), bitorder="little")[: self.count]
+        cumulative = np.cumsum(self.weights * bits)
         pick = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
-        return int(options[min(pick, options.size - 1)])
+        if pick >= self.count:  # rounding at the very top of the range
+            pick = int(np.flatnonzero(bits)[-1])
+        return pick
 
     # ------------------------------------------------------------------ search
     def initial(self) -> bool:
@@ -227,7 +238,7 @@ def _describe(rules: Rules, shape: tuple[int, ...], failure) -> str:
 
 
 def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, periodic=False,
-                   heuristic: str = "entropy", fixed=None, border=None, border_sides=None,
+                   heuristic: str | None = None, fixed=None, border=None, border_sides=None,
                    connected: bool = False, entrances=(), max_backtracks: int = 2000, max_restarts: int = 20,
                    time_limit: float = 60.0, memory_budget: int = DEFAULT_MEMORY_BUDGET) -> SolveResult:
     """Like :func:`solve`, also reporting restarts, backtracks, decisions and seconds."""
@@ -239,6 +250,10 @@ def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, perio
         raise ValueError(f"shape: these rules are {rules.dims}-D, so give {rules.dims} sizes, got {shape}")
     if any(s < 1 for s in shape):
         raise ValueError(f"shape: every size must be >= 1, got {shape}")
+    entrances = [tuple(e) for e in entrances]
+    connected = bool(connected) or bool(entrances)
+    if heuristic is None:  # scanline grows one connected front: far fewer dead ends for connectivity
+        heuristic = "scanline" if connected else "entropy"
     if heuristic not in HEURISTICS:
         raise ValueError(f"heuristic: use one of {HEURISTICS}, got {heuristic!r}")
     for name, value in (("max_backtracks", max_backtracks), ("max_restarts", max_restarts)):
@@ -261,8 +276,6 @@ def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, perio
             f"memory_budget={memory_budget / 2**20:.0f} MiB; solve a smaller grid (or in boxes with "
             "regenerate) or raise memory_budget"
         )
-    entrances = [tuple(e) for e in entrances]
-    connected = bool(connected) or bool(entrances)
     if connected and not rules.walkable_mask().any():
         raise ValueError("connected: the rules have no walkable tile; mark walkable tiles or drop connected")
     start = initial_masks(rules, shape, fixed=fixed, border=border,
@@ -313,7 +326,8 @@ def solve(rules: Rules, shape: tuple[int, ...], seed: int = 0, **options) -> np.
     shape : ``(X, Y)`` for 2-D rules, ``(X, Y, Z)`` for 3-D rules; the result is indexed ``grid[x, y(, z)]``.
     seed : seed of the ``numpy.random.Generator``; same inputs and seed give the same grid.
     periodic : bool (x and y wrap; z never) or one bool per axis.
-    heuristic : ``"entropy"`` (default), ``"mrv"`` or ``"scanline"``.
+    heuristic : ``"entropy"``, ``"mrv"`` or ``"scanline"``; default (None): entropy, or scanline when
+        ``connected`` (one growing front leaves far fewer walkable pockets to backtrack out of).
     fixed : ``{cell: variant index or name}`` or an int array of ``shape`` with -1 for free cells.
     border : what surrounds the grid: a socket label (socket rules), a variant index/name that stands
         outside, or ``{side: (T,) bool mask}``; applied to ``border_sides`` (default the four horizontal
