@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-
 from strew.core.wfc import Contradiction, find_violations, load_mxgmn, solve_detailed
 
 from .baseline_wfc import solve_baseline
@@ -59,10 +58,10 @@ def _run(rules, size, seeds, periodic, heuristic, time_limit=TIME_LIMIT):
 
 def run() -> str:
     lines = [
-        "Each cell: our solver (numpy, vectorised propagation, backtracking, restarts) on an n×n grid, "
+        "Each cell: our solver (numpy, vectorised propagation, backtracking, restarts) on an nxn grid, "
         f"{SEEDS[100]} seeds at 24², 50² and 100², {SEEDS[200]} seeds at 200² (to keep the topic under ten "
-        f"minutes); time limit {TIME_LIMIT:.0f} s per run. Time = median over solved seeds. Every solved grid "
-        "is re-checked for rule violations (column *bad*, must be 0).",
+        f"minutes); time limit {TIME_LIMIT:.0f} s per run. Time = median over solved seeds. "
+        "Every solved grid is re-checked for rule violations (column *bad*, must be 0).",
         "",
         "| set | subset | periodic | heuristic | variants | n | solved | median time | max backtracks | "
         "max restarts | bad | fast-wfc (C++) | ours / fast-wfc |",
@@ -76,7 +75,7 @@ def run() -> str:
             median = statistics.median(times) if times else float("nan")
             ref = FAST_WFC.get((name, size))
             ref_text = _ms(ref) if ref else FAST_WFC_NOTE.get((name, size), "")
-            ratio = f"{median / ref:.1f}×" if ref and times else ""
+            ratio = f"{median / ref:.1f}x" if ref and times else ""
             lines.append(
                 f"| {name} | {subset or '—'} | {'yes' if periodic else 'no'} | {heuristic} | {rules.count} | "
                 f"{size}² | {solved}/{seeds} | {_ms(median) if times else '—'} | {max(backs, default=0)} | "
@@ -123,6 +122,6 @@ def run() -> str:
             om = statistics.median(times) if times else None
             lines.append(
                 f"| {name} | {size}² | {base_ok}/5 | {_ms(bm) if bm else '—'} | {solved}/5 | "
-                f"{_ms(om) if om else '—'} | {f'{bm / om:.1f}×' if bm and om else ''} |"
+                f"{_ms(om) if om else '—'} | {f'{bm / om:.1f}x' if bm and om else ''} |"
             )
     return "\n".join(lines)
