@@ -43,6 +43,7 @@ class SolveResult:
 
 DEFAULT_MEMORY_BUDGET = 1 << 30
 FIRST_BACKTRACK_BUDGET = 50
+SCANLINE_AFTER_RESTARTS = 3
 
 
 def _any_rows(rows: np.ndarray) -> np.ndarray:
@@ -217,6 +218,8 @@ class _Search:
                     return False
                 backtracks += 1
                 counters["backtracks"] += 1
+                if backtracks & 255 == 0 and time.perf_counter() > deadline:
+                    raise TimeoutError
                 cell, variant, mark = stack.pop()
                 self.undo(mark)
                 ok = self.ban(cell, variant)
@@ -252,6 +255,7 @@ def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, perio
         raise ValueError(f"shape: every size must be >= 1, got {shape}")
     entrances = [tuple(e) for e in entrances]
     connected = bool(connected) or bool(entrances)
+    switch_to_scanline = heuristic is None and not connected
     if heuristic is None:  # scanline grows one connected front: far fewer dead ends for connectivity
         heuristic = "scanline" if connected else "entropy"
     if heuristic not in HEURISTICS:
@@ -291,6 +295,8 @@ def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, perio
     deadline = started + float(time_limit)
     counters = {"decisions": 0, "backtracks": 0}
     for restart in range(int(max_restarts) + 1):
+        if switch_to_scanline and restart == SCANLINE_AFTER_RESTARTS:
+            search.heuristic = "scanline"  # default heuristic: entropy thrashes on some sets (mxgmn Summer)
         try:
             # Small budgets first (cheap restarts beat long thrashing), growing to max_backtracks.
             budget = min(int(max_backtracks), FIRST_BACKTRACK_BUDGET << restart)
@@ -326,8 +332,9 @@ def solve(rules: Rules, shape: tuple[int, ...], seed: int = 0, **options) -> np.
     shape : ``(X, Y)`` for 2-D rules, ``(X, Y, Z)`` for 3-D rules; the result is indexed ``grid[x, y(, z)]``.
     seed : seed of the ``numpy.random.Generator``; same inputs and seed give the same grid.
     periodic : bool (x and y wrap; z never) or one bool per axis.
-    heuristic : ``"entropy"``, ``"mrv"`` or ``"scanline"``; default (None): entropy, or scanline when
-        ``connected`` (one growing front leaves far fewer walkable pockets to backtrack out of).
+    heuristic : ``"entropy"``, ``"mrv"`` or ``"scanline"``; default (None): entropy for the first three
+        attempts, then scanline; scanline from the start when ``connected`` (one growing front leaves far
+        fewer walkable pockets to backtrack out of).
     fixed : ``{cell: variant index or name}`` or an int array of ``shape`` with -1 for free cells.
     border : what surrounds the grid: a socket label (socket rules), a variant index/name that stands
         outside, or ``{side: (T,) bool mask}``; applied to ``border_sides`` (default the four horizontal

@@ -168,3 +168,25 @@ def test_random_kits_valid_or_clean_error(tiles, seed, periodic):
         assert "Try:" in str(error) or "no grid exists" in str(error)
         return
     assert adjacency_errors(grid, socket_ok(rules, tiles, ()), periodic) == []
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kits(), st.integers(0, 1000), st.lists(st.booleans(), min_size=4, max_size=4))
+def test_random_kits_with_connectivity(tiles, seed, walk_flags):
+    tiles = [SocketTile(t.name, t.sockets, t.weight, t.rotations, walkable=w)
+             for t, w in zip(tiles, walk_flags, strict=False)]
+    try:
+        rules = rules_from_tiles(tiles)
+    except ValueError:
+        return
+    if not rules.walkable_mask().any():
+        return
+    try:
+        grid = solve(rules, (5, 5), seed=seed, connected=True, max_backtracks=100, max_restarts=2,
+                     time_limit=10)
+    except Contradiction as error:
+        assert "Try:" in str(error) or "no grid exists" in str(error)
+        return
+    assert adjacency_errors(grid, socket_ok(rules, tiles, ())) == []
+    walkable = rules.walkable_mask()
+    assert walkable_regions(grid, walkable, lambda v, side: bool(rules.passable_mask(side)[v])) <= 1
