@@ -119,31 +119,74 @@ class ConnectivityCheck:
     Nodes: cells with a walkable variant left. Edges: neighbouring cells that may both be passable on the
     facing sides. Cells whose every remaining variant is walkable must all share one component. Once every
     cell is decided this is exactly "all walkable cells form one connected region".
+
+    Per cell it keeps a small bit set of flags (may be walkable, may be not walkable, may be passable on
+    each side), updated only for the cells whose domains change; the components are recomputed only when
+    some flag changed since the last successful check.
     """
 
-    def __init__(self, rules: Rules, pairs: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
-        self.walk = pack(rules.walkable_mask())
-        self.not_walk = pack(~rules.walkable_mask())
-        self.pairs = []
-        for direction, (a, b) in pairs.items():
-            self.pairs.append((a, b, pack(rules.passable_mask(direction)),
-                               pack(rules.passable_mask(OPPOSITE[direction]))))
+    MAY_WALK, MAY_NOT_WALK = 1, 2
+
+    def __init__(self, rules: Rules, pairs: dict[str, tuple[np.ndarray, np.ndarray]], tables) -> None:
+        directions = rules.directions
+        flag = np.where(rules.walkable_mask(), self.MAY_WALK, self.MAY_NOT_WALK).astype(np.uint16)
+        for i, direction in enumerate(directions):
+            flag |= np.where(rules.passable_mask(direction), 4 << i, 0).astype(np.uint16)
+        self.tables = tables
+        padded = np.zeros(tables.chunks * tables.bits, dtype=np.uint16)
+        padded[: flag.size] = flag
+        parts = []
+        for c in range(tables.chunks):
+            rows = padded[c * tables.bits:(c + 1) * tables.bits]
+            table = np.zeros(1 << tables.bits, dtype=np.uint16)
+            for j in range(tables.bits):
+                table[1 << j: 2 << j] = table[: 1 << j] | rows[j]
+            parts.append(table)
+        self.flag_table = np.concatenate(parts)
+        bit = {d: np.uint16(4 << i) for i, d in enumerate(directions)}
+        self.pairs = [(a, b, bit[d], bit[OPPOSITE[d]]) for d, (a, b) in pairs.items()]
+        self.flags = np.zeros(0, dtype=np.uint16)
+        self.dirty = True
         self.failed_cells: np.ndarray = np.zeros(0, dtype=np.int64)
 
-    def ok(self, dom: np.ndarray) -> bool:
-        count = dom.shape[0]
-        maybe = (dom & self.walk).any(axis=1)
-        sure = maybe & ~(dom & self.not_walk).any(axis=1)
+    def _flags_of(self, rows: np.ndarray) -> np.ndarray:
+        tables = self.tables
+        chunks = np.ascontiguousarray(rows).view(tables.chunk_dtype)[:, : tables.chunks]
+        chunks = chunks + tables.chunk_offsets
+        return np.bitwise_or.reduce(self.flag_table[chunks], axis=1)
+
+    def reset(self, dom: np.ndarray) -> None:
+        self.flags = self._flags_of(dom)
+        self.dirty = True
+
+    def update(self, cells: np.ndarray, rows: np.ndarray) -> None:
+        new = self._flags_of(rows)
+        if not self.dirty:
+            self.dirty = bool((new != self.flags[cells]).any())
+        self.flags[cells] = new
+
+    def restored(self, cells: np.ndarray, rows: np.ndarray) -> None:
+        """After an undo: the state is one that already passed the check."""
+        self.flags[cells] = self._flags_of(rows)
+        self.dirty = False
+
+    def ok(self) -> bool:
+        if not self.dirty:
+            return True
+        flags = self.flags
+        sure = (flags & (self.MAY_WALK | self.MAY_NOT_WALK)) == self.MAY_WALK
         if np.count_nonzero(sure) <= 1:
+            self.dirty = False
             return True
         a_all, b_all = [], []
-        for a, b, pass_a, pass_b in self.pairs:
-            keep = (dom[a] & pass_a).any(axis=1) & (dom[b] & pass_b).any(axis=1)
+        for a, b, bit_a, bit_b in self.pairs:
+            keep = ((flags[a] & bit_a) != 0) & ((flags[b] & bit_b) != 0)
             a_all.append(a[keep])
             b_all.append(b[keep])
-        label = connected_labels(count, np.concatenate(a_all), np.concatenate(b_all))
+        label = connected_labels(flags.size, np.concatenate(a_all), np.concatenate(b_all))
         sure_labels = label[sure]
         if (sure_labels == sure_labels[0]).all():
+            self.dirty = False
             return True
         self.failed_cells = np.flatnonzero(sure)[sure_labels != sure_labels[0]][:4]
         return False

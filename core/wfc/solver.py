@@ -79,7 +79,7 @@ class _Search:
         self.onehot = pack(np.eye(self.count, dtype=bool))
         self.weights = np.asarray(rules.weights, dtype=np.float64)
         self.rank = self._scan_rank(shape)
-        self.connectivity = ConnectivityCheck(rules, pairs) if connected else None
+        self.connectivity = ConnectivityCheck(rules, pairs, self.tables) if connected else None
         self.failure: tuple[int, np.ndarray, str] | None = None
 
     @staticmethod
@@ -98,6 +98,8 @@ class _Search:
         all_cells = np.arange(self.cells)
         self.keys[all_cells] = self._keys(self.dom[:-1], all_cells)
         self.trail: list[tuple[np.ndarray, np.ndarray]] = []
+        if self.connectivity is not None:
+            self.connectivity.reset(self.dom[:-1])
 
     def _keys(self, rows: np.ndarray, cells: np.ndarray) -> np.ndarray:
         rows = np.ascontiguousarray(rows)
@@ -112,6 +114,8 @@ class _Search:
         if restored:
             cells = np.unique(np.concatenate(restored))
             self.keys[cells] = self._keys(self.dom[cells], cells)
+            if self.connectivity is not None:
+                self.connectivity.restored(cells, self.dom[cells])
 
     # ------------------------------------------------------------------ propagation
     def propagate(self, frontier: np.ndarray) -> bool:
@@ -139,6 +143,8 @@ class _Search:
             new = new[changed]
             self.trail.append((frontier, old[changed]))
             self.dom[frontier] = new
+            if self.connectivity is not None:
+                self.connectivity.update(frontier, new)
             self.keys[frontier] = self._keys(new, frontier)
             empty = ~_any_rows(new)
             if empty.any():
@@ -148,7 +154,7 @@ class _Search:
         return True
 
     def check(self) -> bool:
-        if self.connectivity is None or self.connectivity.ok(self.dom[:-1]):
+        if self.connectivity is None or self.connectivity.ok():
             return True
         cell = int(self.connectivity.failed_cells[0]) if self.connectivity.failed_cells.size else 0
         self.failure = (cell, self.dom[cell].copy(), "walkable cells could no longer all be connected")
@@ -158,6 +164,8 @@ class _Search:
         self.trail.append((np.array([cell]), self.dom[cell:cell + 1].copy()))
         self.dom[cell] = self.onehot[variant]
         self.keys[cell] = np.inf
+        if self.connectivity is not None:
+            self.connectivity.update(np.array([cell]), self.dom[cell:cell + 1])
         return self.propagate(np.array([cell])) and self.check()
 
     def ban(self, cell: int, variant: int) -> bool:
@@ -169,6 +177,8 @@ class _Search:
         if not self.dom[cell].any():
             self.failure = (cell, old[0], "every variant was tried here")
             return False
+        if self.connectivity is not None:
+            self.connectivity.update(cells, self.dom[cell:cell + 1])
         return self.propagate(cells) and self.check()
 
     def choose(self, cell: int, rng: np.random.Generator) -> int:
@@ -191,6 +201,8 @@ class _Search:
             where = int(np.argmin(self.dom[:-1].any(axis=1)))
             self.failure = (where, self.dom[where].copy(), "no variant is allowed here")
             return False
+        if self.connectivity is not None:
+            self.connectivity.reset(self.dom[:-1])
         ok = self.propagate(np.arange(self.cells)) and self.check()
         self.start = self.dom.copy()
         return ok
