@@ -8,7 +8,15 @@ import time
 from pathlib import Path
 
 import numpy as np
-from strew.core.wfc import Contradiction, find_violations, load_mxgmn, solve_detailed
+from strew.core.wfc import (
+    Contradiction,
+    SocketTile,
+    find_violations,
+    load_mxgmn,
+    rules_from_tiles,
+    solve_detailed,
+    walkable_components,
+)
 
 from .baseline_wfc import solve_baseline
 
@@ -56,6 +64,67 @@ def _run(rules, size, seeds, periodic, heuristic, time_limit=TIME_LIMIT):
     return solved, times, backtracks, restarts, invalid
 
 
+TURNS = (0, 90, 180, 270)
+
+
+def room_kit(styles: int = 8):
+    """A 3-D kit like a modular level: marching-squares floor/wall tiles (quadrants floor 'o' / wall 'x',
+    labels read counter-clockwise, ("ox", "xo") a mirrored pair) in several styles, plus a stair climbing
+    east to a landing above it. ``styles`` copies of the 6 shapes + 2 stair pieces."""
+    shapes = {"solid": "xxxx", "floor": "oooo", "corner": "oxxx", "edge": "ooxx", "diagonal": "oxox",
+              "inner": "ooox"}
+    tiles = []
+    for style in range(styles):
+        for name, (sw, se, ne, nw) in shapes.items():
+            sockets = {"e": se + ne, "n": ne + nw, "w": nw + sw, "s": sw + se, "up": "lvl", "down": "lvl"}
+            walkable = name != "solid"
+            passable = tuple(d for d in "enws" if "o" in sockets[d]) if walkable else None
+            tiles.append(SocketTile(f"{name}_{style}", sockets, weight=3.0 if name == "floor" else 1.0,
+                                    rotations=TURNS, walkable=walkable, passable=passable))
+    side = {"n": "xx", "s": "xx", "e": "oo", "w": "oo"}
+    tiles.append(SocketTile("stair", {**side, "up": "stair:0", "down": "lvl"}, weight=0.5, rotations=TURNS,
+                            walkable=True, passable=("w", "up")))
+    tiles.append(SocketTile("landing", {**side, "up": "lvl", "down": "stair:0"}, weight=0.5, rotations=TURNS,
+                            walkable=True, passable=("e", "down")))
+    return rules_from_tiles(tiles, compatible=[("ox", "xo")])
+
+
+def _kit_rows() -> list[str]:
+    rules = room_kit()
+    lines = [
+        "",
+        f"Socket kit (3-D modular level, {rules.count} variants from 50 tiles with rotations: "
+        "marching-squares floor/wall pieces in 8 styles + stair and landing), closed border on all six "
+        "sides, default heuristic, 3 seeds:",
+        "",
+        "| grid | connected | solved | median time | max backtracks | max restarts | walkable regions |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    border = {"e": "xx", "n": "xx", "w": "xx", "s": "xx", "up": "lvl", "down": "lvl"}
+    for shape in ((30, 30, 3), (60, 60, 2)):
+        for connected in (False, True):
+            times, backs, rests, regions, solved = [], [], [], [], 0
+            for seed in range(3):
+                try:
+                    result = solve_detailed(rules, shape, seed, border=border, connected=connected,
+                                            time_limit=TIME_LIMIT)
+                except Contradiction:
+                    continue
+                solved += 1
+                times.append(result.seconds)
+                backs.append(result.backtracks)
+                rests.append(result.restarts)
+                labels = walkable_components(rules, result.grid)
+                regions.append(len(np.unique(labels[labels >= 0])))
+                assert not find_violations(rules, result.grid)
+            lines.append(
+                f"| {'x'.join(map(str, shape))} | {'yes' if connected else 'no'} | {solved}/3 | "
+                f"{_ms(statistics.median(times)) if times else '—'} | {max(backs, default=0)} | "
+                f"{max(rests, default=0)} | {', '.join(map(str, regions))} |"
+            )
+    return lines
+
+
 def run() -> str:
     lines = [
         "Each cell: our solver (numpy, vectorised propagation, backtracking, restarts) on an nxn grid, "
@@ -95,6 +164,7 @@ def run() -> str:
         lines.append(f"| {name} | entropy | {solved}/7 | {_ms(statistics.median(times)) if times else '—'} | "
                      f"{max(backs, default=0)} | {max(rests, default=0)} |")
 
+    lines += _kit_rows()
     lines += [
         "",
         "Baseline: the seed's algorithm in plain Python (`bench/baseline_wfc.py`: boolean domains, smallest "

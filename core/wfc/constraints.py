@@ -55,25 +55,32 @@ def fixed_array(rules: Rules, shape: tuple[int, ...], fixed) -> np.ndarray:
 
 
 def border_masks(rules: Rules, border, sides: Sequence[str]) -> dict[str, np.ndarray]:
-    """Per side of the grid, the (T,) bool mask of variants allowed in the cells along that side."""
+    """Per side of the grid, the (T,) bool mask of variants allowed in the cells along that side.
+
+    ``border`` is one value for every side in ``sides`` or a mapping ``{side: value}``; a value is a socket
+    label (socket rules), a variant index or name standing outside, or a (T,) bool mask.
+    """
     masks = {}
     for side in sides:
         if side not in rules.directions:
             raise ValueError(f"border_sides: unknown side {side!r}; use {rules.directions}")
-        if isinstance(border, str):
+        value = border.get(side) if isinstance(border, Mapping) else border
+        if value is None:
+            continue
+        if isinstance(value, str) and (rules.sockets is not None or not isinstance(border, Mapping)):
             if rules.sockets is None:
                 raise ValueError("border: a socket label needs rules built from socket tiles "
                                  "(rules_from_tiles); give a variant index or name instead")
-            mask = np.array([sockets_fit(s.get(side, ""), border, rules.compatible) for s in rules.sockets])
-        elif isinstance(border, Mapping):
-            mask = np.asarray(border.get(side, np.ones(rules.count, dtype=bool)), dtype=bool)
+            mask = np.array([sockets_fit(s.get(side, ""), value, rules.compatible) for s in rules.sockets])
+        elif isinstance(value, np.ndarray | list | tuple):
+            mask = np.asarray(value, dtype=bool)
             if mask.shape != (rules.count,):
                 raise ValueError(f"border[{side!r}]: expected a ({rules.count},) bool mask")
         else:
-            outside = _variant(rules, border, "border")
+            outside = _variant(rules, value, "border")
             mask = rules.matrix(side)[:, outside].copy()
         if not mask.any():
-            raise ValueError(f"border: no tile variant fits the border {border!r} on side {side!r}; "
+            raise ValueError(f"border: no tile variant fits the border {value!r} on side {side!r}; "
                              "check the border socket/tile or drop that side from border_sides")
         masks[side] = mask
     return masks
@@ -85,7 +92,12 @@ def initial_masks(rules: Rules, shape: tuple[int, ...], *, fixed=None, border=No
     count = rules.count
     allowed = np.ones((*shape, count), dtype=bool)
     if border is not None:
-        sides = HORIZONTAL_SIDES if border_sides is None else tuple(border_sides)
+        if border_sides is not None:
+            sides = tuple(border_sides)
+        elif isinstance(border, Mapping):
+            sides = tuple(border)
+        else:
+            sides = HORIZONTAL_SIDES
         axis_of = {"e": 0, "w": 0, "n": 1, "s": 1, "up": 2, "down": 2}
         for side, mask in border_masks(rules, border, sides).items():
             axis = axis_of[side]
@@ -132,6 +144,7 @@ class ConnectivityCheck:
         flag = np.where(rules.walkable_mask(), self.MAY_WALK, self.MAY_NOT_WALK).astype(np.uint16)
         for i, direction in enumerate(directions):
             flag |= np.where(rules.passable_mask(direction), 4 << i, 0).astype(np.uint16)
+        self.variant_flags = flag
         self.tables = tables
         padded = np.zeros(tables.chunks * tables.bits, dtype=np.uint16)
         padded[: flag.size] = flag

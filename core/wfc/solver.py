@@ -44,6 +44,7 @@ class SolveResult:
 DEFAULT_MEMORY_BUDGET = 1 << 30
 FIRST_BACKTRACK_BUDGET = 50
 SCANLINE_AFTER_RESTARTS = 3
+CONNECTIVITY_FAILURE = "walkable cells could no longer all be connected"
 
 
 def _any_rows(rows: np.ndarray) -> np.ndarray:
@@ -80,6 +81,10 @@ class _Search:
         self.weights = np.asarray(rules.weights, dtype=np.float64)
         self.rank = self._scan_rank(shape)
         self.connectivity = ConnectivityCheck(rules, pairs, self.tables) if connected else None
+        self.inexact = False
+        if connected:
+            flags = self.connectivity.variant_flags
+            self.same_flags = pack(flags[:, None] == flags[None, :])
         self.failure: tuple[int, np.ndarray, str] | None = None
 
     @staticmethod
@@ -157,7 +162,7 @@ class _Search:
         if self.connectivity is None or self.connectivity.ok():
             return True
         cell = int(self.connectivity.failed_cells[0]) if self.connectivity.failed_cells.size else 0
-        self.failure = (cell, self.dom[cell].copy(), "walkable cells could no longer all be connected")
+        self.failure = (cell, self.dom[cell].copy(), CONNECTIVITY_FAILURE)
         return False
 
     def assign(self, cell: int, variant: int) -> bool:
@@ -168,10 +173,10 @@ class _Search:
             self.connectivity.update(np.array([cell]), self.dom[cell:cell + 1])
         return self.propagate(np.array([cell])) and self.check()
 
-    def ban(self, cell: int, variant: int) -> bool:
+    def ban(self, cell: int, variant: int, banned: np.ndarray | None = None) -> bool:
         old = self.dom[cell:cell + 1].copy()
         self.trail.append((np.array([cell]), old))
-        self.dom[cell] &= ~self.onehot[variant]
+        self.dom[cell] &= ~(self.onehot[variant] if banned is None else banned)
         cells = np.array([cell])
         self.keys[cell] = self._keys(self.dom[cell:cell + 1], cells)[0]
         if not self.dom[cell].any():
@@ -209,6 +214,7 @@ class _Search:
 
     def attempt(self, rng: np.random.Generator, max_backtracks: int, deadline: float, counters: dict) -> bool:
         self.reset(rng)
+        self.inexact = False
         stack: list[tuple[int, int, int]] = []
         backtracks = 0
         steps = 0
@@ -225,6 +231,8 @@ class _Search:
             ok = self.assign(cell, variant)
             while not ok:
                 if not stack:
+                    if self.inexact:
+                        return False
                     raise _ExhaustedError("exhausted")
                 if backtracks >= max_backtracks:
                     return False
@@ -234,7 +242,13 @@ class _Search:
                     raise TimeoutError
                 cell, variant, mark = stack.pop()
                 self.undo(mark)
-                ok = self.ban(cell, variant)
+                if self.failure is not None and self.failure[2] == CONNECTIVITY_FAILURE:
+                    # Variants that look the same to connectivity (walkable, passable sides) would most
+                    # likely cut the region again: ban them together (a heuristic, so no unsat proof).
+                    self.inexact = True
+                    ok = self.ban(cell, variant, self.same_flags[variant])
+                else:
+                    ok = self.ban(cell, variant)
 
     def grid(self) -> np.ndarray:
         bits = unpack(self.dom[:-1], self.count)
@@ -278,7 +292,12 @@ def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, perio
     if not time_limit > 0:
         raise ValueError(f"time_limit: must be > 0 seconds, got {time_limit}")
     axes = _periodic_axes(periodic, len(shape))
-    sides = ("e", "n", "w", "s") if border_sides is None else tuple(border_sides)
+    if border_sides is not None:
+        sides = tuple(border_sides)
+    elif isinstance(border, dict):
+        sides = tuple(border)
+    else:
+        sides = ("e", "n", "w", "s")
     axis_of = {"e": 0, "w": 0, "n": 1, "s": 1, "up": 2, "down": 2}
     if border is not None and any(axes[axis_of[s]] for s in sides if s in axis_of and axis_of[s] < len(axes)):
         raise ValueError("border: a periodic axis has no border; set periodic=False on that axis or drop the "
@@ -349,8 +368,9 @@ def solve(rules: Rules, shape: tuple[int, ...], seed: int = 0, **options) -> np.
         fewer walkable pockets to backtrack out of).
     fixed : ``{cell: variant index or name}`` or an int array of ``shape`` with -1 for free cells.
     border : what surrounds the grid: a socket label (socket rules), a variant index/name that stands
-        outside, or ``{side: (T,) bool mask}``; applied to ``border_sides`` (default the four horizontal
-        sides; add ``"up"``/``"down"`` for the top/bottom layer).
+        outside, or a (T,) bool mask of the variants allowed along the edge; one value for the sides in
+        ``border_sides`` (default the four horizontal sides; add ``"up"``/``"down"`` for the top/bottom
+        layer), or a dict ``{side: value}`` (e.g. ``{"e": "wall", …, "up": "air"}``).
     connected : all cells with a walkable tile form one region (checked during the search).
     entrances : cells that must be walkable and joined to that region (implies ``connected``).
     max_backtracks : undo steps per attempt before a restart; ``max_restarts``: restarts before giving up.

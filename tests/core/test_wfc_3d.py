@@ -83,3 +83,15 @@ def test_impossible_connectivity_is_a_contradiction():
 def test_shape_must_match_dims():
     with pytest.raises(ValueError, match="3-D"):
         solve(stair_rules(), (4, 4))
+
+
+def test_border_per_side_dict():
+    rules = stair_rules()
+    landing = np.array([t == "landing" for t in rules.tiles])
+    border = {"up": "lvl", "down": "lvl", "e": ~landing}  # a mask: no landing along the east side
+    grid = solve(rules, (5, 4, 2), seed=6, border=border)
+    assert not landing[grid[-1, :, :]].any()
+    assert not np.isin(grid[:, :, 1], [i for i, t in enumerate(rules.tiles) if t == "stair"]).any()
+    assert adjacency_errors(grid, socket_ok(rules)) == []
+    with pytest.raises(ValueError, match="no tile variant fits"):
+        solve(rules, (3, 3, 2), border={"up": "nothing-fits"})
