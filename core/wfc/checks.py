@@ -1,0 +1,99 @@
+"""Independent checks of a finished grid: adjacency violations and walkable regions (no solver code)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .rules import OFFSETS, OPPOSITE, Rules
+
+
+def _periodic_axes(periodic, dims: int) -> tuple[bool, ...]:
+    if isinstance(periodic, bool | np.bool_):
+        return (bool(periodic),) * 2 + ((False,) if dims == 3 else ())
+    periodic = tuple(bool(p) for p in periodic)
+    if len(periodic) != dims:
+        raise ValueError(f"periodic: give a bool or one bool per axis ({dims} axes), got {periodic}")
+    return periodic
+
+
+def neighbour_pairs(shape: tuple[int, ...], direction: str, periodic) -> tuple[np.ndarray, np.ndarray]:
+    """Flat indices ``(a, b)`` of every cell ``a`` and its neighbour ``b`` in ``direction``."""
+    dims = len(shape)
+    axes = _periodic_axes(periodic, dims)
+    coords = np.indices(shape).reshape(dims, -1)
+    moved = coords + np.array(OFFSETS[direction][:dims])[:, None]
+    inside = np.ones(coords.shape[1], dtype=bool)
+    for axis in range(dims):
+        if axes[axis]:
+            moved[axis] %= shape[axis]
+        else:
+            inside &= (moved[axis] >= 0) & (moved[axis] < shape[axis])
+    a = np.flatnonzero(inside)
+    b = np.ravel_multi_index(tuple(moved[:, inside]), shape)
+    return a, b
+
+
+def find_violations(rules: Rules, grid: np.ndarray,
+                    periodic=False) -> list[tuple[tuple[int, ...], str, str, str]]:
+    """Every adjacency of ``grid`` that the rules forbid, as ``(cell, direction, tile, neighbour)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[False, True], [True, False]])          # a checkerboard
+    >>> rules = Rules(weights=np.ones(2), allowed={"e": A, "n": A})
+    >>> find_violations(rules, np.array([[0, 1], [1, 0]]))
+    []
+    """
+    grid = np.asarray(grid)
+    if grid.ndim != rules.dims:
+        raise ValueError(f"grid: expected {rules.dims} axes for these rules, got shape {grid.shape}")
+    flat = grid.reshape(-1)
+    out = []
+    for direction in ("e", "n", "up")[: rules.dims]:
+        a, b = neighbour_pairs(grid.shape, direction, periodic)
+        bad = ~rules.matrix(direction)[flat[a], flat[b]]
+        for i in np.flatnonzero(bad)[:1000]:
+            cell = tuple(int(v) for v in np.unravel_index(a[i], grid.shape))
+            out.append((cell, direction, rules.name(int(flat[a[i]])), rules.name(int(flat[b[i]]))))
+    return out
+
+
+def connected_labels(count: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Component label (smallest member index) of each of ``count`` nodes joined by edges ``a[i]-b[i]``."""
+    label = np.arange(count, dtype=np.int64)
+    if a.size == 0:
+        return label
+    while True:
+        la, lb = label[a], label[b]
+        low = np.minimum(la, lb)
+        before = label.copy()
+        np.minimum.at(label, la, low)
+        np.minimum.at(label, lb, low)
+        while True:
+            jumped = label[label]
+            if np.array_equal(jumped, label):
+                break
+            label = jumped
+        if np.array_equal(before, label):
+            return label
+
+
+def walkable_components(rules: Rules, grid: np.ndarray, periodic=False) -> np.ndarray:
+    """Label per cell of the regions of walkable tiles (-1 for cells that are not walkable).
+
+    Two neighbouring walkable cells are joined when both tiles are passable on the facing sides
+    (:meth:`Rules.passable_mask`).
+    """
+    grid = np.asarray(grid)
+    flat = grid.reshape(-1)
+    walk = rules.walkable_mask()[flat]
+    a_all, b_all = [], []
+    for direction in ("e", "n", "up")[: rules.dims]:
+        a, b = neighbour_pairs(grid.shape, direction, periodic)
+        keep = rules.passable_mask(direction)[flat[a]] & rules.passable_mask(OPPOSITE[direction])[flat[b]]
+        a_all.append(a[keep])
+        b_all.append(b[keep])
+    label = connected_labels(flat.size, np.concatenate(a_all), np.concatenate(b_all))
+    label[~walk] = -1
+    return label.reshape(grid.shape)

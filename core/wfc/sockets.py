@@ -1,0 +1,225 @@
+"""Rules from socket tiles: each side of a tile carries a label, rotations make variants.
+
+Conventions (also in docs/readme/wfc.md):
+
+- Sides ``n e s w`` (+y, +x, -y, -x) and, for 3-D kits, ``up`` / ``down`` (+z, -z).
+- Two tiles fit across a side when the facing labels are **equal**, or when the pair of labels is declared
+  **compatible** (``compatible=[("door_l", "door_r")]``: a side labelled ``door_l`` fits a facing side
+  labelled ``door_r``, in either order). A label that appears in any declared pair is *asymmetric*: it then
+  fits only its declared partners, not itself (declare ``("x", "x")`` to allow both). Read horizontal profiles
+  counter-clockwise around the tile; a mirrored profile is then the partner label.
+- An **unset** socket (``""`` or ``None``) is the label "open/nothing": it fits only another unset socket.
+- Rotations: quarter turns counter-clockwise about +z seen from above, in degrees; at 90 the side that faced
+  east faces north. ``rotations=(0, 90, 180, 270)`` allows all; variants whose rotated sockets coincide are
+  merged (a cross yields 1 variant, a corridor 2, a corner 4). The tile's weight is split evenly among its
+  distinct variants.
+- Vertical labels with an orientation end in ``":k"`` (k = 0..3 quarter turns); a variant turned by ``r``
+  quarter turns carries ``":(k + r) % 4"``. Labels without the suffix do not turn (e.g. ``"floor"``).
+  A stair whose top exit faces east may carry ``up="stair:0"`` and the landing above ``down="stair:0"``;
+  their 90° variants carry ``"stair:1"`` and still fit each other, but never a landing turned otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .rules import Rules
+
+SIDES_2D = ("n", "e", "s", "w")
+SIDES_3D = ("n", "e", "s", "w", "up", "down")
+_TURN = {"e": "n", "n": "w", "w": "s", "s": "e", "up": "up", "down": "down"}
+_ORIENTED = re.compile(r"^(.*):([0-3])$")
+UNSET_NOTE = "an unset socket ('' or None) fits only another unset socket"
+
+
+def _label(value) -> str:
+    return "" if value is None else str(value)
+
+
+def turn_label(label: str, quarter_turns: int) -> str:
+    """A vertical label turned by ``quarter_turns`` (only labels ending in ``":k"`` change)."""
+    match = _ORIENTED.match(label)
+    if not match:
+        return label
+    return f"{match.group(1)}:{(int(match.group(2)) + quarter_turns) % 4}"
+
+
+def sockets_fit(a, b, compatible: frozenset[frozenset[str]] | None = None) -> bool:
+    """Do facing socket labels ``a`` and ``b`` fit? (equal, or a declared compatible pair; see module doc)."""
+    a, b = _label(a), _label(b)
+    if compatible:
+        paired = set().union(*compatible)
+        if a in paired or b in paired:
+            return frozenset((a, b)) in compatible
+    return a == b
+
+
+@dataclass(frozen=True)
+class SocketTile:
+    """A tile of a kit.
+
+    Parameters
+    ----------
+    name : unique tile name (the source object on the Blender side).
+    sockets : labels for ``n e s w`` (all four required, ``""``/None = unset) and optionally ``up``/``down``.
+    weight : relative frequency (> 0), split evenly among the tile's distinct rotated variants.
+    rotations : allowed turns in degrees, a subset of (0, 90, 180, 270).
+    walkable : a visitor can stand on this tile (connectivity constraint).
+    passable : sides a visitor can leave through (default: the four horizontal sides when walkable); stairs
+        add ``"up"`` (bottom piece) or ``"down"`` (the landing above).
+
+    Examples
+    --------
+    >>> corner = SocketTile("corner", {"n": "road", "e": "road", "s": "grass", "w": "grass"},
+    ...                     rotations=(0, 90, 180, 270))
+    >>> corner.name
+    'corner'
+    """
+
+    name: str
+    sockets: Mapping[str, str | None]
+    weight: float = 1.0
+    rotations: tuple[int, ...] = (0,)
+    walkable: bool = False
+    passable: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"SocketTile.name: expected a non-empty string, got {self.name!r}")
+        unknown = set(self.sockets) - set(SIDES_3D)
+        if unknown:
+            raise ValueError(f"SocketTile {self.name!r}.sockets: unknown sides {sorted(unknown)}; "
+                             f"use {SIDES_3D}")
+        missing = [s for s in SIDES_2D if s not in self.sockets]
+        if missing:
+            raise ValueError(f"SocketTile {self.name!r}.sockets: missing sides {missing} "
+                             "(give '' for an unset "
+                             f"socket; {UNSET_NOTE})")
+        weight = float(self.weight)
+        if not np.isfinite(weight) or weight <= 0:
+            raise ValueError(f"SocketTile {self.name!r}.weight: must be finite and > 0, got {self.weight!r}")
+        rotations = tuple(int(r) for r in self.rotations)
+        if not rotations or any(r not in (0, 90, 180, 270) for r in rotations):
+            raise ValueError(f"SocketTile {self.name!r}.rotations: use a non-empty subset of "
+                             "(0, 90, 180, 270), "
+                             f"got {self.rotations!r}")
+        object.__setattr__(self, "rotations", tuple(sorted(set(rotations))))
+        object.__setattr__(self, "sockets", {k: _label(v) for k, v in self.sockets.items()})
+        if self.passable is not None:
+            bad = set(self.passable) - set(SIDES_3D)
+            if bad:
+                raise ValueError(f"SocketTile {self.name!r}.passable: unknown sides {sorted(bad)}")
+            object.__setattr__(self, "passable", tuple(self.passable))
+
+    def passable_sides(self) -> tuple[str, ...]:
+        if not self.walkable:
+            return ()
+        return self.passable if self.passable is not None else ("n", "e", "s", "w")
+
+
+def turned(tile: SocketTile, degrees: int, sides: Sequence[str]) -> tuple[dict[str, str], tuple[str, ...]]:
+    """Sockets and passable sides of ``tile`` turned by ``degrees`` counter-clockwise."""
+    quarter = degrees // 90
+    sockets = {}
+    passable = []
+    for side in sides:
+        target = side
+        for _ in range(quarter):
+            target = _TURN[target]
+        label = tile.sockets.get(side, "")
+        sockets[target] = turn_label(label, quarter) if side in ("up", "down") else label
+        if side in tile.passable_sides():
+            passable.append(target)
+    return sockets, tuple(sorted(passable))
+
+
+def rules_from_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, str]] = (),
+                     dims: int | None = None) -> Rules:
+    """Rules of all rotated variants of socket tiles.
+
+    ``dims`` is 3 when any tile has an ``up`` or ``down`` socket, else 2 (or give it).
+    Variant names are ``"name"`` for rotation 0 and ``"name@90"`` etc.; ``rules.tiles`` and
+    ``rules.rotations`` give the source tile and the turn of each variant, ``rules.sockets`` the turned
+    labels.
+
+    Examples
+    --------
+    >>> road = SocketTile("road", {"n": "road", "e": "grass", "s": "road", "w": "grass"}, rotations=(0, 90))
+    >>> grass = SocketTile("grass", {"n": "grass", "e": "grass", "s": "grass", "w": "grass"})
+    >>> rules = rules_from_tiles([road, grass])
+    >>> rules.names
+    ('road', 'road@90', 'grass')
+    """
+    tiles = list(tiles)
+    if not tiles:
+        raise ValueError("rules_from_tiles: no tiles given")
+    names = [t.name for t in tiles]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(f"rules_from_tiles: duplicate tile names {duplicates}")
+    pairs = []
+    for pair in compatible:
+        pair = tuple(pair)
+        if len(pair) != 2:
+            raise ValueError(f"compatible: expected pairs of labels, got {pair!r}")
+        pairs.append(frozenset(_label(p) for p in pair))
+    compat = frozenset(pairs)
+    if dims is None:
+        dims = 3 if any(("up" in t.sockets or "down" in t.sockets) for t in tiles) else 2
+    if dims not in (2, 3):
+        raise ValueError(f"dims: 2 or 3, got {dims}")
+    sides = SIDES_3D if dims == 3 else SIDES_2D
+
+    v_names, v_tiles, v_rot, v_sockets, v_pass, v_weight, v_walk = [], [], [], [], [], [], []
+    for tile in tiles:
+        seen = {}
+        for degrees in tile.rotations:
+            sockets, passable = turned(tile, degrees, sides)
+            key = (tuple(sockets[s] for s in sides), passable)
+            if key not in seen:
+                seen[key] = degrees
+        for degrees in seen.values():
+            sockets, passable = turned(tile, degrees, sides)
+            v_names.append(tile.name if degrees == 0 else f"{tile.name}@{degrees}")
+            v_tiles.append(tile.name)
+            v_rot.append(degrees)
+            v_sockets.append(sockets)
+            v_pass.append(passable)
+            v_weight.append(tile.weight / len(seen))
+            v_walk.append(tile.walkable)
+    if len(set(v_names)) != len(v_names):
+        raise ValueError("rules_from_tiles: a tile name collides with a rotated variant name ('name@90')")
+
+    labels = sorted({s for sock in v_sockets for s in sock.values()} | {p for pair in compat for p in pair})
+    lid = {label: i for i, label in enumerate(labels)}
+    fit = np.array([[sockets_fit(a, b, compat) for b in labels] for a in labels], dtype=bool)
+    allowed = {}
+    facing = {"e": ("e", "w"), "n": ("n", "s"), "up": ("up", "down")}
+    for key in ("e", "n", "up")[:dims]:
+        mine, theirs = facing[key]
+        ia = np.array([lid[s[mine]] for s in v_sockets])
+        ib = np.array([lid[s[theirs]] for s in v_sockets])
+        allowed[key] = fit[ia[:, None], ib[None, :]]
+    problems = []
+    for key in ("e", "n", "up")[:dims]:
+        mine, theirs = facing[key]
+        for side, lonely in ((mine, ~allowed[key].any(axis=1)), (theirs, ~allowed[key].any(axis=0))):
+            for i in np.flatnonzero(lonely):
+                problems.append(f"{v_names[i]!r} side {side} socket {v_sockets[i][side]!r}")
+    if problems:
+        raise ValueError(
+            "rules_from_tiles: these sockets fit no facing socket of any tile variant, so the tiles could "
+            "never be placed: " + "; ".join(problems[:20]) + (" …" if len(problems) > 20 else "") +
+            f". Add a tile with a matching socket or declare a compatible pair ({UNSET_NOTE})."
+        )
+    passable = {d: np.array([d in p for p in v_pass]) for d in sides}
+    return Rules(
+        weights=np.array(v_weight), allowed=allowed, names=tuple(v_names), tiles=tuple(v_tiles),
+        rotations=tuple(v_rot), reflected=(False,) * len(v_names), walkable=np.array(v_walk, dtype=bool),
+        passable=passable, sockets=tuple(v_sockets),
+        compatible=compat,
+    )
