@@ -26,7 +26,7 @@ from .heuristics import HEURISTICS, cell_keys
 from .rules import OPPOSITE, Rules
 
 
-class Contradiction(RuntimeError):  # noqa: N818 - the name the issue asks for
+class Contradiction(RuntimeError):
     """No grid was found: the rules and constraints contradict, or the search budget ran out."""
 
 
