@@ -169,7 +169,7 @@ def _blob(radius: float, squash: float, seed: int, bumps: float):
 def _prefab(collection: bpy.types.Collection, name: str, geometry, material: bpy.types.Material,
             weight: float = 1.0) -> None:
     mesh = bpy.data.meshes.new(name)
-    mesh.from_pydata(*geometry, [])
+    mesh.from_pydata(geometry[0], [], geometry[1])
     mesh.materials.append(material)
     mesh.polygons.foreach_set("use_smooth", np.ones(len(mesh.polygons), dtype=bool))
     obj = bpy.data.objects.new(name, mesh)
@@ -192,7 +192,7 @@ def build_prefabs(scene: bpy.types.Scene) -> dict[str, bpy.types.Collection]:
         trunk_faces = len(trunk[1])
         faces.foreach_set("material_index", np.array([1] * trunk_faces + [0] * (len(faces) - trunk_faces)))
     for k in range(3):
-        _prefab(bushes, f"Bush {k}", _blob(0.9 + 0.3 * k, 0.7, k, 0.15), bush_green)
+        _prefab(bushes, f"Bush {k}", _blob(0.6 + 0.2 * k, 0.7, k, 0.15), bush_green)
     for k in range(3):
         _prefab(rocks, f"Rock {k}", _blob(0.4 + 0.25 * k, 0.55, 10 + k, 0.3), stone)
     return {"Trees": trees, "Bushes": bushes, "Rocks": rocks}
@@ -292,7 +292,10 @@ def build_demo(out: Path, render_images: bool = True, samples: int = 16) -> int:
     setup_render(scene, samples)
     top = _camera(scene, "Top View", (0.0, 0.0, 300.0), (0.0, 0.0, 0.0), ortho=TERRAIN_SIZE)
     perspective = _camera(scene, "Perspective", (-95.0, -120.0, 55.0), (10.0, 0.0, 0.0))
-    close = _camera(scene, "Close-up", (-38.0, -58.0, 14.0), (-20.0, -30.0, 4.0))
+    eye, spot = np.array([-70.0, 40.0]), np.array([-52.0, 62.0])
+    eye_z = float(_heights(*eye)) + 12.0
+    spot_z = float(_heights(*spot))
+    close = _camera(scene, "Close-up", (*eye, eye_z), (*spot, spot_z))
     blend_path = out / "strew_demo.blend"
     started = time.perf_counter()
     bpy.ops.wm.save_as_mainfile(filepath=str(blend_path), check_existing=False)

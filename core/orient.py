@@ -78,7 +78,11 @@ def instance_rotations(normals: np.ndarray, yaw: np.ndarray, align: float) -> np
     cross[:, 1, 0], cross[:, 1, 2] = kz, -kx
     cross[:, 2, 0], cross[:, 2, 1] = -ky, kx
     lean = c * np.eye(3) + s * cross + (1.0 - c) * axis[:, :, None] * axis[:, None, :]
-    cy, sy = np.cos(yaw), np.sin(yaw)
-    turn = np.zeros((len(n), 3, 3))
-    turn[:, 0, 0], turn[:, 0, 1], turn[:, 1, 0], turn[:, 1, 1], turn[:, 2, 2] = cy, -sy, sy, cy, 1.0
-    return euler_from_matrices(lean @ turn)
+    # lean · Rz(yaw), written out element by element: np.matmul may call BLAS kernels whose rounding depends on
+    # memory alignment, and the same inputs must give bit-identical rotations.
+    cy, sy = np.cos(yaw)[:, None], np.sin(yaw)[:, None]
+    turned = np.empty_like(lean)
+    turned[:, :, 0] = lean[:, :, 0] * cy + lean[:, :, 1] * sy
+    turned[:, :, 1] = lean[:, :, 1] * cy - lean[:, :, 0] * sy
+    turned[:, :, 2] = lean[:, :, 2]
+    return euler_from_matrices(turned)
