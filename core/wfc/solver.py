@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .bitset import ChunkTables, pack, unpack
-from .checks import _periodic_axes, neighbour_pairs
+from .checks import neighbour_pairs, periodic_axes
 from .constraints import ConnectivityCheck, initial_masks
 from .heuristics import HEURISTICS, cell_keys
 from .rules import OPPOSITE, Rules
@@ -291,7 +291,7 @@ def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, perio
             raise ValueError(f"{name}: must be >= 0, got {value}")
     if not time_limit > 0:
         raise ValueError(f"time_limit: must be > 0 seconds, got {time_limit}")
-    axes = _periodic_axes(periodic, len(shape))
+    axes = periodic_axes(periodic, len(shape))
     if border_sides is not None:
         sides = tuple(border_sides)
     elif isinstance(border, dict):
