@@ -52,6 +52,10 @@ def _any_rows(rows: np.ndarray) -> np.ndarray:
     return np.logical_or.reduce(rows, axis=1) if rows.shape[1] > 1 else rows[:, 0].astype(bool)
 
 
+class SearchCancelled(Contradiction):
+    """The ``progress`` callback returned False."""
+
+
 class _ExhaustedError(Exception):
     pass
 
@@ -82,6 +86,7 @@ class _Search:
         self.rank = self._scan_rank(shape)
         self.connectivity = ConnectivityCheck(rules, pairs, self.tables) if connected else None
         self.inexact = False
+        self.progress = None
         if connected:
             flags = self.connectivity.variant_flags
             self.same_flags = pack(flags[:, None] == flags[None, :])
@@ -223,8 +228,12 @@ class _Search:
             if self.keys[cell] == np.inf:
                 return True
             steps += 1
-            if steps & 255 == 0 and time.perf_counter() > deadline:
-                raise TimeoutError
+            if steps & 255 == 0:
+                if time.perf_counter() > deadline:
+                    raise TimeoutError
+                if self.progress is not None and self.progress(
+                        float(np.count_nonzero(self.keys == np.inf) - 1) / self.cells) is False:
+                    raise SearchCancelled("the progress callback cancelled the search")
             variant = self.choose(cell, rng)
             stack.append((cell, variant, len(self.trail)))
             counters["decisions"] += 1
@@ -269,7 +278,8 @@ def _describe(rules: Rules, shape: tuple[int, ...], failure) -> str:
 def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, periodic=False,
                    heuristic: str | None = None, fixed=None, border=None, border_sides=None,
                    connected: bool = False, entrances=(), max_backtracks: int = 2000, max_restarts: int = 20,
-                   time_limit: float = 60.0, memory_budget: int = DEFAULT_MEMORY_BUDGET) -> SolveResult:
+                   time_limit: float = 60.0, memory_budget: int = DEFAULT_MEMORY_BUDGET,
+                   progress=None) -> SolveResult:
     """Like :func:`solve`, also reporting restarts, backtracks, decisions and seconds."""
     started = time.perf_counter()
     if not isinstance(rules, Rules):
@@ -316,6 +326,9 @@ def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, perio
     start = initial_masks(rules, shape, fixed=fixed, border=border,
                           border_sides=border_sides, entrances=entrances)
     search = _Search(rules, shape, axes, heuristic, start, connected)
+    if progress is not None and not callable(progress):
+        raise ValueError("progress: expected a callable f(fraction_decided) -> bool | None")
+    search.progress = progress
     if not search.initial():
         raise Contradiction(
             "the fixed tiles, border and entrances contradict each other or the rules before any choice."
@@ -375,6 +388,8 @@ def solve(rules: Rules, shape: tuple[int, ...], seed: int = 0, **options) -> np.
     entrances : cells that must be walkable and joined to that region (implies ``connected``).
     max_backtracks : undo steps per attempt before a restart; ``max_restarts``: restarts before giving up.
     time_limit : seconds for the whole call; ``memory_budget``: bytes the grid may take.
+    progress : optional ``f(fraction_of_cells_decided)`` called every 256 decisions; return False to stop
+        (raises :class:`SearchCancelled`, a :class:`Contradiction`).
 
     Raises
     ------
