@@ -84,6 +84,14 @@ def walkable_components(rules: Rules, grid: np.ndarray, periodic=False) -> np.nd
 
     Two neighbouring walkable cells are joined when both tiles are passable on the facing sides
     (:meth:`Rules.passable_mask`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.ones((2, 2), dtype=bool)
+    >>> rules = Rules(weights=np.ones(2), allowed={"e": A, "n": A}, walkable=[True, False])
+    >>> walkable_components(rules, np.array([[0, 1, 0]])).tolist()
+    [[0, -1, 2]]
     """
     grid = np.asarray(grid)
     flat = grid.reshape(-1)

@@ -280,7 +280,16 @@ def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, perio
                    connected: bool = False, entrances=(), max_backtracks: int = 2000, max_restarts: int = 20,
                    time_limit: float = 60.0, memory_budget: int = DEFAULT_MEMORY_BUDGET,
                    progress=None) -> SolveResult:
-    """Like :func:`solve`, also reporting restarts, backtracks, decisions and seconds."""
+    """Like :func:`solve`, also reporting restarts, backtracks, decisions and seconds.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[False, True], [True, False]])
+    >>> result = solve_detailed(Rules(weights=np.ones(2), allowed={"e": A, "n": A}), (6, 6), seed=0)
+    >>> result.grid.shape, result.restarts
+    ((6, 6), 0)
+    """
     started = time.perf_counter()
     if not isinstance(rules, Rules):
         raise ValueError(f"rules: expected a Rules object, not a {type(rules).__name__}")
