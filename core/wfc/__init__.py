@@ -16,7 +16,7 @@ from .checks import find_violations, walkable_components
 from .mxgmn import load_mxgmn
 from .rules import DIRECTIONS_2D, DIRECTIONS_3D, OPPOSITE, Rules
 from .sockets import SocketTile, rules_from_tiles
-from .solver import Contradiction, SolveResult, regenerate, solve, solve_detailed
+from .solver import Contradiction, SearchCancelled, SolveResult, regenerate, solve, solve_detailed
 
 __all__ = [
     "DIRECTIONS_2D",
@@ -24,6 +24,7 @@ __all__ = [
     "OPPOSITE",
     "Contradiction",
     "Rules",
+    "SearchCancelled",
     "SocketTile",
     "SolveResult",
     "find_violations",

@@ -7,7 +7,7 @@ import numpy as np
 from .rules import OFFSETS, OPPOSITE, Rules
 
 
-def _periodic_axes(periodic, dims: int) -> tuple[bool, ...]:
+def periodic_axes(periodic, dims: int) -> tuple[bool, ...]:
     if isinstance(periodic, bool | np.bool_):
         return (bool(periodic),) * 2 + ((False,) if dims == 3 else ())
     periodic = tuple(bool(p) for p in periodic)
@@ -19,7 +19,7 @@ def _periodic_axes(periodic, dims: int) -> tuple[bool, ...]:
 def neighbour_pairs(shape: tuple[int, ...], direction: str, periodic) -> tuple[np.ndarray, np.ndarray]:
     """Flat indices ``(a, b)`` of every cell ``a`` and its neighbour ``b`` in ``direction``."""
     dims = len(shape)
-    axes = _periodic_axes(periodic, dims)
+    axes = periodic_axes(periodic, dims)
     coords = np.indices(shape).reshape(dims, -1)
     moved = coords + np.array(OFFSETS[direction][:dims])[:, None]
     inside = np.ones(coords.shape[1], dtype=bool)
@@ -84,6 +84,14 @@ def walkable_components(rules: Rules, grid: np.ndarray, periodic=False) -> np.nd
 
     Two neighbouring walkable cells are joined when both tiles are passable on the facing sides
     (:meth:`Rules.passable_mask`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.ones((2, 2), dtype=bool)
+    >>> rules = Rules(weights=np.ones(2), allowed={"e": A, "n": A}, walkable=[True, False])
+    >>> walkable_components(rules, np.array([[0, 1, 0]])).tolist()
+    [[0, -1, 2]]
     """
     grid = np.asarray(grid)
     flat = grid.reshape(-1)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .bitset import ChunkTables, pack, unpack
-from .checks import _periodic_axes, neighbour_pairs
+from .checks import neighbour_pairs, periodic_axes
 from .constraints import ConnectivityCheck, initial_masks
 from .heuristics import HEURISTICS, cell_keys
 from .rules import OPPOSITE, Rules
@@ -50,6 +50,10 @@ CONNECTIVITY_FAILURE = "walkable cells could no longer all be connected"
 def _any_rows(rows: np.ndarray) -> np.ndarray:
     """Row-wise any of a (k, W) array (the ufunc directly: no Python wrapper per call)."""
     return np.logical_or.reduce(rows, axis=1) if rows.shape[1] > 1 else rows[:, 0].astype(bool)
+
+
+class SearchCancelled(Contradiction):
+    """The ``progress`` callback returned False."""
 
 
 class _ExhaustedError(Exception):
@@ -82,6 +86,7 @@ class _Search:
         self.rank = self._scan_rank(shape)
         self.connectivity = ConnectivityCheck(rules, pairs, self.tables) if connected else None
         self.inexact = False
+        self.progress = None
         if connected:
             flags = self.connectivity.variant_flags
             self.same_flags = pack(flags[:, None] == flags[None, :])
@@ -223,8 +228,12 @@ class _Search:
             if self.keys[cell] == np.inf:
                 return True
             steps += 1
-            if steps & 255 == 0 and time.perf_counter() > deadline:
-                raise TimeoutError
+            if steps & 255 == 0:
+                if time.perf_counter() > deadline:
+                    raise TimeoutError
+                if self.progress is not None and self.progress(
+                        float(np.count_nonzero(self.keys == np.inf) - 1) / self.cells) is False:
+                    raise SearchCancelled("the progress callback cancelled the search")
             variant = self.choose(cell, rng)
             stack.append((cell, variant, len(self.trail)))
             counters["decisions"] += 1
@@ -269,8 +278,18 @@ def _describe(rules: Rules, shape: tuple[int, ...], failure) -> str:
 def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, periodic=False,
                    heuristic: str | None = None, fixed=None, border=None, border_sides=None,
                    connected: bool = False, entrances=(), max_backtracks: int = 2000, max_restarts: int = 20,
-                   time_limit: float = 60.0, memory_budget: int = DEFAULT_MEMORY_BUDGET) -> SolveResult:
-    """Like :func:`solve`, also reporting restarts, backtracks, decisions and seconds."""
+                   time_limit: float = 60.0, memory_budget: int = DEFAULT_MEMORY_BUDGET,
+                   progress=None) -> SolveResult:
+    """Like :func:`solve`, also reporting restarts, backtracks, decisions and seconds.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[False, True], [True, False]])
+    >>> result = solve_detailed(Rules(weights=np.ones(2), allowed={"e": A, "n": A}), (6, 6), seed=0)
+    >>> result.grid.shape, result.restarts
+    ((6, 6), 0)
+    """
     started = time.perf_counter()
     if not isinstance(rules, Rules):
         raise ValueError(f"rules: expected a Rules object, not a {type(rules).__name__}")
@@ -291,7 +310,7 @@ def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, perio
             raise ValueError(f"{name}: must be >= 0, got {value}")
     if not time_limit > 0:
         raise ValueError(f"time_limit: must be > 0 seconds, got {time_limit}")
-    axes = _periodic_axes(periodic, len(shape))
+    axes = periodic_axes(periodic, len(shape))
     if border_sides is not None:
         sides = tuple(border_sides)
     elif isinstance(border, dict):
@@ -316,6 +335,9 @@ def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, perio
     start = initial_masks(rules, shape, fixed=fixed, border=border,
                           border_sides=border_sides, entrances=entrances)
     search = _Search(rules, shape, axes, heuristic, start, connected)
+    if progress is not None and not callable(progress):
+        raise ValueError("progress: expected a callable f(fraction_decided) -> bool | None")
+    search.progress = progress
     if not search.initial():
         raise Contradiction(
             "the fixed tiles, border and entrances contradict each other or the rules before any choice."
@@ -375,6 +397,8 @@ def solve(rules: Rules, shape: tuple[int, ...], seed: int = 0, **options) -> np.
     entrances : cells that must be walkable and joined to that region (implies ``connected``).
     max_backtracks : undo steps per attempt before a restart; ``max_restarts``: restarts before giving up.
     time_limit : seconds for the whole call; ``memory_budget``: bytes the grid may take.
+    progress : optional ``f(fraction_of_cells_decided)`` called every 256 decisions; return False to stop
+        (raises :class:`SearchCancelled`, a :class:`Contradiction`).
 
     Raises
     ------

@@ -170,3 +170,16 @@ def test_rules_validation():
     rules = Rules(weights=np.ones(2), allowed={"e": a, "n": a})
     assert np.array_equal(rules.matrix("w"), rules.allowed["e"].T)
     assert rules.subset([1]).count == 1
+
+
+def test_progress_callback_and_cancel():
+    from strew.core.wfc import SearchCancelled
+
+    seen = []
+    grid = solve(pipes_rules(), (40, 40), seed=1, progress=seen.append)
+    assert grid.shape == (40, 40)
+    assert seen and all(0 <= f <= 1 for f in seen) and seen == sorted(seen)
+    with pytest.raises(SearchCancelled, match="cancelled"):
+        solve(pipes_rules(), (40, 40), seed=1, progress=lambda fraction: False)
+    with pytest.raises(ValueError, match="progress"):
+        solve(pipes_rules(), (4, 4), progress=3)
