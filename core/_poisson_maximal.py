@@ -69,10 +69,12 @@ def _throw(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, mut
         x, y, ids, keys = x[sel], y[sel], ids[sel], keys[sel]
         r = None if r is None else r[sel]
     if x.size:
-        _, sel = np.unique(keys, return_index=True)
+        # A random priority among the darts that fit: it picks the one kept per box and, with
+        # ``mutual``, which of two conflicting darts stays (boxes themselves stay in memory order).
+        order = st.rng.permutation(x.size)
+        _, sel = np.unique(keys[order], return_index=True)
+        sel = order[np.sort(sel)]
         first = st.count
-        if mutual:
-            sel.sort()  # keep the boxes' (random) order as the priority
         st.insert(x[sel], y[sel], None if r is None else r[sel], ids[sel])
         if mutual:
             st.drop_mutual_conflicts(first)
@@ -201,7 +203,6 @@ def fill_maximal(st: SamplerState) -> None:
         boxes = _prune(st, boxes, bw, bh, cells, masked)
         if boxes[0].size * bw * bh <= tolerance:
             break
-        boxes = _take(boxes, st.rng.permutation(boxes[0].size))
         _sweep(st, boxes, bw, bh, cells)
         if cells == 1:
             boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))

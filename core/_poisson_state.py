@@ -16,6 +16,7 @@ import numpy as np
 from ._spatial import DiskIndex, hash_cell_multiple
 
 COARSE_BIAS = 0.0
+CHUNK = 4096  # candidates per block in neighbour tests
 
 if TYPE_CHECKING:
     from .poisson import PoissonSettings
@@ -199,6 +200,18 @@ class SamplerState:
         self, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, ids: np.ndarray
     ) -> np.ndarray:
         """Whether candidates (radius ``r``, ``None`` = min radius) conflict with points already placed."""
+        if x.size > CHUNK:  # blocks keep the temporaries in cache
+            return np.concatenate(
+                [
+                    self.own_conflicts(
+                        x[i : i + CHUNK],
+                        y[i : i + CHUNK],
+                        None if r is None else r[i : i + CHUNK],
+                        ids[i : i + CHUNK],
+                    )
+                    for i in range(0, x.size, CHUNK)
+                ]
+            )
         out = np.zeros(x.size, dtype=bool)
         q, j = self._pairs(ids)
         if q.size == 0:
@@ -224,6 +237,21 @@ class SamplerState:
         """Whether each box (centre ``cx, cy``, half sides given, lower-left cell ``ids``, spanning
         ``cells x cells`` cells or inside one empty cell) lies in one placed point's conflict disk: its
         farthest corner is closer than ``max(r_point, r_lo)``."""
+        if cx.size > CHUNK:  # blocks keep the temporaries in cache
+            return np.concatenate(
+                [
+                    self.own_covers(
+                        cx[i : i + CHUNK],
+                        cy[i : i + CHUNK],
+                        half_w,
+                        half_h,
+                        None if r_lo is None else r_lo[i : i + CHUNK],
+                        ids[i : i + CHUNK],
+                        cells,
+                    )
+                    for i in range(0, cx.size, CHUNK)
+                ]
+            )
         out = np.zeros(cx.size, dtype=bool)
         q, j = self._pairs(ids, self.cover_offsets(2.0 * half_w, 2.0 * half_h, cells))
         if q.size == 0:
@@ -244,6 +272,14 @@ class SamplerState:
         """Split each ``bw x bh`` box (corner ``x0, y0``) of an empty cell in four; (4, M) whether each child
         (lower-left, lower-right, upper-left, upper-right) lies in one placed point's disk of radius
         ``max(r_point, min_radius)``. The neighbours are gathered once per parent, not per child."""
+        if x0.size > CHUNK:  # blocks keep the temporaries in cache
+            return np.concatenate(
+                [
+                    self.split_covered(x0[i : i + CHUNK], y0[i : i + CHUNK], ids[i : i + CHUNK], bw, bh)
+                    for i in range(0, x0.size, CHUNK)
+                ],
+                axis=1,
+            )
         out = np.zeros((4, x0.size), dtype=bool)
         qw, qh = 0.25 * bw, 0.25 * bh  # half side of a child = offset of its centre from the parent's
         q, j = self._pairs(ids, self.cover_offsets(0.5 * bw, 0.5 * bh))
