@@ -2,24 +2,49 @@
 
 The background grid has cells of side at most ``min_radius / sqrt(2)``, so a cell holds at most one of our
 points (two points in one cell would be closer than ``min_radius``). ``slots`` stores the point index per
-cell (-1 = empty); without wrapping the grid is padded by the window half-width so neighbour lookups never
-leave the array. Cells are identified by their flat index into ``slots``.
+cell (-1 = empty); without wrapping the grid is padded (window half-width plus the coarse box size) so
+neighbour lookups never leave the array. Cells are identified by their flat index into ``slots``.
 """
 
 from __future__ import annotations
 
+import functools
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import numpy as np
 
 from ._spatial import DiskIndex, hash_cell_multiple
 
-COARSE_BIAS = 0.0
-CHUNK = 4096  # candidates per block in neighbour tests
-
 if TYPE_CHECKING:
     from .poisson import PoissonSettings
+
+CHUNK = 4096  # candidates per block in neighbour tests: keeps the (M, K) temporaries in cache
+
+_Method = TypeVar("_Method", bound=Callable[..., np.ndarray])
+
+
+def blockwise(method: _Method) -> _Method:
+    """Run a per-candidate test on blocks of ``CHUNK`` candidates and join the results (along the last
+    axis). Array arguments are sliced; scalars and ``None`` pass through unchanged."""
+
+    @functools.wraps(method)
+    def run(self: SamplerState, first: np.ndarray, *rest: object) -> np.ndarray:
+        n = first.size
+        if n <= CHUNK:
+            return method(self, first, *rest)
+        parts = [
+            method(
+                self,
+                first[i : i + CHUNK],
+                *(a[i : i + CHUNK] if isinstance(a, np.ndarray) else a for a in rest),
+            )
+            for i in range(0, n, CHUNK)
+        ]
+        return np.concatenate(parts, axis=-1)
+
+    return cast(_Method, run)
 
 
 def _grid_shape(
@@ -72,7 +97,7 @@ class SamplerState:
         # max-radius point each) instead of single cells, so the work follows the point count.
         self.coarse = 1
         if self.variable and not self.tileable:
-            self.coarse = 2 ** max(0, round(math.log2(self.r_max / self.r_min) + COARSE_BIAS))
+            self.coarse = 2 ** max(0, round(math.log2(self.r_max / self.r_min)))
         pad = 0 if self.tileable else self.window + self.coarse
         self.pad, self.stride = pad, cols + 2 * pad
         self.slots = np.full((rows + 2 * pad) * self.stride, -1, dtype=np.int32)
@@ -83,7 +108,7 @@ class SamplerState:
         keep = gap2 < self.r_max * self.r_max
         self.off_x, self.off_y = ox[keep], oy[keep]
         self.off_flat = self.off_y * self.stride + self.off_x
-        self._cover_offsets: dict[tuple[float, float], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._cover_offsets: dict[tuple[float, float, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         capacity = cols * rows + 1
         self.px = np.empty(capacity)
         self.py = np.empty(capacity)
@@ -196,22 +221,11 @@ class SamplerState:
         return dx, dy
 
     # ----------------------------------------------------------------------------------- tests
+    @blockwise
     def own_conflicts(
         self, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, ids: np.ndarray
     ) -> np.ndarray:
         """Whether candidates (radius ``r``, ``None`` = min radius) conflict with points already placed."""
-        if x.size > CHUNK:  # blocks keep the temporaries in cache
-            return np.concatenate(
-                [
-                    self.own_conflicts(
-                        x[i : i + CHUNK],
-                        y[i : i + CHUNK],
-                        None if r is None else r[i : i + CHUNK],
-                        ids[i : i + CHUNK],
-                    )
-                    for i in range(0, x.size, CHUNK)
-                ]
-            )
         out = np.zeros(x.size, dtype=bool)
         q, j = self._pairs(ids)
         if q.size == 0:
@@ -224,6 +238,7 @@ class SamplerState:
         out[q[dx * dx + dy * dy < need2]] = True
         return out
 
+    @blockwise
     def own_covers(
         self,
         cx: np.ndarray,
@@ -237,21 +252,6 @@ class SamplerState:
         """Whether each box (centre ``cx, cy``, half sides given, lower-left cell ``ids``, spanning
         ``cells x cells`` cells or inside one empty cell) lies in one placed point's conflict disk: its
         farthest corner is closer than ``max(r_point, r_lo)``."""
-        if cx.size > CHUNK:  # blocks keep the temporaries in cache
-            return np.concatenate(
-                [
-                    self.own_covers(
-                        cx[i : i + CHUNK],
-                        cy[i : i + CHUNK],
-                        half_w,
-                        half_h,
-                        None if r_lo is None else r_lo[i : i + CHUNK],
-                        ids[i : i + CHUNK],
-                        cells,
-                    )
-                    for i in range(0, cx.size, CHUNK)
-                ]
-            )
         out = np.zeros(cx.size, dtype=bool)
         q, j = self._pairs(ids, self.cover_offsets(2.0 * half_w, 2.0 * half_h, cells))
         if q.size == 0:
@@ -266,20 +266,13 @@ class SamplerState:
         out[q[fx * fx + fy * fy < need2]] = True
         return out
 
+    @blockwise
     def split_covered(
         self, x0: np.ndarray, y0: np.ndarray, ids: np.ndarray, bw: float, bh: float
     ) -> np.ndarray:
         """Split each ``bw x bh`` box (corner ``x0, y0``) of an empty cell in four; (4, M) whether each child
         (lower-left, lower-right, upper-left, upper-right) lies in one placed point's disk of radius
         ``max(r_point, min_radius)``. The neighbours are gathered once per parent, not per child."""
-        if x0.size > CHUNK:  # blocks keep the temporaries in cache
-            return np.concatenate(
-                [
-                    self.split_covered(x0[i : i + CHUNK], y0[i : i + CHUNK], ids[i : i + CHUNK], bw, bh)
-                    for i in range(0, x0.size, CHUNK)
-                ],
-                axis=1,
-            )
         out = np.zeros((4, x0.size), dtype=bool)
         qw, qh = 0.25 * bw, 0.25 * bh  # half side of a child = offset of its centre from the parent's
         q, j = self._pairs(ids, self.cover_offsets(0.5 * bw, 0.5 * bh))
