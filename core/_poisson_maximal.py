@@ -28,7 +28,7 @@ MAX_LEVEL = 40
 EXACT_TOLERANCE = 1e-13
 APPROX_TOLERANCE = 1e-8
 # Below this many boxes per phase group, throw all darts in one batch and resolve conflicts inside it.
-MUTUAL_BELOW = 32
+MUTUAL_BELOW = 1024
 
 Boxes = tuple[np.ndarray, np.ndarray, np.ndarray]  # lower-left x, lower-left y, lower-left cell id
 
@@ -104,38 +104,51 @@ def _sweep(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> 
         start = end
 
 
-def _points(x0: np.ndarray, y0: np.ndarray, bw: float, bh: float) -> tuple[np.ndarray, np.ndarray]:
-    """The four corners and the centre of every box, corner by corner (5 * M points)."""
-    xs = np.concatenate((x0, x0 + bw, x0, x0 + bw, x0 + 0.5 * bw))
-    ys = np.concatenate((y0, y0, y0 + bh, y0 + bh, y0 + 0.5 * bh))
-    return xs, ys
-
-
 def _prune(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, masked: bool) -> Boxes:
     """Drop boxes inside a blocker's disk, boxes masked out entirely (corners and centre not allowed;
-    only once boxes are no larger than a cell), and, for a variable radius, boxes covered once the radius
-    at their corners and centre is known."""
+    only once boxes are no larger than a cell), and, for a variable radius, boxes that a point standing
+    in them would conflict with (its radius, the least of the box's corners and centre, reaches a
+    neighbour beyond the box's far corner). Callables are evaluated lazily: the centre first, the corners
+    only where the centre does not decide."""
     if st.blockers is not None and boxes[0].size:
         cx, cy = boxes[0] + 0.5 * bw, boxes[1] + 0.5 * bh
         boxes = _take(boxes, np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, None)))
-    if (masked and cells == 1) or st.variable:
-        x0, y0, ids = boxes
-        n = x0.size
-        if n == 0:
-            return boxes
-        px, py = _points(x0, y0, bw, bh)
-        np.minimum(px, np.nextafter(st.w, 0.0), out=px)
-        np.minimum(py, np.nextafter(st.h, 0.0), out=py)
-        keep = np.ones(n, dtype=bool)
-        if masked and cells == 1:
-            keep = st.allowed(px, py).reshape(5, n).any(axis=0)
-        if st.variable:
-            r_lo = st.radius(px, py).reshape(5, n).min(axis=0)
-            cx, cy = x0 + 0.5 * bw, y0 + 0.5 * bh
-            keep &= ~st.own_covers(cx, cy, 0.5 * bw, 0.5 * bh, r_lo, ids, cells)
-            keep &= ~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, r_lo)
+    if masked and cells == 1 and boxes[0].size:
+        x0, y0, _ = boxes
+        keep = st.allowed(*_inside(st, x0 + 0.5 * bw, y0 + 0.5 * bh))
+        unsure = np.flatnonzero(~keep)
+        if unsure.size:
+            px, py = _corners(x0[unsure], y0[unsure], bw, bh)
+            keep[unsure] = st.allowed(*_inside(st, px, py)).reshape(4, unsure.size).any(axis=0)
         boxes = _take(boxes, np.flatnonzero(keep))
+    if st.variable and boxes[0].size:
+        x0, y0, ids = boxes
+        cx, cy = x0 + 0.5 * bw, y0 + 0.5 * bh
+        reach2 = st.nearest_far2(cx, cy, 0.5 * bw, 0.5 * bh, ids, cells)
+        dead = np.zeros(x0.size, dtype=bool)
+        near = np.flatnonzero(reach2 < st.r_max * st.r_max)
+        r_lo = np.zeros(0)
+        if near.size:
+            r_lo = st.radius(*_inside(st, cx[near], cy[near]))
+            sure = r_lo * r_lo > reach2[near]  # a point at the centre would conflict: check the corners
+            near, r_lo = near[sure], r_lo[sure]
+        if near.size:
+            px, py = _corners(x0[near], y0[near], bw, bh)
+            corners = st.radius(*_inside(st, px, py)).reshape(4, near.size).min(axis=0)
+            r_lo = np.minimum(r_lo, corners)
+            dead[near] = r_lo * r_lo > reach2[near]
+        boxes = _take(boxes, np.flatnonzero(~dead))
     return boxes
+
+
+def _inside(st: SamplerState, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sample points on the far edge of the rectangle moved just inside it."""
+    return np.minimum(x, np.nextafter(st.w, 0.0)), np.minimum(y, np.nextafter(st.h, 0.0))
+
+
+def _corners(x0: np.ndarray, y0: np.ndarray, bw: float, bh: float) -> tuple[np.ndarray, np.ndarray]:
+    """The four corners of every box, corner by corner (4 * M points)."""
+    return np.concatenate((x0, x0 + bw, x0, x0 + bw)), np.concatenate((y0, y0, y0 + bh, y0 + bh))
 
 
 def _covered(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> np.ndarray:

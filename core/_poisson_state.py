@@ -20,6 +20,7 @@ from ._spatial import DiskIndex, hash_cell_multiple
 if TYPE_CHECKING:
     from .poisson import PoissonSettings
 
+NEAR = 2  # window cells tested first (a 5 x 5 block: the whole window for a constant radius)
 CHUNK = 4096  # candidates per block in neighbour tests: keeps the (M, K) temporaries in cache
 
 _Method = TypeVar("_Method", bound=Callable[..., np.ndarray])
@@ -108,6 +109,9 @@ class SamplerState:
         keep = gap2 < self.r_max * self.r_max
         self.off_x, self.off_y = ox[keep], oy[keep]
         self.off_flat = self.off_y * self.stride + self.off_x
+        near = (np.abs(self.off_x) <= NEAR) & (np.abs(self.off_y) <= NEAR)
+        self.near = (self.off_x[near], self.off_y[near], self.off_flat[near])
+        self.far = None if near.all() else (self.off_x[~near], self.off_y[~near], self.off_flat[~near])
         self._cover_offsets: dict[tuple[float, float, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         capacity = cols * rows + 1
         self.px = np.empty(capacity)
@@ -225,9 +229,30 @@ class SamplerState:
     def own_conflicts(
         self, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, ids: np.ndarray
     ) -> np.ndarray:
-        """Whether candidates (radius ``r``, ``None`` = min radius) conflict with points already placed."""
+        """Whether candidates (radius ``r``, ``None`` = min radius) conflict with points already placed.
+
+        With a large window (variable radius) the near cells are tested first: they reject most
+        candidates, and only the rest look at the far cells.
+        """
+        out = self._conflicts_in(x, y, r, ids, self.near)
+        if self.far is not None and x.size:
+            rest = np.flatnonzero(~out)
+            if rest.size:
+                out[rest] = self._conflicts_in(
+                    x[rest], y[rest], None if r is None else r[rest], ids[rest], self.far
+                )
+        return out
+
+    def _conflicts_in(
+        self,
+        x: np.ndarray,
+        y: np.ndarray,
+        r: np.ndarray | None,
+        ids: np.ndarray,
+        offsets: tuple[np.ndarray, np.ndarray, np.ndarray],
+    ) -> np.ndarray:
         out = np.zeros(x.size, dtype=bool)
-        q, j = self._pairs(ids)
+        q, j = self._pairs(ids, offsets)
         if q.size == 0:
             return out
         dx, dy = self._delta(x[q], y[q], j)
@@ -264,6 +289,26 @@ class SamplerState:
         else:
             need2 = np.maximum(r_lo[q], self.pr[j]) ** 2
         out[q[fx * fx + fy * fy < need2]] = True
+        return out
+
+    @blockwise
+    def nearest_far2(
+        self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float, ids: np.ndarray, cells: int = 1
+    ) -> np.ndarray:
+        """Per box, the smallest squared distance from a placed point to the box's farthest corner
+        (inf when no point is near): the box is covered once a point there gets a larger radius."""
+        out = np.full(cx.size, np.inf)
+        q, j = self._pairs(ids, self.cover_offsets(2.0 * half_w, 2.0 * half_h, cells))
+        if q.size == 0:
+            return out
+        dx, dy = self._delta(cx[q], cy[q], j)
+        fx = np.abs(dx) + half_w
+        fy = np.abs(dy) + half_h
+        far2 = fx * fx + fy * fy
+        starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per box
+        out[q[starts]] = np.minimum.reduceat(far2, starts)
+        if self.blockers is not None:
+            np.minimum(out, self.blockers.nearest_far2(cx, cy, half_w, half_h), out=out)
         return out
 
     @blockwise
