@@ -27,6 +27,9 @@ MAX_LEVEL = 40
 # Stop refining when the boxes still alive cover less than this share of the domain.
 EXACT_TOLERANCE = 1e-13
 APPROX_TOLERANCE = 1e-8
+# Refinement stops if more boxes than this (per grid cell) are alive: only a mask or radius field that
+# changes on a scale far below the cell size gets there (a constant radius keeps about one per cell).
+BOX_BUDGET_PER_CELL = 8
 # Below this many boxes per phase group, throw all darts in one batch and resolve conflicts inside it.
 MUTUAL_BELOW = 1024
 
@@ -193,13 +196,15 @@ def fill_maximal(st: SamplerState) -> None:
     tolerance = (EXACT_TOLERANCE if exact else APPROX_TOLERANCE) * st.w * st.h
     if cells == 1:
         boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
+    box_budget = BOX_BUDGET_PER_CELL * st.cols * st.rows + 100_000
     level = 0
     while boxes[0].size and level < MAX_LEVEL:
         level += 1
         if cells > 1:
             boxes = _split(st, boxes, bw, bh, cells)
             bw, bh, cells = 0.5 * bw, 0.5 * bh, cells // 2
-            boxes = _take(boxes, np.flatnonzero((boxes[0] < st.w) & (boxes[1] < st.h)))
+            ix, iy = st.cell_xy(boxes[2])  # by cell, not by coordinate: rounding must not keep a box outside
+            boxes = _take(boxes, np.flatnonzero((ix < st.cols) & (iy < st.rows)))
             if cells == 1:
                 boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
             boxes = _take(boxes, np.flatnonzero(~_covered(st, boxes, bw, bh, cells)))
@@ -214,8 +219,8 @@ def fill_maximal(st: SamplerState) -> None:
             )
             boxes = _take(boxes, np.flatnonzero(~covered))
         boxes = _prune(st, boxes, bw, bh, cells, masked)
-        if boxes[0].size * bw * bh <= tolerance:
-            break
+        if boxes[0].size * bw * bh <= tolerance or boxes[0].size > box_budget:
+            break  # negligible area left, or a mask/radius too rough to resolve (e.g. white noise)
         _sweep(st, boxes, bw, bh, cells)
         if cells == 1:
             boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))

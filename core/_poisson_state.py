@@ -22,13 +22,14 @@ if TYPE_CHECKING:
 
 NEAR = 2  # window cells tested first (a 5 x 5 block: the whole window for a constant radius)
 CHUNK = 4096  # candidates per block in neighbour tests: keeps the (M, K) temporaries in cache
+CHUNK_CELLS = 1 << 20  # ... and at most this many window cells per block (wide radius ranges)
 
 _Method = TypeVar("_Method", bound=Callable[..., np.ndarray])
 
 
 def blockwise(method: _Method) -> _Method:
-    """Run a per-candidate test on blocks of ``CHUNK`` candidates and join the results (along the last
-    axis). Array arguments are sliced; scalars and ``None`` pass through unchanged."""
+    """Run a per-candidate test on blocks of candidates (``SamplerState.block_rows``) and join the results
+    (along the last axis). Array arguments are sliced; scalars and ``None`` pass through unchanged."""
 
     @functools.wraps(method)
     def run(self: SamplerState, first: np.ndarray, *rest: object) -> np.ndarray:
@@ -112,6 +113,8 @@ class SamplerState:
         near = (np.abs(self.off_x) <= NEAR) & (np.abs(self.off_y) <= NEAR)
         self.near = (self.off_x[near], self.off_y[near], self.off_flat[near])
         self.far = None if near.all() else (self.off_x[~near], self.off_y[~near], self.off_flat[~near])
+        widest = max(self.off_flat.size, (2 * self.window + self.coarse) ** 2)
+        self.block_rows = max(16, min(CHUNK, CHUNK_CELLS // widest))
         self._cover_offsets: dict[tuple[float, float, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         capacity = cols * rows + 1
         self.px = np.empty(capacity)
@@ -299,14 +302,13 @@ class SamplerState:
         (inf when no point is near): the box is covered once a point there gets a larger radius."""
         out = np.full(cx.size, np.inf)
         q, j = self._pairs(ids, self.cover_offsets(2.0 * half_w, 2.0 * half_h, cells))
-        if q.size == 0:
-            return out
-        dx, dy = self._delta(cx[q], cy[q], j)
-        fx = np.abs(dx) + half_w
-        fy = np.abs(dy) + half_h
-        far2 = fx * fx + fy * fy
-        starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per box
-        out[q[starts]] = np.minimum.reduceat(far2, starts)
+        if q.size:
+            dx, dy = self._delta(cx[q], cy[q], j)
+            fx = np.abs(dx) + half_w
+            fy = np.abs(dy) + half_h
+            far2 = fx * fx + fy * fy
+            starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per box
+            out[q[starts]] = np.minimum.reduceat(far2, starts)
         if self.blockers is not None:
             np.minimum(out, self.blockers.nearest_far2(cx, cy, half_w, half_h), out=out)
         return out
