@@ -51,18 +51,9 @@ def test_built_zip_installs_and_enables(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
     dist.mkdir()
     subprocess.run(
-        [
-            sys.executable,
-            str(_blender_ext_cli()),
-            "build",
-            "--source-dir",
-            str(REPO_ROOT),
-            "--output-dir",
-            str(dist),
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
+        [sys.executable, str(_blender_ext_cli()), "build", "--source-dir", str(REPO_ROOT),
+         "--output-dir", str(dist)],
+        check=True, capture_output=True, text=True,
     )
     (archive,) = dist.glob("strew-*.zip")
     names = zipfile.ZipFile(archive).namelist()

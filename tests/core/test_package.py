@@ -37,6 +37,7 @@ def test_every_subpackage_is_listed_in_pyproject() -> None:
     found = {"strew"} | {
         "strew." + ".".join(p.parent.relative_to(REPO_ROOT).parts)
         for p in REPO_ROOT.rglob("__init__.py")
-        if p.parent != REPO_ROOT and not (set(p.relative_to(REPO_ROOT).parts) & (skip | {".venv"}))
+        if p.parent != REPO_ROOT
+        and not (set(p.relative_to(REPO_ROOT).parts) & (skip | {".venv"}))
     }
     assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"
