@@ -23,14 +23,21 @@ from ._poisson_state import SamplerState
 BATCH_SHARE = 0.25
 
 
+def _wrap(v: np.ndarray, size: float) -> np.ndarray:
+    """``v`` modulo ``size`` inside ``[0, size)`` (a tiny negative value must not round up to ``size``)."""
+    v = v % size
+    v[v >= size] = 0.0
+    return v
+
+
 def _fits(st: SamplerState, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Which candidates pass every test against the points already placed; their radii and cells."""
+    """Which candidates (inside the rectangle, or already wrapped on a torus) pass every test against the
+    points already placed; their radii and cells."""
     n = x.size
     valid = np.zeros(n, dtype=bool)
     radius = np.full(n, st.r_min)
     cell = np.zeros(n, dtype=np.int64)
     if st.tileable:
-        x, y = x % st.w, y % st.h
         idx = np.arange(n)
     else:
         idx = np.flatnonzero((x >= 0.0) & (y >= 0.0) & (x < st.w) & (y < st.h))
@@ -87,6 +94,8 @@ def grow_bridson(st: SamplerState) -> None:
         angle = two_pi * u[0]
         x = (st.px[centres][:, None] + dist * np.cos(angle)).ravel()
         y = (st.py[centres][:, None] + dist * np.sin(angle)).ravel()
+        if st.tileable:
+            x, y = _wrap(x, st.w), _wrap(y, st.h)
         valid, radius, cell = _fits(st, x, y)
         valid = valid.reshape(batch, k)
         found = valid.any(axis=1)
@@ -95,8 +104,6 @@ def grow_bridson(st: SamplerState) -> None:
         _, first_in_cell = np.unique(cell[chosen], return_index=True)
         chosen = chosen[np.sort(first_in_cell)]
         first = st.count
-        if st.tileable:
-            x, y = x % st.w, y % st.h
         st.insert(x[chosen], y[chosen], radius[chosen] if st.variable else None, cell[chosen])
         st.drop_mutual_conflicts(first)
         retired = np.zeros(active.size, dtype=bool)

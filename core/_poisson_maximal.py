@@ -27,8 +27,11 @@ MAX_LEVEL = 40
 # Stop refining when the boxes still alive cover less than this share of the domain.
 EXACT_TOLERANCE = 1e-13
 APPROX_TOLERANCE = 1e-8
+# Refinement stops if more boxes than this (per grid cell) are alive: only a mask or radius field that
+# changes on a scale far below the cell size gets there (a constant radius keeps about one per cell).
+BOX_BUDGET_PER_CELL = 8
 # Below this many boxes per phase group, throw all darts in one batch and resolve conflicts inside it.
-MUTUAL_BELOW = 32
+MUTUAL_BELOW = 1024
 
 Boxes = tuple[np.ndarray, np.ndarray, np.ndarray]  # lower-left x, lower-left y, lower-left cell id
 
@@ -69,10 +72,12 @@ def _throw(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, mut
         x, y, ids, keys = x[sel], y[sel], ids[sel], keys[sel]
         r = None if r is None else r[sel]
     if x.size:
-        _, sel = np.unique(keys, return_index=True)
+        # A random priority among the darts that fit: it picks the one kept per box and, with
+        # ``mutual``, which of two conflicting darts stays (boxes themselves stay in memory order).
+        order = st.rng.permutation(x.size)
+        _, sel = np.unique(keys[order], return_index=True)
+        sel = order[np.sort(sel)]
         first = st.count
-        if mutual:
-            sel.sort()  # keep the boxes' (random) order as the priority
         st.insert(x[sel], y[sel], None if r is None else r[sel], ids[sel])
         if mutual:
             st.drop_mutual_conflicts(first)
@@ -102,38 +107,51 @@ def _sweep(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> 
         start = end
 
 
-def _points(x0: np.ndarray, y0: np.ndarray, bw: float, bh: float) -> tuple[np.ndarray, np.ndarray]:
-    """The four corners and the centre of every box, corner by corner (5 * M points)."""
-    xs = np.concatenate((x0, x0 + bw, x0, x0 + bw, x0 + 0.5 * bw))
-    ys = np.concatenate((y0, y0, y0 + bh, y0 + bh, y0 + 0.5 * bh))
-    return xs, ys
-
-
 def _prune(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, masked: bool) -> Boxes:
     """Drop boxes inside a blocker's disk, boxes masked out entirely (corners and centre not allowed;
-    only once boxes are no larger than a cell), and, for a variable radius, boxes covered once the radius
-    at their corners and centre is known."""
+    only once boxes are no larger than a cell), and, for a variable radius, boxes that a point standing
+    in them would conflict with (its radius, the least of the box's corners and centre, reaches a
+    neighbour beyond the box's far corner). Callables are evaluated lazily: the centre first, the corners
+    only where the centre does not decide."""
     if st.blockers is not None and boxes[0].size:
         cx, cy = boxes[0] + 0.5 * bw, boxes[1] + 0.5 * bh
         boxes = _take(boxes, np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, None)))
-    if (masked and cells == 1) or st.variable:
-        x0, y0, ids = boxes
-        n = x0.size
-        if n == 0:
-            return boxes
-        px, py = _points(x0, y0, bw, bh)
-        np.minimum(px, np.nextafter(st.w, 0.0), out=px)
-        np.minimum(py, np.nextafter(st.h, 0.0), out=py)
-        keep = np.ones(n, dtype=bool)
-        if masked and cells == 1:
-            keep = st.allowed(px, py).reshape(5, n).any(axis=0)
-        if st.variable:
-            r_lo = st.radius(px, py).reshape(5, n).min(axis=0)
-            cx, cy = x0 + 0.5 * bw, y0 + 0.5 * bh
-            keep &= ~st.own_covers(cx, cy, 0.5 * bw, 0.5 * bh, r_lo, ids, cells)
-            keep &= ~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, r_lo)
+    if masked and cells == 1 and boxes[0].size:
+        x0, y0, _ = boxes
+        keep = st.allowed(*_inside(st, x0 + 0.5 * bw, y0 + 0.5 * bh))
+        unsure = np.flatnonzero(~keep)
+        if unsure.size:
+            px, py = _corners(x0[unsure], y0[unsure], bw, bh)
+            keep[unsure] = st.allowed(*_inside(st, px, py)).reshape(4, unsure.size).any(axis=0)
         boxes = _take(boxes, np.flatnonzero(keep))
+    if st.variable and boxes[0].size:
+        x0, y0, ids = boxes
+        cx, cy = x0 + 0.5 * bw, y0 + 0.5 * bh
+        reach2 = st.nearest_far2(cx, cy, 0.5 * bw, 0.5 * bh, ids, cells)
+        dead = np.zeros(x0.size, dtype=bool)
+        near = np.flatnonzero(reach2 < st.r_max * st.r_max)
+        r_lo = np.zeros(0)
+        if near.size:
+            r_lo = st.radius(*_inside(st, cx[near], cy[near]))
+            sure = r_lo * r_lo > reach2[near]  # a point at the centre would conflict: check the corners
+            near, r_lo = near[sure], r_lo[sure]
+        if near.size:
+            px, py = _corners(x0[near], y0[near], bw, bh)
+            corners = st.radius(*_inside(st, px, py)).reshape(4, near.size).min(axis=0)
+            r_lo = np.minimum(r_lo, corners)
+            dead[near] = r_lo * r_lo > reach2[near]
+        boxes = _take(boxes, np.flatnonzero(~dead))
     return boxes
+
+
+def _inside(st: SamplerState, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sample points on the far edge of the rectangle moved just inside it."""
+    return np.minimum(x, np.nextafter(st.w, 0.0)), np.minimum(y, np.nextafter(st.h, 0.0))
+
+
+def _corners(x0: np.ndarray, y0: np.ndarray, bw: float, bh: float) -> tuple[np.ndarray, np.ndarray]:
+    """The four corners of every box, corner by corner (4 * M points)."""
+    return np.concatenate((x0, x0 + bw, x0, x0 + bw)), np.concatenate((y0, y0, y0 + bh, y0 + bh))
 
 
 def _covered(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> np.ndarray:
@@ -178,13 +196,15 @@ def fill_maximal(st: SamplerState) -> None:
     tolerance = (EXACT_TOLERANCE if exact else APPROX_TOLERANCE) * st.w * st.h
     if cells == 1:
         boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
+    box_budget = BOX_BUDGET_PER_CELL * st.cols * st.rows + 100_000
     level = 0
     while boxes[0].size and level < MAX_LEVEL:
         level += 1
         if cells > 1:
             boxes = _split(st, boxes, bw, bh, cells)
             bw, bh, cells = 0.5 * bw, 0.5 * bh, cells // 2
-            boxes = _take(boxes, np.flatnonzero((boxes[0] < st.w) & (boxes[1] < st.h)))
+            ix, iy = st.cell_xy(boxes[2])  # by cell, not by coordinate: rounding must not keep a box outside
+            boxes = _take(boxes, np.flatnonzero((ix < st.cols) & (iy < st.rows)))
             if cells == 1:
                 boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
             boxes = _take(boxes, np.flatnonzero(~_covered(st, boxes, bw, bh, cells)))
@@ -199,9 +219,8 @@ def fill_maximal(st: SamplerState) -> None:
             )
             boxes = _take(boxes, np.flatnonzero(~covered))
         boxes = _prune(st, boxes, bw, bh, cells, masked)
-        if boxes[0].size * bw * bh <= tolerance:
-            break
-        boxes = _take(boxes, st.rng.permutation(boxes[0].size))
+        if boxes[0].size * bw * bh <= tolerance or boxes[0].size > box_budget:
+            break  # negligible area left, or a mask/radius too rough to resolve (e.g. white noise)
         _sweep(st, boxes, bw, bh, cells)
         if cells == 1:
             boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))

@@ -2,23 +2,51 @@
 
 The background grid has cells of side at most ``min_radius / sqrt(2)``, so a cell holds at most one of our
 points (two points in one cell would be closer than ``min_radius``). ``slots`` stores the point index per
-cell (-1 = empty); without wrapping the grid is padded by the window half-width so neighbour lookups never
-leave the array. Cells are identified by their flat index into ``slots``.
+cell (-1 = empty); without wrapping the grid is padded (window half-width plus the coarse box size) so
+neighbour lookups never leave the array. Cells are identified by their flat index into ``slots``.
 """
 
 from __future__ import annotations
 
+import functools
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import numpy as np
 
 from ._spatial import DiskIndex, hash_cell_multiple
 
-COARSE_BIAS = 0.0
-
 if TYPE_CHECKING:
     from .poisson import PoissonSettings
+
+NEAR = 2  # window cells tested first (a 5 x 5 block: the whole window for a constant radius)
+CHUNK = 4096  # candidates per block in neighbour tests: keeps the (M, K) temporaries in cache
+CHUNK_CELLS = 1 << 20  # ... and at most this many window cells per block (wide radius ranges)
+
+_Method = TypeVar("_Method", bound=Callable[..., np.ndarray])
+
+
+def blockwise(method: _Method) -> _Method:
+    """Run a per-candidate test on blocks of candidates (``SamplerState.block_rows``) and join the results
+    (along the last axis). Array arguments are sliced; scalars and ``None`` pass through unchanged."""
+
+    @functools.wraps(method)
+    def run(self: SamplerState, first: np.ndarray, *rest: object) -> np.ndarray:
+        n = first.size
+        if n <= CHUNK:
+            return method(self, first, *rest)
+        parts = [
+            method(
+                self,
+                first[i : i + CHUNK],
+                *(a[i : i + CHUNK] if isinstance(a, np.ndarray) else a for a in rest),
+            )
+            for i in range(0, n, CHUNK)
+        ]
+        return np.concatenate(parts, axis=-1)
+
+    return cast(_Method, run)
 
 
 def _grid_shape(
@@ -71,7 +99,7 @@ class SamplerState:
         # max-radius point each) instead of single cells, so the work follows the point count.
         self.coarse = 1
         if self.variable and not self.tileable:
-            self.coarse = 2 ** max(0, round(math.log2(self.r_max / self.r_min) + COARSE_BIAS))
+            self.coarse = 2 ** max(0, round(math.log2(self.r_max / self.r_min)))
         pad = 0 if self.tileable else self.window + self.coarse
         self.pad, self.stride = pad, cols + 2 * pad
         self.slots = np.full((rows + 2 * pad) * self.stride, -1, dtype=np.int32)
@@ -82,7 +110,12 @@ class SamplerState:
         keep = gap2 < self.r_max * self.r_max
         self.off_x, self.off_y = ox[keep], oy[keep]
         self.off_flat = self.off_y * self.stride + self.off_x
-        self._cover_offsets: dict[tuple[float, float], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        near = (np.abs(self.off_x) <= NEAR) & (np.abs(self.off_y) <= NEAR)
+        self.near = (self.off_x[near], self.off_y[near], self.off_flat[near])
+        self.far = None if near.all() else (self.off_x[~near], self.off_y[~near], self.off_flat[~near])
+        widest = max(self.off_flat.size, (2 * self.window + self.coarse) ** 2)
+        self.block_rows = max(16, min(CHUNK, CHUNK_CELLS // widest))
+        self._cover_offsets: dict[tuple[float, float, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         capacity = cols * rows + 1
         self.px = np.empty(capacity)
         self.py = np.empty(capacity)
@@ -195,12 +228,34 @@ class SamplerState:
         return dx, dy
 
     # ----------------------------------------------------------------------------------- tests
+    @blockwise
     def own_conflicts(
         self, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, ids: np.ndarray
     ) -> np.ndarray:
-        """Whether candidates (radius ``r``, ``None`` = min radius) conflict with points already placed."""
+        """Whether candidates (radius ``r``, ``None`` = min radius) conflict with points already placed.
+
+        With a large window (variable radius) the near cells are tested first: they reject most
+        candidates, and only the rest look at the far cells.
+        """
+        out = self._conflicts_in(x, y, r, ids, self.near)
+        if self.far is not None and x.size:
+            rest = np.flatnonzero(~out)
+            if rest.size:
+                out[rest] = self._conflicts_in(
+                    x[rest], y[rest], None if r is None else r[rest], ids[rest], self.far
+                )
+        return out
+
+    def _conflicts_in(
+        self,
+        x: np.ndarray,
+        y: np.ndarray,
+        r: np.ndarray | None,
+        ids: np.ndarray,
+        offsets: tuple[np.ndarray, np.ndarray, np.ndarray],
+    ) -> np.ndarray:
         out = np.zeros(x.size, dtype=bool)
-        q, j = self._pairs(ids)
+        q, j = self._pairs(ids, offsets)
         if q.size == 0:
             return out
         dx, dy = self._delta(x[q], y[q], j)
@@ -211,6 +266,7 @@ class SamplerState:
         out[q[dx * dx + dy * dy < need2]] = True
         return out
 
+    @blockwise
     def own_covers(
         self,
         cx: np.ndarray,
@@ -238,6 +294,26 @@ class SamplerState:
         out[q[fx * fx + fy * fy < need2]] = True
         return out
 
+    @blockwise
+    def nearest_far2(
+        self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float, ids: np.ndarray, cells: int = 1
+    ) -> np.ndarray:
+        """Per box, the smallest squared distance from a placed point to the box's farthest corner
+        (inf when no point is near): the box is covered once a point there gets a larger radius."""
+        out = np.full(cx.size, np.inf)
+        q, j = self._pairs(ids, self.cover_offsets(2.0 * half_w, 2.0 * half_h, cells))
+        if q.size:
+            dx, dy = self._delta(cx[q], cy[q], j)
+            fx = np.abs(dx) + half_w
+            fy = np.abs(dy) + half_h
+            far2 = fx * fx + fy * fy
+            starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per box
+            out[q[starts]] = np.minimum.reduceat(far2, starts)
+        if self.blockers is not None:
+            np.minimum(out, self.blockers.nearest_far2(cx, cy, half_w, half_h), out=out)
+        return out
+
+    @blockwise
     def split_covered(
         self, x0: np.ndarray, y0: np.ndarray, ids: np.ndarray, bw: float, bh: float
     ) -> np.ndarray:

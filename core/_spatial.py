@@ -122,6 +122,23 @@ class DiskIndex:
         out[q[fx * fx + fy * fy < need * need]] = True
         return out
 
+    def nearest_far2(self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float) -> np.ndarray:
+        """Per box (centre, half sides), the smallest squared distance from a disk centre to the box's
+        farthest corner (inf when no disk is listed in its hash cell)."""
+        out = np.full(cx.size, np.inf)
+        if self.order.size == 0 or cx.size == 0:
+            return out
+        q, disk = self._pairs(cx, cy)
+        if q.size == 0:
+            return out
+        dx, dy = self._delta(cx[q], cy[q], disk)
+        fx = np.abs(dx) + half_w
+        fy = np.abs(dy) + half_h
+        far2 = fx * fx + fy * fy
+        starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])
+        out[q[starts]] = np.minimum.reduceat(far2, starts)
+        return out
+
 
 def hash_cell_multiple(
     radius: np.ndarray, reach_floor: float, base_cell: float, base_cols: int, base_rows: int, tileable: bool

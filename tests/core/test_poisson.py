@@ -220,3 +220,52 @@ def test_empty_result_when_nothing_is_allowed() -> None:
 def test_domain_smaller_than_a_cell_gets_one_point() -> None:
     out = sample(PoissonSettings(size=(0.3, 0.2), min_radius=1.0, seed=3))
     assert out.positions.shape == (1, 2)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_blocked_neighbour_tests_give_the_same_points(method: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Neighbour tests run on blocks of candidates; the block size must not change the result."""
+    import strew.core._poisson_state as state
+
+    settings = PoissonSettings(
+        size=(50.0, 40.0),
+        min_radius=0.6,
+        max_radius=1.5,
+        radius_at=wavy_radius(0.6, 1.5, 6.0),
+        is_allowed=river(50.0, 40.0, 2.0),
+        seed=5,
+        method=method,
+    )
+    whole = sample(settings)
+    monkeypatch.setattr(state, "CHUNK", 37)
+    blocked = sample(settings)
+    np.testing.assert_array_equal(whole.positions, blocked.positions)
+    np.testing.assert_array_equal(whole.radii, blocked.radii)
+
+
+def test_wide_radius_range_is_still_exact() -> None:
+    settings = PoissonSettings(
+        size=(60.0, 60.0), min_radius=0.5, max_radius=5.0, radius_at=wavy_radius(0.4, 5.5, 12.0), seed=9
+    )
+    out = sample(settings)
+    check_basic(out, settings)
+    assert out.radii.min() == 0.5 and out.radii.max() == 5.0
+    assert conflicts(out, settings) == 0
+    holes, allowed = fillable(out, settings, probes=200_000)
+    assert holes <= 1e-4 * allowed
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_white_noise_mask_terminates_and_is_respected(method: str) -> None:
+    """A mask that flips on a scale far below the cell size cannot be resolved; sampling still ends."""
+
+    def speckle(xy: np.ndarray) -> np.ndarray:
+        k = np.floor(xy * 997.0).astype(np.int64)
+        return ((k[:, 0] * 73856093) ^ (k[:, 1] * 19349663)) % 7 < 3
+
+    settings = PoissonSettings(size=(20.0, 20.0), min_radius=0.5, is_allowed=speckle, seed=1, method=method)
+    out = sample(settings)
+    check_basic(out, settings)
+    assert len(out.radii) > 100
+    assert speckle(out.positions).all()
+    assert conflicts(out, settings) == 0
