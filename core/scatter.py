@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -180,8 +180,8 @@ def _chunk_seed(seed: int, ix: int, iy: int) -> int:
 
 
 def _sample_chunked(
-    terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None, cancel: Cancel | None
-) -> Samples:
+    terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None
+) -> Generator[float, None, Samples]:
     """Sample the terrain's XY bounds chunk by chunk; each chunk sees its already-sampled neighbours as blockers.
 
     The union is conflict-free and maximal: a place inside an earlier chunk was already unfillable before
@@ -202,8 +202,7 @@ def _sample_chunked(
     total = nx * ny
     for iy in range(ny):
         for ix in range(nx):
-            if cancel is not None and cancel((iy * nx + ix) / total):
-                raise Cancelled
+            yield (iy * nx + ix) / total
             lo, hi = np.array([xs[ix], ys[iy]]), np.array([xs[ix + 1], ys[iy + 1]])
             size = hi - lo
             if size.min() <= 0:
@@ -281,6 +280,25 @@ def _clear_of(xy: np.ndarray, radius: float, blockers: Samples) -> np.ndarray:
     return ok
 
 
+def scatter_layer_steps(
+    terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None = None
+) -> Generator[float, None, LayerPoints]:
+    """:func:`scatter_layer` as a generator: yields the fraction done before each chunk, returns the points.
+
+    An interactive caller (Blender's modal operator) returns to its event loop between steps, so ESC can
+    stop a long layer; closing the generator abandons the work with nothing written anywhere.
+    """
+    _validate(spec)
+    if blockers is not None and len(blockers.positions):
+        blockers = Samples(positions=np.asarray(blockers.positions, dtype=np.float64),
+                           radii=np.full(len(blockers.positions), max(spec.keep_away, spec.min_radius)))
+    if spec.tile_size is not None:
+        samples = _sample_tiled(terrain, spec, blockers)
+    else:
+        samples = yield from _sample_chunked(terrain, spec, blockers)
+    return _place(terrain, spec, samples)
+
+
 def scatter_layer(
     terrain: TerrainLookup,
     spec: LayerSpec,
@@ -293,22 +311,41 @@ def scatter_layer(
     so the layer keeps ``max(own radius, keep_away)`` from them. ``cancel(fraction_done) -> bool`` is polled
     between chunks; returning True raises :class:`Cancelled`.
     """
-    _validate(spec)
-    if blockers is not None and len(blockers.positions):
-        blockers = Samples(positions=np.asarray(blockers.positions, dtype=np.float64),
-                           radii=np.full(len(blockers.positions), max(spec.keep_away, spec.min_radius)))
-    if spec.tile_size is not None:
-        samples = _sample_tiled(terrain, spec, blockers)
-    else:
-        samples = _sample_chunked(terrain, spec, blockers, cancel)
-    xy = samples.positions
-    hit = terrain.sample(xy)
-    # Every sampled point passed the allowed test, which includes terrain coverage.
-    positions = np.column_stack([xy, hit.z])
+    steps = scatter_layer_steps(terrain, spec, blockers)
+    while True:
+        try:
+            fraction = next(steps)
+        except StopIteration as done:
+            return done.value
+        if cancel is not None and cancel(fraction):
+            steps.close()
+            raise Cancelled
+
+
+PLACEMENT_BLOCK = 65_536
+
+
+def _place(terrain: TerrainLookup, spec: LayerSpec, samples: Samples) -> LayerPoints:
+    """Height, normal, prefab, rotation and scale of every point, in blocks so memory stays bounded."""
+    xy = np.asarray(samples.positions, dtype=np.float64)
+    count = len(xy)
+    positions = np.empty((count, 3))
+    normals = np.empty((count, 3))
+    prefab = np.empty(count, dtype=np.int64)
+    rotations = np.empty((count, 3))
+    scales = np.empty(count)
     weights = np.asarray(spec.prefab_weights, dtype=np.float64)
-    prefab = hash_choice(xy, spec.seed, weights).astype(np.int64)
-    yaw = hash_yaw(xy, spec.seed) if spec.random_yaw else np.zeros(len(xy))
-    scales = hash_scale(xy, spec.seed, *spec.scale_range)
-    rotations = instance_rotations(hit.normal, yaw, spec.align)
-    return LayerPoints(positions=positions, radii=np.asarray(samples.radii, dtype=np.float64), normals=hit.normal,
-                       prefab_index=prefab, rotations=rotations, scales=np.asarray(scales, dtype=np.float64))
+    for start in range(0, count, PLACEMENT_BLOCK):
+        block = slice(start, min(start + PLACEMENT_BLOCK, count))
+        part = xy[block]
+        # Every sampled point passed the allowed test, which includes terrain coverage.
+        hit = terrain.sample(part)
+        positions[block, :2] = part
+        positions[block, 2] = hit.z
+        normals[block] = hit.normal
+        prefab[block] = hash_choice(part, spec.seed, weights)
+        yaw = hash_yaw(part, spec.seed) if spec.random_yaw else np.zeros(len(part))
+        rotations[block] = instance_rotations(hit.normal, yaw, spec.align)
+        scales[block] = hash_scale(part, spec.seed, *spec.scale_range)
+    return LayerPoints(positions=positions, radii=np.asarray(samples.radii, dtype=np.float64), normals=normals,
+                       prefab_index=prefab, rotations=rotations, scales=scales)

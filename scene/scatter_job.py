@@ -15,7 +15,7 @@ import bpy
 import numpy as np
 
 from ..core.poisson import Samples
-from ..core.scatter import LayerPoints, LayerSpec, scatter_layer
+from ..core.scatter import LayerPoints, LayerSpec, scatter_layer_steps
 from ..core.terrain import TerrainLookup
 from . import layer_fields
 from .instancer import OUTPUT_COLLECTION, OWNER, Placement, prefabs_of, write_objects, write_point_instancer
@@ -213,10 +213,17 @@ def run(
     results: list[tuple[bpy.types.PropertyGroup, LayerPoints, float]] = []
     for number, layer in enumerate(layers):
         started = time.perf_counter()
+        span = 0.8 / len(layers)
         try:
             fields = layer_fields.build(layer, terrain, mesh, context.evaluated_depsgraph_get())
-            spec = layer_spec(layer, settings, fields)
-            points = scatter_layer(terrain, spec, blockers)
+            steps = scatter_layer_steps(terrain, layer_spec(layer, settings, fields), blockers)
+            while True:
+                try:
+                    fraction = next(steps)
+                except StopIteration as done:
+                    points = done.value
+                    break
+                yield 0.1 + span * (number + fraction)
         except ValueError as error:
             raise ScatterError(f'Layer "{layer.name}": {error}') from error
         took = time.perf_counter() - started
