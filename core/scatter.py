@@ -240,16 +240,23 @@ def _sample_tiled(terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | N
     i0, i1 = math.floor(x0 / tile), math.ceil(x1 / tile)
     j0, j1 = math.floor(y0 / tile), math.ceil(y1 / tile)
     offsets = np.stack(np.meshgrid(np.arange(i0, i1) * tile, np.arange(j0, j1) * tile, indexing="ij"), -1)
-    xy = (pattern.positions[None, :, :] + offsets.reshape(-1, 1, 2)).reshape(-1, 2)
-    inside = (xy[:, 0] >= x0) & (xy[:, 0] < x1) & (xy[:, 1] >= y0) & (xy[:, 1] < y1)
-    xy = xy[inside]
-    keep = hash_uniform(xy, spec.seed, Stream.KEEP) < spec.tile_keep * (
-        1.0 if spec.density is None else np.clip(spec.density(xy), 0.0, 1.0)
-    )
-    xy = xy[keep]
-    xy = xy[_allowed_function(terrain, spec, np.zeros(2))(xy)] if len(xy) else xy
-    if blockers is not None and len(blockers.positions) and len(xy):
-        xy = xy[_clear_of(xy, spec.min_radius, blockers)]
+    offsets = offsets.reshape(-1, 2)
+    allowed = _allowed_function(terrain, spec, np.zeros(2))
+    per_group = max(1, PLACEMENT_BLOCK // max(len(pattern.positions), 1))
+    kept: list[np.ndarray] = []
+    # A few tiles at a time, so the repeated copies never all sit in memory at once.
+    for start in range(0, len(offsets), per_group):
+        xy = (pattern.positions[None, :, :] + offsets[start:start + per_group, None, :]).reshape(-1, 2)
+        xy = xy[(xy[:, 0] >= x0) & (xy[:, 0] < x1) & (xy[:, 1] >= y0) & (xy[:, 1] < y1)]
+        if not len(xy):
+            continue
+        density = 1.0 if spec.density is None else np.clip(spec.density(xy), 0.0, 1.0)
+        xy = xy[hash_uniform(xy, spec.seed, Stream.KEEP) < spec.tile_keep * density]
+        xy = xy[allowed(xy)] if len(xy) else xy
+        if blockers is not None and len(blockers.positions) and len(xy):
+            xy = xy[_clear_of(xy, spec.min_radius, blockers)]
+        kept.append(xy)
+    xy = np.concatenate(kept) if kept else np.zeros((0, 2))
     return Samples(positions=xy, radii=np.full(len(xy), spec.min_radius))
 
 
