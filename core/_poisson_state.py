@@ -33,16 +33,16 @@ def blockwise(method: _Method) -> _Method:
 
     @functools.wraps(method)
     def run(self: SamplerState, first: np.ndarray, *rest: object) -> np.ndarray:
-        n = first.size
-        if n <= CHUNK:
+        n, rows = first.size, self.block_rows
+        if n <= rows:
             return method(self, first, *rest)
         parts = [
             method(
                 self,
-                first[i : i + CHUNK],
-                *(a[i : i + CHUNK] if isinstance(a, np.ndarray) else a for a in rest),
+                first[i : i + rows],
+                *(a[i : i + rows] if isinstance(a, np.ndarray) else a for a in rest),
             )
-            for i in range(0, n, CHUNK)
+            for i in range(0, n, rows)
         ]
         return np.concatenate(parts, axis=-1)
 
