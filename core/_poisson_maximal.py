@@ -48,15 +48,15 @@ def _throw(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, mut
     u = st.rng.random((2, x0.size))
     x = x0 + u[0] * bw
     y = y0 + u[1] * bh
-    # Rounding may land a dart on the far edge of the rectangle: keep it inside [0, w) x [0, h).
-    np.minimum(x, np.nextafter(st.w, 0.0), out=x)
-    np.minimum(y, np.nextafter(st.h, 0.0), out=y)
-    if cells > 1:
+    if cells > 1:  # a box of several cells may stick out of the rectangle: darts outside are misses
         sel = np.flatnonzero((x < st.w) & (y < st.h))
         x, y, keys = x[sel], y[sel], keys[sel]
         ids = st.cell_of(x, y)
     else:
         ids = keys
+        # Rounding may land a dart on the far edge of the rectangle: keep it inside [0, w) x [0, h).
+        np.minimum(x, np.nextafter(st.w, 0.0), out=x)
+        np.minimum(y, np.nextafter(st.h, 0.0), out=y)
     sel = np.flatnonzero(~st.own_conflicts(x, y, None, ids))
     x, y, ids, keys = x[sel], y[sel], ids[sel], keys[sel]
     if st.settings.is_allowed is not None and x.size:
