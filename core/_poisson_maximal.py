@@ -48,15 +48,15 @@ def _throw(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, mut
     u = st.rng.random((2, x0.size))
     x = x0 + u[0] * bw
     y = y0 + u[1] * bh
-    # Rounding may land a dart on the far edge of the rectangle: keep it inside [0, w) x [0, h).
-    np.minimum(x, np.nextafter(st.w, 0.0), out=x)
-    np.minimum(y, np.nextafter(st.h, 0.0), out=y)
-    if cells > 1:
+    if cells > 1:  # a box of several cells may stick out of the rectangle: darts outside are misses
         sel = np.flatnonzero((x < st.w) & (y < st.h))
         x, y, keys = x[sel], y[sel], keys[sel]
         ids = st.cell_of(x, y)
     else:
         ids = keys
+        # Rounding may land a dart on the far edge of the rectangle: keep it inside [0, w) x [0, h).
+        np.minimum(x, np.nextafter(st.w, 0.0), out=x)
+        np.minimum(y, np.nextafter(st.h, 0.0), out=y)
     sel = np.flatnonzero(~st.own_conflicts(x, y, None, ids))
     x, y, ids, keys = x[sel], y[sel], ids[sel], keys[sel]
     if st.settings.is_allowed is not None and x.size:
@@ -107,15 +107,18 @@ def _sweep(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> 
         start = end
 
 
-def _prune(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, masked: bool) -> Boxes:
+def _prune(
+    st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, masked: bool, reach2: np.ndarray | None
+) -> Boxes:
     """Drop boxes inside a blocker's disk, boxes masked out entirely (corners and centre not allowed;
-    only once boxes are no larger than a cell), and, for a variable radius, boxes that a point standing
-    in them would conflict with (its radius, the least of the box's corners and centre, reaches a
-    neighbour beyond the box's far corner). Callables are evaluated lazily: the centre first, the corners
-    only where the centre does not decide."""
+    only once boxes are no larger than a cell), and, for a variable radius, boxes where a point would
+    conflict through its own radius: the least radius at the box's corners and centre reaches a placed
+    point or blocker beyond the box's far corner (``reach2``: squared distance for our points, aligned with
+    ``boxes``). Callables are evaluated lazily: the centre first, the corners only where needed."""
     if st.blockers is not None and boxes[0].size:
         cx, cy = boxes[0] + 0.5 * bw, boxes[1] + 0.5 * bh
-        boxes = _take(boxes, np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, None)))
+        sel = np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, None))
+        boxes, reach2 = _take(boxes, sel), None if reach2 is None else reach2[sel]
     if masked and cells == 1 and boxes[0].size:
         x0, y0, _ = boxes
         keep = st.allowed(*_inside(st, x0 + 0.5 * bw, y0 + 0.5 * bh))
@@ -123,11 +126,13 @@ def _prune(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, mas
         if unsure.size:
             px, py = _corners(x0[unsure], y0[unsure], bw, bh)
             keep[unsure] = st.allowed(*_inside(st, px, py)).reshape(4, unsure.size).any(axis=0)
-        boxes = _take(boxes, np.flatnonzero(keep))
-    if st.variable and boxes[0].size:
-        x0, y0, ids = boxes
+        sel = np.flatnonzero(keep)
+        boxes, reach2 = _take(boxes, sel), None if reach2 is None else reach2[sel]
+    if st.variable and boxes[0].size and reach2 is not None:
+        x0, y0, _ = boxes
         cx, cy = x0 + 0.5 * bw, y0 + 0.5 * bh
-        reach2 = st.nearest_far2(cx, cy, 0.5 * bw, 0.5 * bh, ids, cells)
+        if st.blockers is not None:
+            reach2 = np.minimum(reach2, st.blockers.nearest_far2(cx, cy, 0.5 * bw, 0.5 * bh))
         dead = np.zeros(x0.size, dtype=bool)
         near = np.flatnonzero(reach2 < st.r_max * st.r_max)
         r_lo = np.zeros(0)
@@ -154,9 +159,16 @@ def _corners(x0: np.ndarray, y0: np.ndarray, bw: float, bh: float) -> tuple[np.n
     return np.concatenate((x0, x0 + bw, x0, x0 + bw)), np.concatenate((y0, y0, y0 + bh, y0 + bh))
 
 
-def _covered(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> np.ndarray:
+def _drop_covered(
+    st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int
+) -> tuple[Boxes, np.ndarray | None]:
+    """Boxes not inside a placed point's own disk, and their reach (variable radius; see ``_prune``)."""
     x0, y0, ids = boxes
-    return st.own_covers(x0 + 0.5 * bw, y0 + 0.5 * bh, 0.5 * bw, 0.5 * bh, None, ids, cells)
+    covered, reach2 = st.own_cover_reach(
+        x0 + 0.5 * bw, y0 + 0.5 * bh, 0.5 * bw, 0.5 * bh, ids, cells, st.variable
+    )
+    sel = np.flatnonzero(~covered)
+    return _take(boxes, sel), None if reach2 is None else reach2[sel]
 
 
 def _split(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> Boxes:
@@ -186,9 +198,9 @@ def fill_maximal(st: SamplerState) -> None:
         if sweep:
             if cells == 1:
                 boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
-            boxes = _take(boxes, np.flatnonzero(~_covered(st, boxes, bw, bh, cells)))
+            boxes, reach2 = _drop_covered(st, boxes, bw, bh, cells)
             if st.variable:
-                boxes = _prune(st, boxes, bw, bh, cells, masked=False)
+                boxes = _prune(st, boxes, bw, bh, cells, False, reach2)
         _sweep(st, boxes, bw, bh, cells)
 
     masked = st.settings.is_allowed is not None
@@ -207,18 +219,19 @@ def fill_maximal(st: SamplerState) -> None:
             boxes = _take(boxes, np.flatnonzero((ix < st.cols) & (iy < st.rows)))
             if cells == 1:
                 boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
-            boxes = _take(boxes, np.flatnonzero(~_covered(st, boxes, bw, bh, cells)))
+            boxes, reach2 = _drop_covered(st, boxes, bw, bh, cells)
         else:
             x0, y0, ids = boxes
-            covered = st.split_covered(x0, y0, ids, bw, bh).ravel()
+            covered, reach = st.split_cover_reach(x0, y0, ids, bw, bh, st.variable)
             bw, bh = 0.5 * bw, 0.5 * bh
             boxes = (
                 np.concatenate((x0, x0 + bw, x0, x0 + bw)),
                 np.concatenate((y0, y0, y0 + bh, y0 + bh)),
                 np.tile(ids, 4),
             )
-            boxes = _take(boxes, np.flatnonzero(~covered))
-        boxes = _prune(st, boxes, bw, bh, cells, masked)
+            sel = np.flatnonzero(~covered.ravel())
+            boxes, reach2 = _take(boxes, sel), None if reach is None else reach.ravel()[sel]
+        boxes = _prune(st, boxes, bw, bh, cells, masked, reach2)
         if boxes[0].size * bw * bh <= tolerance or boxes[0].size > box_budget:
             break  # negligible area left, or a mask/radius too rough to resolve (e.g. white noise)
         _sweep(st, boxes, bw, bh, cells)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 
@@ -24,26 +24,32 @@ NEAR = 2  # window cells tested first (a 5 x 5 block: the whole window for a con
 CHUNK = 4096  # candidates per block in neighbour tests: keeps the (M, K) temporaries in cache
 CHUNK_CELLS = 1 << 20  # ... and at most this many window cells per block (wide radius ranges)
 
-_Method = TypeVar("_Method", bound=Callable[..., np.ndarray])
+_Method = TypeVar("_Method", bound=Callable[..., Any])
 
 
 def blockwise(method: _Method) -> _Method:
     """Run a per-candidate test on blocks of candidates (``SamplerState.block_rows``) and join the results
-    (along the last axis). Array arguments are sliced; scalars and ``None`` pass through unchanged."""
+    (along the last axis; element by element for a tuple). Array arguments are sliced; scalars and
+    ``None`` pass through unchanged."""
 
     @functools.wraps(method)
-    def run(self: SamplerState, first: np.ndarray, *rest: object) -> np.ndarray:
-        n = first.size
-        if n <= CHUNK:
+    def run(self: SamplerState, first: np.ndarray, *rest: object) -> Any:
+        n, rows = first.size, self.block_rows
+        if n <= rows:
             return method(self, first, *rest)
         parts = [
             method(
                 self,
-                first[i : i + CHUNK],
-                *(a[i : i + CHUNK] if isinstance(a, np.ndarray) else a for a in rest),
+                first[i : i + rows],
+                *(a[i : i + rows] if isinstance(a, np.ndarray) else a for a in rest),
             )
-            for i in range(0, n, CHUNK)
+            for i in range(0, n, rows)
         ]
+        if isinstance(parts[0], tuple):
+            return tuple(
+                None if part is None else np.concatenate([p[k] for p in parts], axis=-1)
+                for k, part in enumerate(parts[0])
+            )
         return np.concatenate(parts, axis=-1)
 
     return cast(_Method, run)
@@ -267,64 +273,50 @@ class SamplerState:
         return out
 
     @blockwise
-    def own_covers(
+    def own_cover_reach(
         self,
         cx: np.ndarray,
         cy: np.ndarray,
         half_w: float,
         half_h: float,
-        r_lo: np.ndarray | None,
         ids: np.ndarray,
-        cells: int = 1,
-    ) -> np.ndarray:
-        """Whether each box (centre ``cx, cy``, half sides given, lower-left cell ``ids``, spanning
-        ``cells x cells`` cells or inside one empty cell) lies in one placed point's conflict disk: its
-        farthest corner is closer than ``max(r_point, r_lo)``."""
-        out = np.zeros(cx.size, dtype=bool)
+        cells: int,
+        want_reach: bool,
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """For boxes (centre ``cx, cy``, half sides given, lower-left cell ``ids``, spanning ``cells x cells``
+        cells or inside one empty cell): whether each lies in one placed point's own disk (its farthest
+        corner closer than ``max(r_point, min_radius)``), and, with ``want_reach``, the smallest squared
+        distance from a placed point to its farthest corner (inf when none is near): a point standing in
+        the box with a radius beyond that would conflict."""
+        covered = np.zeros(cx.size, dtype=bool)
+        reach2 = np.full(cx.size, np.inf) if want_reach else None
         q, j = self._pairs(ids, self.cover_offsets(2.0 * half_w, 2.0 * half_h, cells))
         if q.size == 0:
-            return out
+            return covered, reach2
         dx, dy = self._delta(cx[q], cy[q], j)
         fx = np.abs(dx) + half_w
         fy = np.abs(dy) + half_h
-        if r_lo is None:
-            need2 = self.pr[j] ** 2 if self.variable else self.r_min * self.r_min
-        else:
-            need2 = np.maximum(r_lo[q], self.pr[j]) ** 2
-        out[q[fx * fx + fy * fy < need2]] = True
-        return out
-
-    @blockwise
-    def nearest_far2(
-        self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float, ids: np.ndarray, cells: int = 1
-    ) -> np.ndarray:
-        """Per box, the smallest squared distance from a placed point to the box's farthest corner
-        (inf when no point is near): the box is covered once a point there gets a larger radius."""
-        out = np.full(cx.size, np.inf)
-        q, j = self._pairs(ids, self.cover_offsets(2.0 * half_w, 2.0 * half_h, cells))
-        if q.size:
-            dx, dy = self._delta(cx[q], cy[q], j)
-            fx = np.abs(dx) + half_w
-            fy = np.abs(dy) + half_h
-            far2 = fx * fx + fy * fy
+        far2 = fx * fx + fy * fy
+        need2 = self.pr[j] ** 2 if self.variable else self.r_min * self.r_min
+        covered[q[far2 < need2]] = True
+        if reach2 is not None:
             starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per box
-            out[q[starts]] = np.minimum.reduceat(far2, starts)
-        if self.blockers is not None:
-            np.minimum(out, self.blockers.nearest_far2(cx, cy, half_w, half_h), out=out)
-        return out
+            reach2[q[starts]] = np.minimum.reduceat(far2, starts)
+        return covered, reach2
 
     @blockwise
-    def split_covered(
-        self, x0: np.ndarray, y0: np.ndarray, ids: np.ndarray, bw: float, bh: float
-    ) -> np.ndarray:
-        """Split each ``bw x bh`` box (corner ``x0, y0``) of an empty cell in four; (4, M) whether each child
-        (lower-left, lower-right, upper-left, upper-right) lies in one placed point's disk of radius
-        ``max(r_point, min_radius)``. The neighbours are gathered once per parent, not per child."""
-        out = np.zeros((4, x0.size), dtype=bool)
+    def split_cover_reach(
+        self, x0: np.ndarray, y0: np.ndarray, ids: np.ndarray, bw: float, bh: float, want_reach: bool
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Split each ``bw x bh`` box (corner ``x0, y0``) of an empty cell in four; ``own_cover_reach`` of
+        the children as (4, M) arrays (lower-left, lower-right, upper-left, upper-right). The neighbours
+        are gathered once per parent, not per child."""
+        covered = np.zeros((4, x0.size), dtype=bool)
+        reach2 = np.full((4, x0.size), np.inf) if want_reach else None
         qw, qh = 0.25 * bw, 0.25 * bh  # half side of a child = offset of its centre from the parent's
         q, j = self._pairs(ids, self.cover_offsets(0.5 * bw, 0.5 * bh))
         if q.size == 0:
-            return out
+            return covered, reach2
         dx, dy = self._delta(x0[q] + 2.0 * qw, y0[q] + 2.0 * qh, j)
         fx_lo, fx_hi = np.abs(dx - qw), np.abs(dx + qw)
         fy_lo, fy_hi = np.abs(dy - qh), np.abs(dy + qh)
@@ -337,9 +329,13 @@ class SamplerState:
         fy_lo *= fy_lo
         fy_hi *= fy_hi
         need2 = self.pr[j] ** 2 if self.variable else self.r_min * self.r_min
+        starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per parent
         for k, (fx, fy) in enumerate(((fx_lo, fy_lo), (fx_hi, fy_lo), (fx_lo, fy_hi), (fx_hi, fy_hi))):
-            out[k, q[fx + fy < need2]] = True
-        return out
+            far2 = fx + fy
+            covered[k, q[far2 < need2]] = True
+            if reach2 is not None:
+                reach2[k, q[starts]] = np.minimum.reduceat(far2, starts)
+        return covered, reach2
 
     def blocked(self, x: np.ndarray, y: np.ndarray, r: np.ndarray | None) -> np.ndarray:
         if self.blockers is None:

@@ -68,10 +68,12 @@ def fillable(
     for pts in sets:
         if len(pts.radii) == 0:
             continue
-        reach = max(r_max, float(pts.radii.max()))
-        rec = close_pairs(q, pts.positions, reach, settings)
-        hit = rec["v"] < np.maximum(rq[rec["i"]], pts.radii[rec["j"]])
-        covered[rec["i"][hit]] = True
+        # Conflict when d < max(r_probe, r_point): the nearest point closer than r_probe, or a point whose
+        # own radius reaches the probe.
+        nearest, _ = _tree(pts.positions, settings).query(np.mod(q, (w, h)) if settings.tileable else q)
+        covered |= nearest < rq
+        rec = close_pairs(q, pts.positions, float(pts.radii.max()), settings)
+        covered[rec["i"][rec["v"] < pts.radii[rec["j"]]]] = True
     return int((allowed & ~covered).sum()), int(allowed.sum())
 
 
