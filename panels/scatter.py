@@ -33,6 +33,22 @@ def _active_layer(context: bpy.types.Context):
     return None
 
 
+class _LayerPanel(_ScatterPanel):
+    """A sub-panel of the Scatter panel that shows the active layer's settings."""
+
+    bl_parent_id = "STREW_PT_scatter"
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return _active_layer(context) is not None
+
+    def _layout(self) -> bpy.types.UILayout:
+        layout = self.layout
+        layout.use_property_split = True
+        layout.use_property_decorate = False
+        return layout
+
+
 class STREW_PT_scatter(_ScatterPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_scatter"
     bl_label = "Scatter"
@@ -62,20 +78,13 @@ class STREW_PT_scatter(_ScatterPanel, bpy.types.Panel):
         layout.prop(settings, "show_preview", icon='HIDE_OFF')
 
 
-class STREW_PT_scatter_source(_ScatterPanel, bpy.types.Panel):
+class STREW_PT_scatter_source(_LayerPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_scatter_source"
     bl_label = "Objects"
-    bl_parent_id = "STREW_PT_scatter"
-
-    @classmethod
-    def poll(cls, context: bpy.types.Context) -> bool:
-        return _active_layer(context) is not None
 
     def draw(self, context: bpy.types.Context) -> None:
         layer = _active_layer(context)
-        layout = self.layout
-        layout.use_property_split = True
-        layout.use_property_decorate = False
+        layout = self._layout()
         layout.prop(layer, "collection")
         if layer.collection is None:
             return
@@ -95,20 +104,13 @@ class STREW_PT_scatter_source(_ScatterPanel, bpy.types.Panel):
         layout.prop(layer, "output_mode")
 
 
-class STREW_PT_scatter_spacing(_ScatterPanel, bpy.types.Panel):
+class STREW_PT_scatter_spacing(_LayerPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_scatter_spacing"
     bl_label = "Spacing"
-    bl_parent_id = "STREW_PT_scatter"
-
-    @classmethod
-    def poll(cls, context: bpy.types.Context) -> bool:
-        return _active_layer(context) is not None
 
     def draw(self, context: bpy.types.Context) -> None:
         layer = _active_layer(context)
-        layout = self.layout
-        layout.use_property_split = True
-        layout.use_property_decorate = False
+        layout = self._layout()
         column = layout.column(align=True)
         column.prop(layer, "min_radius")
         column.prop(layer, "max_radius")
@@ -117,22 +119,15 @@ class STREW_PT_scatter_spacing(_ScatterPanel, bpy.types.Panel):
         layout.prop(layer, "start_points")
 
 
-class STREW_PT_scatter_density(_ScatterPanel, bpy.types.Panel):
+class STREW_PT_scatter_density(_LayerPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_scatter_density"
     bl_label = "Density"
-    bl_parent_id = "STREW_PT_scatter"
     bl_options = {'DEFAULT_CLOSED'}
-
-    @classmethod
-    def poll(cls, context: bpy.types.Context) -> bool:
-        return _active_layer(context) is not None
 
     def draw(self, context: bpy.types.Context) -> None:
         layer = _active_layer(context)
         settings = context.scene.strew
-        layout = self.layout
-        layout.use_property_split = True
-        layout.use_property_decorate = False
+        layout = self._layout()
         layout.prop(layer, "density_mode")
         if layer.density_mode == 'NOISE':
             layout.prop(layer, "noise_scale")
@@ -151,22 +146,15 @@ class STREW_PT_scatter_density(_ScatterPanel, bpy.types.Panel):
             layout.prop(layer, "density_invert")
 
 
-class STREW_PT_scatter_masks(_ScatterPanel, bpy.types.Panel):
+class STREW_PT_scatter_masks(_LayerPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_scatter_masks"
     bl_label = "Masks"
-    bl_parent_id = "STREW_PT_scatter"
     bl_options = {'DEFAULT_CLOSED'}
-
-    @classmethod
-    def poll(cls, context: bpy.types.Context) -> bool:
-        return _active_layer(context) is not None
 
     def draw(self, context: bpy.types.Context) -> None:
         layer = _active_layer(context)
         settings = context.scene.strew
-        layout = self.layout
-        layout.use_property_split = True
-        layout.use_property_decorate = False
+        layout = self._layout()
         layout.prop(layer, "max_slope")
         layout.prop(layer, "use_height_range")
         column = layout.column(align=True)
@@ -186,21 +174,14 @@ class STREW_PT_scatter_masks(_ScatterPanel, bpy.types.Panel):
         row.prop(layer, "exclusion_margin")
 
 
-class STREW_PT_scatter_placement(_ScatterPanel, bpy.types.Panel):
+class STREW_PT_scatter_placement(_LayerPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_scatter_placement"
     bl_label = "Placement"
-    bl_parent_id = "STREW_PT_scatter"
     bl_options = {'DEFAULT_CLOSED'}
-
-    @classmethod
-    def poll(cls, context: bpy.types.Context) -> bool:
-        return _active_layer(context) is not None
 
     def draw(self, context: bpy.types.Context) -> None:
         layer = _active_layer(context)
-        layout = self.layout
-        layout.use_property_split = True
-        layout.use_property_decorate = False
+        layout = self._layout()
         layout.prop(layer, "align_to_normal", slider=True)
         layout.prop(layer, "random_yaw")
         column = layout.column(align=True)

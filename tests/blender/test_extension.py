@@ -111,3 +111,12 @@ def test_natural_name_order_matches_blender_pick_instance() -> None:
         if inst.is_instance and inst.parent is not None and inst.parent.original == holder
     )
     assert [name for _, name in picked] == sorted(names, key=natural_name_key)
+
+
+def test_scatter_panels_are_in_the_strew_tab() -> None:
+    names = ["STREW_PT_scatter", "STREW_PT_scatter_source", "STREW_PT_scatter_spacing", "STREW_PT_scatter_density",
+             "STREW_PT_scatter_masks", "STREW_PT_scatter_placement", "STREW_PT_scatter_large"]
+    panels = [bpy.types.Panel.bl_rna_get_subclass_py(name) for name in names]
+    assert all(panel is not None and panel.bl_category == "Strew" for panel in panels)
+    assert all(panel.bl_parent_id == "STREW_PT_scatter" for panel in panels[1:])
+    assert bpy.types.UIList.bl_rna_get_subclass_py("STREW_UL_layers") is not None
