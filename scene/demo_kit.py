@@ -257,7 +257,8 @@ def _materials() -> dict[str, bpy.types.Material]:
     for key, (color, roughness) in COLORS.items():
         name = f"Strew Kit {key.title()}"
         material = bpy.data.materials.get(name) or bpy.data.materials.new(name)
-        material.use_nodes = True
+        if material.node_tree is None:
+            material.use_nodes = True
         bsdf = material.node_tree.nodes.get("Principled BSDF")
         if bsdf is not None:
             bsdf.inputs["Base Color"].default_value = (*color, 1.0)
