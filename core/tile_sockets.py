@@ -12,18 +12,23 @@ Pure numpy (no ``bpy``). Conventions (shared with the Blender side, see docs/rea
   (a compatible pair: they fit each other, not themselves).
 - A vertical profile (points ``x, y``) that a quarter turn changes gets the orientation suffix ``":k"`` of the
   WFC core, so turned variants keep fitting the tile above or below only when the geometry lines up.
+- Label forms: ``"h<hash>"`` for a symmetric side profile, ``"m<hash>"`` / ``"m<hash>~"`` for an asymmetric
+  one and its mirror (always paired, even when the kit has only one of them: such a side then fits nothing,
+  which ``rules_from_tiles`` reports), ``"v<hash>"`` or ``"v<hash>:k"`` for top/bottom profiles.
 - A side with no vertex on its plane is **unset** (``""``): it fits only another unset side.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 
 import numpy as np
 
 SIDES = ("n", "e", "s", "w", "up", "down")
 MIRROR_SUFFIX = "~"
+_ASYMMETRIC = re.compile(r"^m[0-9a-f]{8}$")
 
 
 def _hash(points: np.ndarray) -> str:
@@ -45,7 +50,7 @@ def horizontal_label(profile: np.ndarray, quantum: float) -> str:
     if mine == mirrored:
         return f"h{mine}"
     base = min(mine, mirrored)
-    return f"h{base}" if mine == base else f"h{base}{MIRROR_SUFFIX}"
+    return f"m{base}" if mine == base else f"m{base}{MIRROR_SUFFIX}"
 
 
 def vertical_label(profile: np.ndarray, quantum: float) -> str:
@@ -117,11 +122,18 @@ def detect_sockets(vertices: np.ndarray, cell_size, quantum: float = 0.01,
 
 
 def mirror_pairs(labels: Iterable[str]) -> list[tuple[str, str]]:
-    """Compatible pairs ``(x, x~)`` for every label ``x~`` among ``labels`` (a mirrored profile and its twin)."""
+    """Compatible pairs ``(x, x~)``: for every label ``x~`` among ``labels`` (a mirrored profile and its twin),
+    and for every detected asymmetric label ``m<hash>`` (which must never fit itself).
+
+    >>> mirror_pairs(["door", "door~", "wall"])
+    [('door', 'door~')]
+    """
     pairs = set()
     for label in labels:
         if label and label.endswith(MIRROR_SUFFIX):
             pairs.add((label[: -len(MIRROR_SUFFIX)], label))
+        elif label and _ASYMMETRIC.match(label):
+            pairs.add((label, label + MIRROR_SUFFIX))
     return sorted(pairs)
 
 

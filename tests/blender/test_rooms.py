@@ -294,8 +294,9 @@ def test_detect_sockets_labels_a_kit_whose_true_sockets_are_known() -> None:
     assert bpy.ops.strew.detect_sockets(target='KIT') == {'FINISHED'}
     labels = {obj.name: {s: getattr(obj.strew, f"socket_{s}") for s in ("n", "e", "s", "w", "up", "down")}
               for obj in kit.objects}
-    pairs = {frozenset((label[:-1], label)) for sockets in labels.values() for label in sockets.values()
-             if label.endswith("~")}
+    # Documented pairing: "m<hash>" (an asymmetric profile) always pairs with "m<hash>~" (its mirror).
+    every = {label for sockets in labels.values() for label in sockets.values()}
+    pairs = {frozenset((label.rstrip("~"), label.rstrip("~") + "~")) for label in every if label.startswith("m")}
     # Every side of every tile against every side of every other (any turn can make them face each other).
     for a, sides_a in DETECT_KIT.items():
         for b, sides_b in DETECT_KIT.items():
