@@ -6,7 +6,10 @@ Call from ``demo.build_demo`` after the scatter part (the room stands at x = +20
     room = build_room_demo(scene, out, render_images=render_images, samples=samples)
     timings.update(room["timings"])
 
-It returns ``{"timings": {step: seconds}, "counts": {...}, "images": [paths]}``.
+It returns ``{"timings": {step: seconds}, "counts": {...}, "images": [paths]}``; the images are
+``room_overview.png`` (upper storey from above, no roof), ``room_ground_floor.png`` (same view, upper storey
+hidden) and ``room_inside.png`` (eye height on the upper floor). The cameras are "Room Overview" and
+"Room Inside"; ``scene.camera`` is left as it was.
 """
 
 from __future__ import annotations
@@ -107,4 +110,14 @@ def build_room_demo(scene: bpy.types.Scene, out: Path, render_images: bool = Tru
         for camera, name in ((overview, "room_overview.png"), (inside, "room_inside.png")):
             timings[f"render {name}"] = _render(scene, camera, out / name, samples)
             images.append(out / name)
+        # The ground floor: the same view with the upper storey left out of the render.
+        upper = [obj for obj in room.objects if obj["strew_cell"][2] >= 1 and not obj.hide_render]
+        for obj in upper:
+            obj.hide_render = True
+        try:
+            timings["render room_ground_floor.png"] = _render(scene, overview, out / "room_ground_floor.png", samples)
+        finally:
+            for obj in upper:
+                obj.hide_render = False
+        images.append(out / "room_ground_floor.png")
     return {"timings": timings, "counts": counts, "images": images}

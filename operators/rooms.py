@@ -122,7 +122,23 @@ class STREW_OT_assemble_room(bpy.types.Operator):
         self.report({'INFO'}, result.summary())
         return {'FINISHED'}
 
+    def _fill_from_panel(self, context: bpy.types.Context) -> None:
+        """Copy the panel's values into the properties the caller left unset (so Adjust Last Operation shows
+        and re-runs the room that was made)."""
+        room = context.scene.strew.room
+        given = self.properties.is_property_set
+        for name in _OVERRIDES:
+            if not given(name):
+                setattr(self, name, getattr(room, name))
+        if not given("kit") and room.kit is not None:
+            self.kit = room.kit.name
+        if not given("room_name"):
+            self.room_name = room.room_name
+        if not given("border"):
+            self.border = room.border if room.use_border else ""
+
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        self._fill_from_panel(context)
         params = self._params(context)
         if params is None:
             return {'CANCELLED'}

@@ -10,6 +10,7 @@ about +Z seen from above) and keeps the source tile's scale; the source's own lo
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 import time
@@ -20,8 +21,8 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
-from ..core.wfc import Contradiction, Rules, rules_from_tiles, solve_detailed
-from ..core.wfc.sockets import sockets_fit, turned
+from ..core.wfc import Contradiction, Rules, SocketTile, rules_from_tiles, solve_detailed
+from ..core.wfc.sockets import sockets_fit, turn_label, turned
 from .ownership import OWNER_KEY, is_owned, mark, owned_collection
 from .room_kit import Kit, KitError, read_kit
 
@@ -128,10 +129,10 @@ def _labels(text: str) -> list[str]:
     return [part.strip() for part in text.split(",")]
 
 
-def _variant_of(rules: Rules, kit: Kit, fixed: FixedTile) -> int:
-    tile = next((t for t in kit.tiles if t.name == fixed.tile), None)
+def _variant_of(rules: Rules, tiles: list[SocketTile], kit_name: str, fixed: FixedTile) -> int:
+    tile = next((t for t in tiles if t.name == fixed.tile), None)
     if tile is None:
-        raise RoomError(f"fixed tile {fixed.tile!r} is not in kit \"{kit.collection.name}\"")
+        raise RoomError(f"fixed tile {fixed.tile!r} is not in kit \"{kit_name}\" (or fits no Below/Above label)")
     if fixed.rotation not in tile.rotations:
         raise RoomError(f"fixed tile {fixed.tile!r}: rotation {fixed.rotation} is not among its allowed rotations "
                         f"{list(tile.rotations)}")
@@ -154,14 +155,45 @@ class Plan:
     backtracks: int
 
 
+def one_storey_tiles(tiles: list[SocketTile], compatible, below: str, above: str) -> list[SocketTile]:
+    """For a one-storey room: each tile with only the turns whose bottom fits ``below`` and top fits ``above``
+    (labels, comma separated; empty = any); tiles left with no turn are dropped. Up/down play no other part."""
+    compat = frozenset(frozenset(pair) for pair in compatible)
+    out = []
+    for tile in tiles:
+        keep = []
+        for degrees in tile.rotations:
+            quarter = degrees // 90
+            ok = True
+            for side, text in (("down", below), ("up", above)):
+                if text.strip():
+                    label = turn_label(tile.sockets.get(side, ""), quarter)
+                    ok &= any(sockets_fit(label, wanted, compat) for wanted in _labels(text))
+            if ok:
+                keep.append(degrees)
+        if keep:
+            out.append(dataclasses.replace(tile, rotations=tuple(keep)))
+    return out
+
+
 def prepare(params: RoomParams) -> tuple[Kit, Rules, dict]:
-    """Read the kit and turn the settings into solver arguments (``RoomError`` on bad input)."""
+    """Read the kit and turn the settings into solver arguments (``RoomError`` on bad input).
+
+    A one-storey room (size z = 1) is solved in 2-D: up/down sockets only pick the tiles that fit Below/Above.
+    """
     collection = bpy.data.collections.get(params.kit)
     if collection is None:
         raise RoomError(f"There is no collection named \"{params.kit}\": pick the kit collection")
+    flat = int(params.size[2]) == 1
     try:
         kit = read_kit(collection, params.compatible, params.cell_size)
-        rules = rules_from_tiles(kit.tiles, compatible=kit.compatible, dims=3)
+        tiles = kit.tiles
+        if flat:
+            tiles = one_storey_tiles(tiles, kit.compatible, params.border_bottom, params.border_top)
+            if not tiles:
+                raise KitError(f"no tile fits Below {params.border_bottom!r} and Above {params.border_top!r}; "
+                               "change those labels")
+        rules = rules_from_tiles(tiles, compatible=kit.compatible, dims=2 if flat else 3)
     except (KitError, ValueError) as error:
         raise RoomError(f'Kit "{collection.name}": {error}') from error
     if abs(kit.cell_size[0] - kit.cell_size[1]) > 1e-6 and any(set(t.rotations) - {0, 180} for t in kit.tiles):
@@ -172,9 +204,9 @@ def prepare(params: RoomParams) -> tuple[Kit, Rules, dict]:
         labels = _labels(params.border)
         for side in ("n", "e", "s", "w"):
             border[side] = _border_mask(rules, side, labels)
-    if params.border_bottom.strip():
+    if params.border_bottom.strip() and not flat:
         border["down"] = _border_mask(rules, "down", _labels(params.border_bottom))
-    if params.border_top.strip():
+    if params.border_top.strip() and not flat:
         border["up"] = _border_mask(rules, "up", _labels(params.border_top))
     for side, mask in border.items():
         if not mask.any():
@@ -183,14 +215,17 @@ def prepare(params: RoomParams) -> tuple[Kit, Rules, dict]:
     fixed = {}
     entrances = []
     for item in params.fixed:
-        v = _variant_of(rules, kit, item)
-        if item.cell in fixed and fixed[item.cell] != v:
+        v = _variant_of(rules, tiles, collection.name, item)
+        key = item.cell[:2] if flat else item.cell
+        if key in fixed and fixed[key] != v:
             raise RoomError(f"fixed tiles: cell {item.cell} is given two different tiles "
-                            f"({rules.name(fixed[item.cell])!r} and {rules.name(v)!r})")
-        fixed[item.cell] = v
+                            f"({rules.name(fixed[key])!r} and {rules.name(v)!r})")
+        cell = item.cell[:2] if flat else item.cell
+        fixed[cell] = v
         if params.connected and rules.walkable_mask()[v]:
-            entrances.append(item.cell)
-    options = dict(periodic=(params.periodic, params.periodic, False), heuristic=HEURISTICS[params.heuristic],
+            entrances.append(cell)
+    periodic = (params.periodic, params.periodic) + (() if flat else (False,))
+    options = dict(periodic=periodic, heuristic=HEURISTICS[params.heuristic],
                    fixed=fixed or None, border=border or None, connected=params.connected, entrances=entrances,
                    max_backtracks=params.max_backtracks, max_restarts=params.max_restarts,
                    time_limit=params.time_limit)
@@ -203,13 +238,14 @@ def solve_plan(params: RoomParams) -> Plan:
 
 
 def _solve(kit: Kit, rules: Rules, options: dict, params: RoomParams) -> Plan:
+    shape = tuple(int(s) for s in params.size)
     try:
-        result = solve_detailed(rules, tuple(int(s) for s in params.size), int(params.seed), **options)
+        result = solve_detailed(rules, shape[:rules.dims], int(params.seed), **options)
     except Contradiction as error:
         raise RoomError(f"No room found: {error}") from error
     except ValueError as error:
         raise RoomError(str(error)) from error
-    return Plan(kit, rules, result.grid, result.restarts, result.backtracks)
+    return Plan(kit, rules, result.grid.reshape(shape), result.restarts, result.backtracks)
 
 
 def room_objects(scene: bpy.types.Scene, name: str) -> list[bpy.types.Object]:

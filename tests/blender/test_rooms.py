@@ -161,8 +161,10 @@ def test_hand_made_kit_from_custom_properties_and_the_panel() -> None:
 def test_rotation_convention_on_the_geometry() -> None:
     """At 90° the side that faced east faces north: the turn tile's road bump points where its sockets say."""
     kit = _hand_kit()
+    del kit["strew_cell_size"]  # the cell size now comes from the tiles' bounds: 2 x 2 x 1
     assert bpy.ops.strew.assemble_room(kit=kit.name, size=(8, 8, 1), seed=5, border="grass") == {'FINISHED'}
     room = read_room()
+    check_positions(room, (0, 0, 0), (2.0, 2.0, 1.0))
     turns = [(cell, rotation, obj) for cell, (tile, rotation, obj) in room.items() if tile == "turn"]
     assert {rotation for _, rotation, _ in turns} >= {0, 90} or len(turns) >= 2
     for cell, rotation, obj in turns:
@@ -425,3 +427,29 @@ def test_command_line_kit_and_room(tmp_path: Path) -> None:
     bpy.ops.wm.open_mainfile(filepath=str(room_path))
     assert len(read_room()) == 72
     assert cli.main(["room", str(kit_path), "--kit", "Nope", "-o", str(room_path)]) == 2
+
+
+def test_one_storey_room_with_the_issues_sockets() -> None:
+    """The issue's example tile (up "" / down "floor") in a one-storey room: up/down only pick the tiles."""
+    kit = bpy.data.collections.new("Tiles")
+    bpy.context.scene.collection.children.link(kit)
+    for name, sockets in (
+        ("door_tile", {"n": "wall", "e": "door", "s": "wall", "w": "open", "up": "", "down": "floor"}),
+        ("open_tile", {"n": "open", "e": "open", "s": "open", "w": "open", "up": "", "down": "floor"}),
+        ("wall_tile", {"n": "wall", "e": "wall", "s": "open", "w": "open", "up": "", "down": "floor"}),
+        ("hall_tile", {"n": "wall", "e": "open", "s": "wall", "w": "open", "up": "", "down": "floor"}),
+        ("doorway", {"n": "wall", "e": "door", "s": "wall", "w": "door", "up": "", "down": "floor"}),
+        ("sky_tile", {"n": "open", "e": "open", "s": "open", "w": "open", "up": "", "down": "cloud"}),
+    ):
+        obj = _mesh_object(name, [(-1, 1, -1, 1, 0, 0.1)], kit)
+        obj["strew_sockets"] = sockets
+    kit.objects["door_tile"]["strew_weight"] = 2.0
+    kit["strew_cell_size"] = (2.0, 2.0, 2.0)
+    assert bpy.ops.strew.assemble_room(kit="Tiles", size=(12, 12, 1), seed=3, border="wall", border_bottom="floor",
+                                       fixed="door_tile@90 5 5 0") == {'FINISHED'}
+    checked = _check_room(kit, (12, 12, 1), (0, 0, 0), (2.0, 2.0, 2.0), set(), border=["wall"])
+    assert checked["room"][(5, 5, 0)][:2] == ("door_tile", 90)
+    assert "sky_tile" not in {tile for tile, _, _ in checked["room"].values()}  # its bottom does not fit "floor"
+    # Two storeys of the same kit: the empty tops fit no "floor" bottom, which the error names.
+    with pytest.raises(RuntimeError, match="door_tile"):
+        bpy.ops.strew.assemble_room(kit="Tiles", size=(4, 4, 2), seed=3, border="wall")
