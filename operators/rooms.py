@@ -139,6 +139,8 @@ class STREW_OT_assemble_room(bpy.types.Operator):
 
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
         self._fill_from_panel(context)
+        if context.window is None:  # no window to run a modal operator in (e.g. a background script)
+            return self.execute(context)
         params = self._params(context)
         if params is None:
             return {'CANCELLED'}

@@ -286,6 +286,8 @@ def build_steps(scene: bpy.types.Scene, plan: Plan, params: RoomParams) -> Itera
                 rotation = int(rules.rotations[v])
                 obj = source.copy()
                 obj.parent = None
+                # A kit is often hidden with the monitor/camera toggles: the room must not inherit that.
+                obj.hide_viewport = obj.hide_render = obj.hide_select = False
                 if OWNER_KEY in obj:
                     del obj[OWNER_KEY]
                 staging.objects.link(obj)

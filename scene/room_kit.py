@@ -46,8 +46,9 @@ def _plain(value):
 
 
 def tile_objects(collection: bpy.types.Collection) -> list[bpy.types.Object]:
-    """The kit's tiles: every object in the collection (and its children) that is not parented to another one."""
-    objects = list(collection.all_objects)
+    """The kit's tiles: every object in the collection (and its children) that is not parented to another one
+    and was not created by Strew (a room is never read back as a kit)."""
+    objects = [o for o in collection.all_objects if "strew_owner" not in o]
     members = set(objects)
     return sorted((o for o in objects if o.parent not in members), key=lambda o: o.name)
 

@@ -142,15 +142,21 @@ def test_demo_kit_two_storey_room_obeys_sockets_border_fixed_tiles_and_connectiv
             assert room[(x, y, z + 1)][:2] == (f"{tile}_top", rotation)
     assert len({tile for tile, _, _ in room.values()}) >= 25
     assert all(obj.data is kit.objects[obj["strew_tile"]].data for _, _, obj in room.values())  # linked duplicates
+    # A room is never read back as a kit (its objects are Strew's).
+    with pytest.raises(RuntimeError, match="empty"):
+        bpy.ops.strew.assemble_room(kit="Strew Room", size=(3, 3, 1))
 
 
 def test_hand_made_kit_from_custom_properties_and_the_panel() -> None:
     kit = _hand_kit()
+    for obj in kit.objects:  # a kit hidden with the monitor and camera toggles still gives a visible room
+        obj.hide_viewport = obj.hide_render = True
     settings = bpy.context.scene.strew.room
     settings.kit, settings.border, settings.connected, settings.seed = kit, "grass", True, 11
     assert bpy.ops.strew.assemble_room(size=(9, 7, 1)) == {'FINISHED'}
     checked = _check_room(kit, (9, 7, 1), (0, 0, 0), (2.0, 2.0, 1.0), set(), border=["grass"])
     assert len(walkable_regions(checked["tiles"])) == 1
+    assert not any(obj.hide_viewport or obj.hide_render for _, _, obj in checked["room"].values())
     kinds = [tile for tile, _, _ in checked["room"].values()]
     assert kinds.count("grass") > len(kinds) / 2  # weight 3 (custom property) vs 1
     # Periodic: the adjacency also holds across the wrapped edges.
