@@ -256,16 +256,24 @@ def room_objects(scene: bpy.types.Scene, name: str) -> list[bpy.types.Object]:
 
 
 def clear_room(scene: bpy.types.Scene, name: str) -> int:
-    """Remove the room ``name`` Strew built in ``scene`` (its objects and collection); returns the count."""
-    collection = owned_collection(scene, name, OWNER, create=False)
-    if collection is None:
-        return 0
-    doomed = [obj for obj in collection.objects if is_owned(obj, OWNER)]
-    if doomed:
-        bpy.data.batch_remove(doomed)
-    if not len(collection.objects) and not len(collection.children):
-        bpy.data.collections.remove(collection)
-    return len(doomed)
+    """Remove the room ``name`` Strew built in ``scene`` (its objects and collection); returns the count.
+
+    A room collection that still holds objects of the user's after that is left in place and handed over to the
+    user (Strew's mark removed), so a later room never hides behind it.
+    """
+    removed = 0
+    while (collection := owned_collection(scene, name, OWNER, create=False)) is not None:
+        doomed = [obj for obj in collection.objects if is_owned(obj, OWNER)]
+        if doomed:
+            bpy.data.batch_remove(doomed)
+        removed += len(doomed)
+        if not len(collection.objects) and not len(collection.children):
+            bpy.data.collections.remove(collection)
+        else:
+            for key in (OWNER_KEY, "strew_name", "strew_kit"):
+                if key in collection:
+                    del collection[key]
+    return removed
 
 
 def build_steps(scene: bpy.types.Scene, plan: Plan, params: RoomParams) -> Iterator[float]:

@@ -200,6 +200,11 @@ def test_same_seed_same_room_and_reassembling_replaces_only_strews_room() -> Non
     assert bpy.ops.strew.assemble_room(size=(8, 8, 2), seed=8) == {'FINISHED'}
     assert layout() != first
     assert [o.name for o in user.objects] == ["mine"] and user.name == "Strew Room"
+    # The user drops an object of theirs into Strew's room: re-assembling keeps it and never doubles the room.
+    ours = next(c for c in bpy.data.collections if c.get("strew_owner") == "room")
+    ours.objects.link(bpy.data.objects.new("also mine", None))
+    assert bpy.ops.strew.assemble_room(size=(8, 8, 2), seed=8) == {'FINISHED'}
+    assert [o.name for o in ours.objects] == ["also mine"] and "strew_owner" not in ours
     assert sum(1 for o in bpy.data.objects if o.get("strew_owner") == "room") == 8 * 8 * 2
 
 
@@ -207,6 +212,7 @@ def test_clear_after_save_and_reload(tmp_path: Path) -> None:
     kit = _demo_kit()
     kit_objects = sorted(o.name for o in kit.objects)
     assert bpy.ops.strew.assemble_room(size=(6, 6, 2), seed=1) == {'FINISHED'}
+    before = {cell: (tile, rotation) for cell, (tile, rotation, _) in read_room().items()}
     path = tmp_path / "room.blend"
     bpy.ops.wm.save_as_mainfile(filepath=str(path))
     bpy.ops.wm.read_homefile(use_empty=True)
@@ -216,6 +222,9 @@ def test_clear_after_save_and_reload(tmp_path: Path) -> None:
     assert not [o for o in bpy.data.objects if o.get("strew_owner")]
     assert "Strew Room" not in bpy.data.collections
     assert sorted(o.name for o in bpy.data.collections["Tiles"].objects) == kit_objects
+    # The tile settings and the panel's settings were saved: the same room comes back from the reloaded file.
+    assert bpy.ops.strew.assemble_room(size=(6, 6, 2), seed=1) == {'FINISHED'}
+    assert {cell: (tile, rotation) for cell, (tile, rotation, _) in read_room().items()} == before
 
 
 def test_undo_restores_the_scene() -> None:
