@@ -468,3 +468,56 @@ def test_one_storey_room_with_the_issues_sockets() -> None:
     # Two storeys of the same kit: the empty tops fit no "floor" bottom, which the error names.
     with pytest.raises(RuntimeError, match="door_tile"):
         bpy.ops.strew.assemble_room(kit="Tiles", size=(4, 4, 2), seed=3, border="wall")
+
+
+class _CheckingLayout:
+    """Stands in for a UILayout: every prop and operator a panel draws must exist."""
+
+    def __init__(self) -> None:
+        self.props: list[str] = []
+        self.operators: list[str] = []
+
+    def __getattr__(self, name: str):
+        return lambda *args, **kwargs: self  # row, column, box, separator, label…
+
+    def __setattr__(self, name: str, value) -> None:
+        object.__setattr__(self, name, value)
+
+    def prop(self, data, name: str, **kwargs):
+        assert name in data.bl_rna.properties, f"{type(data).__name__} has no property {name!r}"
+        self.props.append(name)
+
+    def operator(self, idname: str, **kwargs):
+        module, name = idname.split(".")
+        assert name in dir(getattr(bpy.ops, module)), f"no operator {idname}"
+        self.operators.append(idname)
+        rna = getattr(getattr(bpy.ops, module), name).get_rna_type()
+
+        class Properties:
+            def __setattr__(self, key, value):
+                assert key in rna.properties, f"{idname} has no property {key!r}"
+
+        return Properties()
+
+    def template_list(self, listtype, list_id, data, propname, active_data, active_propname, **kwargs):
+        assert propname in data.bl_rna.properties and active_propname in active_data.bl_rna.properties
+
+
+def test_panels_draw_existing_properties_and_operators() -> None:
+    panels = _module("panels.rooms")
+    kit = _demo_kit()
+    room = bpy.context.scene.strew.room
+    assert bpy.ops.strew.fixed_tile_add() == {'FINISHED'}
+    room.fixed[0].tile = kit.objects["floor"]
+    tile = kit.objects["wall_door"]
+    tile["strew_weight"] = 3.0  # the panel then says the custom property wins
+    context = type("Context", (), {"scene": bpy.context.scene, "object": tile, "active_object": tile})()
+    drawn = _CheckingLayout()
+    for panel in (panels.STREW_PT_rooms, panels.STREW_PT_rooms_rules, panels.STREW_PT_rooms_search,
+                  panels.STREW_PT_tile, panels.STREW_PT_rooms_tile):
+        fake = type("Panel", (), {"layout": drawn})()
+        panel.draw(fake, context)
+    assert {"kit", "size", "seed", "connected", "socket_n", "socket_down", "rotations", "walkable"} <= set(drawn.props)
+    assert "weight" not in drawn.props
+    assert {"strew.assemble_room", "strew.clear_room", "strew.detect_sockets"} <= set(drawn.operators)
+    assert bpy.ops.strew.fixed_tile_remove() == {'FINISHED'} and len(room.fixed) == 0
