@@ -155,6 +155,26 @@ class Plan:
     backtracks: int
 
 
+def _check_fixed_neighbours(rules: Rules, fixed: dict, params: RoomParams) -> None:
+    """Two fixed tiles side by side that cannot touch: say which, where and which sockets clash."""
+    steps = {"e": (1, 0, 0), "n": (0, 1, 0), "up": (0, 0, 1)}
+    facing = {"e": "w", "n": "s", "up": "down"}
+    for cell, a in fixed.items():
+        for direction in rules.directions:
+            if direction not in steps:
+                continue
+            other = tuple(c + d for c, d in zip(cell, steps[direction], strict=False))
+            if params.periodic and direction != "up":
+                other = (other[0] % params.size[0], other[1] % params.size[1], *other[2:])
+            b = fixed.get(other)
+            if b is not None and not rules.matrix(direction)[a, b]:
+                sa, sb = rules.sockets[a], rules.sockets[b]
+                raise RoomError(
+                    f"Fixed tiles {rules.name(a)!r} at {cell} and {rules.name(b)!r} at {other} cannot touch: "
+                    f"side {direction} {sa.get(direction, '')!r} does not fit side {facing[direction]} "
+                    f"{sb.get(facing[direction], '')!r}; move one or pick another tile or turn")
+
+
 def one_storey_tiles(tiles: list[SocketTile], compatible, below: str, above: str) -> list[SocketTile]:
     """For a one-storey room: each tile with only the turns whose bottom fits ``below`` and top fits ``above``
     (labels, comma separated; empty = any); tiles left with no turn are dropped. Up/down play no other part."""
@@ -224,6 +244,7 @@ def prepare(params: RoomParams) -> tuple[Kit, Rules, dict]:
         fixed[cell] = v
         if params.connected and rules.walkable_mask()[v]:
             entrances.append(cell)
+    _check_fixed_neighbours(rules, fixed, params)
     periodic = (params.periodic, params.periodic) + (() if flat else (False,))
     options = dict(periodic=periodic, heuristic=HEURISTICS[params.heuristic],
                    fixed=fixed or None, border=border or None, connected=params.connected, entrances=entrances,
