@@ -121,6 +121,22 @@ def detect_sockets(vertices: np.ndarray, cell_size, quantum: float = 0.01,
     return out
 
 
+def cell_overflow(vertices: np.ndarray, cell_size) -> float:
+    """How far (≥ 0) the vertices reach outside the cell (x, y in ±size/2, z in [0, height]): the usual sign of
+    a tile whose origin is a few centimetres off.
+
+    >>> cell_overflow(np.array([[1.03, 0.0, 0.5], [-1.0, 0.0, 0.0]]), (2, 2, 2))
+    0.03
+    """
+    v = np.asarray(vertices, dtype=np.float64).reshape(-1, 3)
+    if len(v) == 0:
+        return 0.0
+    sx, sy, sz = (float(c) for c in cell_size)
+    low = np.array([-sx / 2, -sy / 2, 0.0])
+    high = np.array([sx / 2, sy / 2, sz])
+    return float(round(max(0.0, (low - v.min(axis=0)).max(), (v.max(axis=0) - high).max()), 9))
+
+
 def mirror_pairs(labels: Iterable[str]) -> list[tuple[str, str]]:
     """Compatible pairs ``(x, x~)``: for every label ``x~`` among ``labels`` (a mirrored profile and its twin),
     and for every detected asymmetric label ``m<hash>`` (which must never fit itself).

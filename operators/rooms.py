@@ -21,7 +21,14 @@ from bpy.props import (
 from ..properties.rooms import HEURISTIC_ITEMS
 from ..scene import room_job
 from ..scene.demo_kit import build_demo_kit
-from ..scene.room_kit import KitError, detect_object_sockets, kit_cell_size, tile_objects, write_sockets
+from ..scene.room_kit import (
+    KitError,
+    detect_object_sockets,
+    kit_cell_size,
+    tile_objects,
+    tiles_off_cell,
+    write_sockets,
+)
 
 # Operator property -> room setting it overrides when a script sets it.
 _OVERRIDES = ("size", "seed", "periodic", "connected", "heuristic", "max_backtracks", "max_restarts", "time_limit",
@@ -239,9 +246,14 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
             else:
                 size = tuple(room.cell_size)
             found = {obj.name: detect_object_sockets(obj, size, self.quantum) for obj in objects}
+            off = tiles_off_cell(objects, size, self.quantum)
         except (KitError, ValueError) as error:
             self.report({'ERROR'}, str(error))
             return {'CANCELLED'}
+        if off:
+            listed = ", ".join(f"{name} ({d * 100:.1f} cm)" for name, d in off[:8]) + (" …" if len(off) > 8 else "")
+            self.report({'WARNING'}, f"{len(off)} tile(s) reach outside their {size[0]:g} × {size[1]:g} × "
+                                     f"{size[2]:g} cell (origin at the centre of the bottom face?): {listed}")
         for obj in objects:
             write_sockets(obj, found[obj.name])
         labels = {label for sockets in found.values() for label in sockets.values()}

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import bpy
 import numpy as np
 
-from ..core.tile_sockets import SIDES, detect_sockets, mirror_pairs, parse_compatible
+from ..core.tile_sockets import SIDES, cell_overflow, detect_sockets, mirror_pairs, parse_compatible
 from ..core.wfc import SocketTile
 
 SOCKETS_KEY = "strew_sockets"
@@ -183,6 +183,12 @@ def read_kit(collection: bpy.types.Collection | None, compatible: str = "",
 def detect_object_sockets(obj: bpy.types.Object, cell_size, quantum: float) -> dict[str, str]:
     """Detect a tile's sockets from its geometry (see :func:`strew.core.tile_sockets.detect_sockets`)."""
     return detect_sockets(local_vertices(obj), cell_size, quantum=quantum)
+
+
+def tiles_off_cell(objects: list[bpy.types.Object], cell_size, tolerance: float) -> list[tuple[str, float]]:
+    """Tiles whose geometry reaches more than ``tolerance`` outside their cell (origin or size off), worst first."""
+    out = [(obj.name, cell_overflow(local_vertices(obj), cell_size)) for obj in objects]
+    return sorted(((name, d) for name, d in out if d > tolerance), key=lambda item: -item[1])
 
 
 def write_sockets(obj: bpy.types.Object, sockets: Mapping[str, str]) -> None:

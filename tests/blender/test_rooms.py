@@ -339,6 +339,8 @@ def test_detect_sockets_labels_a_kit_whose_true_sockets_are_known() -> None:
         obj.select_set(obj is moved)
     assert bpy.ops.strew.detect_sockets(target='SELECTED') == {'FINISHED'}
     assert moved.strew.socket_e != labels["wall"]["e"]
+    off = _module("scene.room_kit").tiles_off_cell(list(kit.objects), (2.0, 2.0, 2.0), 0.01)
+    assert [name for name, _ in off] == [moved.name] and off[0][1] == pytest.approx(0.03, abs=1e-6)
     kit.objects.unlink(moved)
 
 

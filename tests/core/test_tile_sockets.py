@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strew.core.tile_sockets import (
+    cell_overflow,
     detect_sockets,
     horizontal_label,
     mirror_pairs,
@@ -65,6 +66,9 @@ def test_detect_sockets_on_a_box_tile_and_its_turn() -> None:
     turned_labels = detect_sockets(turned, (2, 2, 2))
     assert turned_labels["n"] == labels["e"] and turned_labels["w"] == labels["n"]
     assert turned_labels["down"] == turn_label(labels["down"], 1)
+    assert cell_overflow(vertices, (2, 2, 2)) == 0.0
+    assert cell_overflow(vertices + np.array([0.0, -0.05, 0.0]), (2, 2, 2)) == pytest.approx(0.05)
+    assert cell_overflow(vertices + np.array([0.0, 0.0, -0.2]), (2, 2, 2)) == pytest.approx(0.2)
     profiles_ = side_profiles(vertices, (2, 2, 2), 0.005)
     assert len(profiles_["e"]) == 4 + 4 and len(profiles_["up"]) == 0
 
