@@ -340,8 +340,9 @@ def build_steps(scene: bpy.types.Scene, plan: Plan, params: RoomParams) -> Itera
 def assemble(scene: bpy.types.Scene, params: RoomParams, threaded: bool = False) -> Iterator[float]:
     """The whole job as a generator of progress fractions (0..1); returns a :class:`RoomResult`.
 
-    ``threaded``: solve in a worker thread (core only, no ``bpy``) so a modal caller stays responsive; closing
-    the generator abandons the solve (it stops by its time limit) and leaves the scene unchanged.
+    ``threaded``: solve in a worker thread (core only, no ``bpy``) so a modal caller stays responsive and sees the
+    fraction of cells decided; closing the generator (ESC) stops the solve within 256 decisions and leaves the
+    scene unchanged.
     """
     stages: dict[str, float] = {}
     started = time.perf_counter()
@@ -350,19 +351,27 @@ def assemble(scene: bpy.types.Scene, params: RoomParams, threaded: bool = False)
     yield 0.05
     started = time.perf_counter()
     if threaded:
-        box: dict[str, object] = {}
+        box: dict[str, object] = {"fraction": 0.0}
+        cancel = threading.Event()
+
+        def progress(fraction: float) -> bool:  # called by the solver every 256 decisions
+            box["fraction"] = fraction
+            return not cancel.is_set()
 
         def work() -> None:
             try:
-                box["plan"] = _solve(kit, rules, options, params)
+                box["plan"] = _solve(kit, rules, {**options, "progress": progress}, params)
             except BaseException as error:  # handed to the main thread
                 box["error"] = error
 
         worker = threading.Thread(target=work, daemon=True)
         worker.start()
-        while worker.is_alive():
-            elapsed = time.perf_counter() - started
-            yield 0.05 + 0.45 * min(1.0, elapsed / max(params.time_limit, 1e-3))
+        try:
+            while worker.is_alive():
+                worker.join(0.01)
+                yield 0.05 + 0.45 * float(box["fraction"])  # type: ignore[arg-type]
+        finally:
+            cancel.set()  # closing the generator (ESC) stops the solve within 256 decisions
         if "error" in box:
             raise box["error"]  # type: ignore[misc]
         plan = box["plan"]

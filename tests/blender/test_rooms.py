@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib
 import math
+import threading
+import time
 from pathlib import Path
 
 import bpy
@@ -245,12 +247,17 @@ def test_modal_job_cancelled_midway_leaves_the_scene_unchanged() -> None:
     before = scene_snapshot()
     params = room_job.RoomParams(kit="Tiles", size=(30, 30, 2), seed=4, border="wall, window",
                                  border_bottom="ground", border_top="sky")
-    job = room_job.assemble(bpy.context.scene, params, threaded=True)
-    for fraction in job:  # stop in the middle of the build, like ESC
-        if fraction > 0.6:
-            break
-    job.close()
-    assert scene_snapshot() == before
+    for stop_at in (0.06, 0.6):  # ESC during the solve (its worker thread stops), then during the build
+        job = room_job.assemble(bpy.context.scene, params, threaded=True)
+        for fraction in job:
+            if fraction > stop_at:
+                break
+        job.close()
+        assert scene_snapshot() == before
+    deadline = time.perf_counter() + 10.0  # the solver's worker thread notices the cancel within 256 decisions
+    while threading.active_count() > 1 and time.perf_counter() < deadline:
+        time.sleep(0.01)
+    assert threading.active_count() == 1
     # The threaded path run to the end gives the room the blocking path gives.
     job = room_job.assemble(bpy.context.scene, params, threaded=True)
     while True:
