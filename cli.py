@@ -3,6 +3,8 @@
 With the ``bpy`` wheel (``pip install strew[blender]``)::
 
     python -m strew scatter scene.blend --terrain Terrain --layer Trees:4:9 --layer Bushes:1.5:3 --seed 42 -o out.blend
+    python -m strew kit kit.blend
+    python -m strew room kit.blend --kit Tiles --size 12 12 2 --seed 3 -o room.blend
 
 Inside Blender, once the extension is installed (the module is then ``bl_ext.<repository>.strew``)::
 
@@ -109,6 +111,55 @@ def _scatter(args: argparse.Namespace) -> int:
     return 0
 
 
+def _room(args: argparse.Namespace) -> int:
+    import bpy
+
+    if args.output is None and not args.in_place:
+        raise CliError("say where to save: -o OUT.blend, or --in-place to overwrite the input")
+    _open(args.blend)
+    options: dict[str, object] = {}
+    for key in ("kit", "seed", "border", "fixed", "room_name", "compatible", "heuristic", "time_limit",
+                "max_backtracks"):
+        value = getattr(args, key)
+        if value is not None:
+            options[key] = value
+    if args.size is not None:
+        options["size"] = tuple(args.size)
+    if args.cell_size is not None:
+        options["cell_size"] = tuple(args.cell_size)
+    if args.connected is not None:
+        options["connected"] = args.connected
+    if args.periodic:
+        options["periodic"] = True
+    started = time.perf_counter()
+    try:
+        result = bpy.ops.strew.assemble_room(**options)
+    except RuntimeError as error:
+        raise CliError(str(error).strip()) from error
+    if result != {'FINISHED'}:
+        raise CliError("assemble_room was cancelled")
+    name = options.get("room_name") or bpy.context.scene.strew.room.room_name
+    collection = bpy.data.collections.get(name)
+    count = len(collection.objects) if collection else 0
+    print(f"{name}: {count:,} tiles; assemble took {time.perf_counter() - started:.2f} s; saved {_save(args)}")
+    return 0
+
+
+def _kit(args: argparse.Namespace) -> int:
+    import bpy
+
+    from .scene.demo_kit import build_demo_kit
+
+    bpy.ops.wm.read_homefile(use_empty=True)
+    ensure_registered()
+    collection = build_demo_kit(bpy.context.scene, args.name)
+    target = Path(args.output).resolve()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    bpy.ops.wm.save_as_mainfile(filepath=str(target), check_existing=False)
+    print(f"kit \"{collection.name}\": {len(collection.objects)} tiles; saved {target}")
+    return 0
+
+
 def _demo(args: argparse.Namespace) -> int:
     from .demo import build_demo
 
@@ -131,6 +182,36 @@ def build_parser() -> argparse.ArgumentParser:
     scatter.add_argument("-o", "--output", help="where to save the result")
     scatter.add_argument("--in-place", action="store_true", help="overwrite the input file")
     scatter.set_defaults(handler=_scatter)
+
+    room = commands.add_parser(
+        "room", help="assemble a tile room from a kit in a .blend and save it",
+        description="Assemble a room (Wave Function Collapse) from the kit collection of a .blend and save. Options "
+        "not given keep the file's Tile Rooms settings.")
+    room.add_argument("blend", help="the .blend that holds the kit (e.g. made by `python -m strew kit`)")
+    room.add_argument("--kit", help="name of the kit collection (default: the file's setting)")
+    room.add_argument("--size", type=int, nargs=3, metavar=("X", "Y", "Z"), help="cells along x, y, z (floors)")
+    room.add_argument("--seed", type=int, help="random seed (same seed, same room)")
+    room.add_argument("--cell-size", type=float, nargs=3, metavar=("X", "Y", "Z"),
+                      help="cell size (default: the kit's strew_cell_size or its tiles' bounds)")
+    room.add_argument("--border", help="label(s) outside the four walls, e.g. 'wall, window'; '' for none")
+    room.add_argument("--periodic", action="store_true", help="wrap around in x and y (no border)")
+    room.add_argument("--connected", action=argparse.BooleanOptionalAction, default=None,
+                      help="all walkable tiles connected (default: the file's setting)")
+    room.add_argument("--fixed", help="fixed tiles: 'TILE[@ROT] X Y Z; …', e.g. 'stair@90 2 3 0'")
+    room.add_argument("--compatible", help="extra label pairs 'a=b, c=d'")
+    room.add_argument("--heuristic", choices=("AUTO", "ENTROPY", "MRV", "SCANLINE"))
+    room.add_argument("--max-backtracks", type=int, help="backtracking budget per attempt")
+    room.add_argument("--time-limit", type=float, help="give up after this many seconds")
+    room.add_argument("--room-name", help="output collection (default: 'Strew Room')")
+    room.add_argument("-o", "--output", help="where to save the result")
+    room.add_argument("--in-place", action="store_true", help="overwrite the input file")
+    room.set_defaults(handler=_room)
+
+    kit = commands.add_parser("kit", help="build the 53-tile demo kit and save it to a .blend",
+                              description="Build the procedural demo kit (sockets set) in an empty file and save.")
+    kit.add_argument("output", help="the .blend to write, e.g. kit.blend")
+    kit.add_argument("--name", default="Tiles", help="name of the kit collection (default: Tiles)")
+    kit.set_defaults(handler=_kit)
 
     demo = commands.add_parser("demo", help="build, save and render the demo scene")
     demo.add_argument("--out", default="demo", help="output folder (default: demo)")

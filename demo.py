@@ -296,12 +296,16 @@ def build_demo(out: Path, render_images: bool = True, samples: int = 16) -> int:
     eye_z = float(_heights(*eye)) + 12.0
     spot_z = float(_heights(*spot))
     close = _camera(scene, "Close-up", (*eye, eye_z), (*spot, spot_z))
+    from .demo_room import build_room_demo  # the two-storey tile room at x = +200 (issue 7)
+
+    room = build_room_demo(scene, out, render_images=render_images, samples=samples)
+    timings.update(room["timings"])
     blend_path = out / "strew_demo.blend"
     started = time.perf_counter()
     bpy.ops.wm.save_as_mainfile(filepath=str(blend_path), check_existing=False)
     timings["save"] = time.perf_counter() - started
 
-    images = []
+    images = list(room["images"])
     if render_images:
         for camera, name in ((top, "scatter_top.png"), (perspective, "scatter_perspective.png"),
                              (close, "scatter_closeup.png")):

@@ -5,9 +5,9 @@ Headless scripts set the same properties the panels show, so a saved file reprod
 
 from __future__ import annotations
 
-from . import object_settings, scatter
+from . import object_settings, rooms, scatter
 
-_modules = (object_settings, scatter)
+_modules = (object_settings, rooms, scatter)
 
 
 def register() -> None:

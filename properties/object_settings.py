@@ -1,13 +1,43 @@
-"""Per-object Strew settings (``object.strew``): prefab weight for scatter layers."""
+"""Per-object Strew settings (``object.strew``): prefab weight for scatter layers, tile sockets for rooms.
+
+Plain custom properties win over these settings when both exist, so kits made by scripts or other tools work:
+``strew_weight``, ``strew_sockets`` (a dict of side -> label), ``strew_rotations`` (list of degrees),
+``strew_walkable`` and ``strew_passable`` (list of sides).
+"""
 
 from __future__ import annotations
 
 import bpy
-from bpy.props import FloatProperty, PointerProperty
+from bpy.props import BoolProperty, EnumProperty, FloatProperty, PointerProperty, StringProperty
+
+ROTATION_ITEMS = [
+    ('0', "0°", "The tile as modelled"),
+    ('90', "90°", "Turned a quarter counter-clockwise (seen from above): east faces north"),
+    ('180', "180°", "Turned half a turn"),
+    ('270', "270°", "Turned three quarters counter-clockwise"),
+]
+PASSABLE_ITEMS = [
+    ('n', "N", "A visitor can leave through the north side (+Y)"),
+    ('e', "E", "A visitor can leave through the east side (+X)"),
+    ('s', "S", "A visitor can leave through the south side (-Y)"),
+    ('w', "W", "A visitor can leave through the west side (-X)"),
+    ('up', "Up", "A visitor can climb to the cell above (bottom of a stair)"),
+    ('down', "Down", "A visitor can climb down to the cell below (top of a stair)"),
+]
+
+
+def _socket(side: str, axis: str) -> StringProperty:
+    return StringProperty(  # type: ignore[valid-type]
+        name=side,
+        description=(
+            f"Label of the tile's {side} side ({axis}). Facing sides fit when their labels are equal or form a "
+            "compatible pair; empty means open/nothing and fits only another empty side"
+        ),
+    )
 
 
 class StrewObjectSettings(bpy.types.PropertyGroup):
-    """Settings Strew reads from an object used as a scatter prefab (or, later, a room tile)."""
+    """Settings Strew reads from an object used as a scatter prefab or a room tile."""
 
     weight: FloatProperty(  # type: ignore[valid-type]
         name="Weight",
@@ -18,6 +48,25 @@ class StrewObjectSettings(bpy.types.PropertyGroup):
         default=1.0,
         min=0.0,
         soft_max=10.0,
+    )
+    # Room tile settings (a plain custom property "strew_sockets" wins over all six).
+    socket_n: _socket("North", "+Y")  # type: ignore[valid-type]
+    socket_e: _socket("East", "+X")  # type: ignore[valid-type]
+    socket_s: _socket("South", "-Y")  # type: ignore[valid-type]
+    socket_w: _socket("West", "-X")  # type: ignore[valid-type]
+    socket_up: _socket("Up", "+Z, the top face")  # type: ignore[valid-type]
+    socket_down: _socket("Down", "-Z, the bottom face")  # type: ignore[valid-type]
+    rotations: EnumProperty(  # type: ignore[valid-type]
+        name="Rotations", items=ROTATION_ITEMS, options={'ENUM_FLAG'}, default={'0', '90', '180', '270'},
+        description="Turns of this tile the room may use (counter-clockwise about +Z seen from above)",
+    )
+    walkable: BoolProperty(  # type: ignore[valid-type]
+        name="Walkable", default=False,
+        description="A visitor can stand on this tile (used by \"All Walkable Connected\")",
+    )
+    passable: EnumProperty(  # type: ignore[valid-type]
+        name="Passable", items=PASSABLE_ITEMS, options={'ENUM_FLAG'}, default={'n', 'e', 's', 'w'},
+        description="Sides of a walkable tile a visitor can leave through (doors, openings, stairs)",
     )
 
 

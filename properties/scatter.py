@@ -15,6 +15,8 @@ from bpy.props import (
     StringProperty,
 )
 
+from .rooms import StrewRoomSettings
+
 
 def _is_mesh(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
     return obj.type == 'MESH'
@@ -174,6 +176,7 @@ class StrewSceneSettings(bpy.types.PropertyGroup):
         "per layer; use the Point Instancer output for more",
         default=5000, min=1,
     )
+    room: PointerProperty(type=StrewRoomSettings)  # type: ignore[valid-type]
 
 
 classes = (StrewLayer, StrewSceneSettings)

@@ -1,0 +1,171 @@
+"""The "Tile Rooms" panel of the Strew tab, and the "Strew Tile" panel in Object Properties."""
+
+from __future__ import annotations
+
+import bpy
+
+from ..core.tile_sockets import SIDES
+from ..scene.room_kit import PASSABLE_KEY, ROTATIONS_KEY, SOCKETS_KEY, WALKABLE_KEY, WEIGHT_KEY
+
+
+class STREW_UL_fixed_tiles(bpy.types.UIList):
+    """Tiles pinned to cells."""
+
+    bl_idname = "STREW_UL_fixed_tiles"
+
+    def draw_item(self, context, layout, data, item, icon, active_data, active_propname, index=0):
+        row = layout.row(align=True)
+        row.label(text=item.tile.name if item.tile else "(pick a tile)", icon='MESH_CUBE')
+        row.label(text=f"{item.rotation}°  ({item.cell[0]}, {item.cell[1]}, {item.cell[2]})")
+
+
+def draw_tile_settings(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
+    """A tile's sockets, weight, rotations and walkability; says when a custom property overrides a value."""
+    layout.use_property_split = True
+    layout.use_property_decorate = False
+    settings = obj.strew
+    if SOCKETS_KEY in obj:
+        box = layout.box()
+        box.label(text=f"Custom property \"{SOCKETS_KEY}\" wins:", icon='INFO')
+        value = obj[SOCKETS_KEY]
+        value = value.to_dict() if hasattr(value, "to_dict") else value
+        for side in SIDES:
+            box.label(text=f"{side}: {value.get(side, '') if hasattr(value, 'get') else '?'!s}")
+    else:
+        column = layout.column(align=True)
+        for side in SIDES:
+            column.prop(settings, f"socket_{side}")
+    for key, prop in ((WEIGHT_KEY, "weight"), (ROTATIONS_KEY, "rotations"), (WALKABLE_KEY, "walkable"),
+                      (PASSABLE_KEY, "passable")):
+        if key in obj:
+            layout.label(text=f"{prop.title()}: custom property \"{key}\" wins", icon='INFO')
+        elif prop in ("rotations", "passable"):
+            row = layout.row(heading=prop.title())
+            row.prop(settings, prop, expand=True)
+        else:
+            layout.prop(settings, prop)
+    layout.operator("strew.detect_sockets", text="Detect Sockets of Selected", icon='SNAP_EDGE').target = 'SELECTED'
+
+
+class STREW_PT_tile(bpy.types.Panel):
+    """Object Properties › Strew Tile."""
+
+    bl_idname = "STREW_PT_tile"
+    bl_label = "Strew Tile"
+    bl_space_type = 'PROPERTIES'
+    bl_region_type = 'WINDOW'
+    bl_context = "object"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return context.object is not None and hasattr(context.object, "strew")
+
+    def draw(self, context: bpy.types.Context) -> None:
+        draw_tile_settings(self.layout, context.object)
+
+
+class _RoomsPanel:
+    bl_space_type = 'VIEW_3D'
+    bl_region_type = 'UI'
+    bl_category = "Strew"
+
+
+class STREW_PT_rooms(_RoomsPanel, bpy.types.Panel):
+    bl_idname = "STREW_PT_rooms"
+    bl_label = "Tile Rooms"
+
+    def draw(self, context: bpy.types.Context) -> None:
+        room = context.scene.strew.room
+        layout = self.layout
+        layout.use_property_split = True
+        layout.use_property_decorate = False
+        row = layout.row(align=True)
+        row.prop(room, "kit")
+        row.operator("strew.build_demo_kit", text="", icon='ADD')
+        layout.prop(room, "room_name")
+        layout.prop(room, "size")
+        layout.prop(room, "auto_cell_size")
+        column = layout.column()
+        column.enabled = not room.auto_cell_size
+        column.prop(room, "cell_size")
+        layout.prop(room, "origin")
+        layout.prop(room, "seed")
+        row = layout.row(align=True)
+        row.scale_y = 1.4
+        row.operator("strew.assemble_room", icon='MOD_BUILD')
+        row.operator("strew.clear_room", text="", icon='TRASH')
+        layout.operator("strew.detect_sockets", icon='SNAP_EDGE').target = 'KIT'
+
+
+class STREW_PT_rooms_rules(_RoomsPanel, bpy.types.Panel):
+    bl_idname = "STREW_PT_rooms_rules"
+    bl_label = "Constraints"
+    bl_parent_id = "STREW_PT_rooms"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    def draw(self, context: bpy.types.Context) -> None:
+        room = context.scene.strew.room
+        layout = self.layout
+        layout.use_property_split = True
+        layout.use_property_decorate = False
+        layout.prop(room, "periodic")
+        layout.prop(room, "use_border")
+        column = layout.column()
+        column.enabled = room.use_border and not room.periodic
+        column.prop(room, "border")
+        layout.prop(room, "border_bottom")
+        layout.prop(room, "border_top")
+        layout.prop(room, "compatible")
+        layout.prop(room, "connected")
+        layout.label(text="Fixed Tiles")
+        row = layout.row()
+        row.template_list("STREW_UL_fixed_tiles", "", room, "fixed", room, "active_fixed_index", rows=3)
+        column = row.column(align=True)
+        column.operator("strew.fixed_tile_add", icon='ADD', text="")
+        column.operator("strew.fixed_tile_remove", icon='REMOVE', text="")
+        if 0 <= room.active_fixed_index < len(room.fixed):
+            item = room.fixed[room.active_fixed_index]
+            layout.prop(item, "tile")
+            layout.prop(item, "rotation")
+            layout.prop(item, "cell")
+
+
+class STREW_PT_rooms_search(_RoomsPanel, bpy.types.Panel):
+    bl_idname = "STREW_PT_rooms_search"
+    bl_label = "Search"
+    bl_parent_id = "STREW_PT_rooms"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    def draw(self, context: bpy.types.Context) -> None:
+        room = context.scene.strew.room
+        layout = self.layout
+        layout.use_property_split = True
+        layout.use_property_decorate = False
+        for prop in ("heuristic", "max_backtracks", "max_restarts", "time_limit"):
+            layout.prop(room, prop)
+
+
+class STREW_PT_rooms_tile(_RoomsPanel, bpy.types.Panel):
+    bl_idname = "STREW_PT_rooms_tile"
+    bl_label = "Active Tile"
+    bl_parent_id = "STREW_PT_rooms"
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return context.active_object is not None
+
+    def draw(self, context: bpy.types.Context) -> None:
+        obj = context.active_object
+        self.layout.label(text=obj.name, icon='OBJECT_DATA')
+        if "strew_tile" in obj:
+            self.layout.label(text=f"Placed: {obj['strew_tile']} at {tuple(obj['strew_cell'])}, "
+                                   f"{obj['strew_rotation']}°", icon='INFO')
+            return
+        draw_tile_settings(self.layout, obj)
+
+
+classes = (STREW_UL_fixed_tiles, STREW_PT_tile, STREW_PT_rooms, STREW_PT_rooms_rules, STREW_PT_rooms_search,
+           STREW_PT_rooms_tile)
+
+register, unregister = bpy.utils.register_classes_factory(classes)

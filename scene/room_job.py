@@ -1,0 +1,397 @@
+"""The Assemble Room job: kit → WFC rules → ``core.wfc`` → placed tile objects, shared by the operator and CLI.
+
+Everything is computed before the scene is touched; the new room is built into a fresh collection that replaces
+the previous room of the same name only at the end, so an error or ESC leaves the scene exactly as it was.
+
+Placement: cell ``(x, y, z)`` sits at ``origin + cell_size * (x, y, z)``; that point is the placed tile's
+origin (the centre of the cell's bottom face). A copy is turned by its variant's rotation (counter-clockwise
+about +Z seen from above) and keeps the source tile's scale; the source's own location and rotation are ignored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import bpy
+import numpy as np
+from mathutils import Matrix
+
+from ..core.wfc import Contradiction, Rules, SocketTile, rules_from_tiles, solve_detailed
+from ..core.wfc.sockets import sockets_fit, turn_label, turned
+from .ownership import OWNER_KEY, is_owned, mark, owned_collection
+from .room_kit import Kit, KitError, read_kit
+
+OWNER = "room"
+ROOM_KEY = "strew_room"
+CELL_KEY = "strew_cell"
+TILE_KEY = "strew_tile"
+ROTATION_KEY = "strew_rotation"
+BUILD_CHUNK = 250
+HEURISTICS = {'AUTO': None, 'ENTROPY': "entropy", 'MRV': "mrv", 'SCANLINE': "scanline"}
+
+
+class RoomError(Exception):
+    """A problem with the kit or the settings, or no room found; the message says where, why and what to try."""
+
+
+@dataclass(frozen=True)
+class FixedTile:
+    tile: str
+    rotation: int
+    cell: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class RoomParams:
+    """Validated settings of one Assemble Room call."""
+
+    kit: str
+    size: tuple[int, int, int]
+    seed: int = 0
+    room_name: str = "Strew Room"
+    cell_size: tuple[float, float, float] | None = None  # None: from the kit
+    origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    periodic: bool = False
+    border: str | None = "wall"  # label(s) for the four outer sides, None: no border
+    border_bottom: str = ""
+    border_top: str = ""
+    compatible: str = ""
+    connected: bool = False
+    fixed: tuple[FixedTile, ...] = ()
+    heuristic: str = 'AUTO'
+    max_backtracks: int = 2000
+    max_restarts: int = 20
+    time_limit: float = 60.0
+
+    def __post_init__(self) -> None:
+        if not self.kit:
+            raise RoomError("kit: name the collection that holds the tiles")
+        if len(self.size) != 3 or any(int(s) < 1 for s in self.size):
+            raise RoomError(f"size: give three cell counts >= 1 (x, y, z), got {tuple(self.size)}")
+        if not self.room_name.strip():
+            raise RoomError("room name: give the output collection a name")
+        if self.heuristic not in HEURISTICS:
+            raise RoomError(f"heuristic: use one of {sorted(HEURISTICS)}, got {self.heuristic!r}")
+        for fixed in self.fixed:
+            if fixed.rotation not in (0, 90, 180, 270):
+                raise RoomError(f"fixed tile {fixed.tile!r}: rotation must be 0, 90, 180 or 270")
+            if any(c < 0 or c >= s for c, s in zip(fixed.cell, self.size, strict=True)):
+                raise RoomError(f"fixed tile {fixed.tile!r}: cell {fixed.cell} is outside the grid {self.size}")
+
+
+@dataclass
+class RoomResult:
+    name: str
+    placed: int
+    tiles_used: int
+    restarts: int
+    backtracks: int
+    stages: dict[str, float] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        return (f"{self.name}: {self.placed:,} tiles placed ({self.tiles_used} kinds) in "
+                f"{sum(self.stages.values()):.2f} s (solve {self.stages.get('solve', 0):.2f} s, build "
+                f"{self.stages.get('build', 0):.2f} s), {self.restarts} restart(s), {self.backtracks} backtrack(s)")
+
+
+def parse_fixed(text: str) -> tuple[FixedTile, ...]:
+    """``"Door@90 0 5 0; Stair 3 3 0"`` → fixed tiles (tile name, optional @rotation, then the cell x y z)."""
+    out = []
+    for item in (part.strip() for part in text.split(";")):
+        if not item:
+            continue
+        parts = item.split()
+        try:
+            *name_parts, x, y, z = parts
+            name = " ".join(name_parts)
+            rotation = 0
+            if "@" in name:
+                name, _, degrees = name.rpartition("@")
+                rotation = int(degrees)
+            out.append(FixedTile(name, rotation, (int(x), int(y), int(z))))
+        except ValueError as error:
+            raise RoomError(f"fixed: write TILE[@ROTATION] X Y Z separated by ';', e.g. \"Door@90 0 5 0\"; "
+                            f"cannot read {item!r}") from error
+    return tuple(out)
+
+
+def _border_mask(rules: Rules, side: str, labels: list[str]) -> np.ndarray:
+    return np.array([any(sockets_fit(s[side], label, rules.compatible) for label in labels)
+                     for s in rules.sockets], dtype=bool)
+
+
+def _labels(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",")]
+
+
+def _variant_of(rules: Rules, tiles: list[SocketTile], kit_name: str, fixed: FixedTile) -> int:
+    tile = next((t for t in tiles if t.name == fixed.tile), None)
+    if tile is None:
+        raise RoomError(f"fixed tile {fixed.tile!r} is not in kit \"{kit_name}\" (or fits no Below/Above label)")
+    if fixed.rotation not in tile.rotations:
+        raise RoomError(f"fixed tile {fixed.tile!r}: rotation {fixed.rotation} is not among its allowed rotations "
+                        f"{list(tile.rotations)}")
+    sides = tuple(rules.sockets[0])
+    sockets, _ = turned(tile, fixed.rotation, sides)
+    for v in range(rules.count):
+        if rules.tiles[v] == tile.name and dict(rules.sockets[v]) == sockets:
+            return v
+    raise RoomError(f"fixed tile {fixed.tile!r}@{fixed.rotation}: no such variant")  # cannot happen
+
+
+@dataclass
+class Plan:
+    """What a solve decided: rules, grid and the kit, ready to be built."""
+
+    kit: Kit
+    rules: Rules
+    grid: np.ndarray
+    restarts: int
+    backtracks: int
+
+
+def _check_fixed_neighbours(rules: Rules, fixed: dict, params: RoomParams) -> None:
+    """Two fixed tiles side by side that cannot touch: say which, where and which sockets clash."""
+    steps = {"e": (1, 0, 0), "n": (0, 1, 0), "up": (0, 0, 1)}
+    facing = {"e": "w", "n": "s", "up": "down"}
+    for cell, a in fixed.items():
+        for direction in rules.directions:
+            if direction not in steps:
+                continue
+            other = tuple(c + d for c, d in zip(cell, steps[direction], strict=False))
+            if params.periodic and direction != "up":
+                other = (other[0] % params.size[0], other[1] % params.size[1], *other[2:])
+            b = fixed.get(other)
+            if b is not None and not rules.matrix(direction)[a, b]:
+                sa, sb = rules.sockets[a], rules.sockets[b]
+                raise RoomError(
+                    f"Fixed tiles {rules.name(a)!r} at {cell} and {rules.name(b)!r} at {other} cannot touch: "
+                    f"side {direction} {sa.get(direction, '')!r} does not fit side {facing[direction]} "
+                    f"{sb.get(facing[direction], '')!r}; move one or pick another tile or turn")
+
+
+def one_storey_tiles(tiles: list[SocketTile], compatible, below: str, above: str) -> list[SocketTile]:
+    """For a one-storey room: each tile with only the turns whose bottom fits ``below`` and top fits ``above``
+    (labels, comma separated; empty = any); tiles left with no turn are dropped. Up/down play no other part."""
+    compat = frozenset(frozenset(pair) for pair in compatible)
+    out = []
+    for tile in tiles:
+        keep = []
+        for degrees in tile.rotations:
+            quarter = degrees // 90
+            ok = True
+            for side, text in (("down", below), ("up", above)):
+                if text.strip():
+                    label = turn_label(tile.sockets.get(side, ""), quarter)
+                    ok &= any(sockets_fit(label, wanted, compat) for wanted in _labels(text))
+            if ok:
+                keep.append(degrees)
+        if keep:
+            out.append(dataclasses.replace(tile, rotations=tuple(keep)))
+    return out
+
+
+def prepare(params: RoomParams) -> tuple[Kit, Rules, dict]:
+    """Read the kit and turn the settings into solver arguments (``RoomError`` on bad input).
+
+    A one-storey room (size z = 1) is solved in 2-D: up/down sockets only pick the tiles that fit Below/Above.
+    """
+    collection = bpy.data.collections.get(params.kit)
+    if collection is None:
+        raise RoomError(f"There is no collection named \"{params.kit}\": pick the kit collection")
+    flat = int(params.size[2]) == 1
+    try:
+        kit = read_kit(collection, params.compatible, params.cell_size)
+        tiles = kit.tiles
+        if flat:
+            tiles = one_storey_tiles(tiles, kit.compatible, params.border_bottom, params.border_top)
+            if not tiles:
+                raise KitError(f"no tile fits Below {params.border_bottom!r} and Above {params.border_top!r}; "
+                               "change those labels")
+        rules = rules_from_tiles(tiles, compatible=kit.compatible, dims=2 if flat else 3)
+    except (KitError, ValueError) as error:
+        raise RoomError(f'Kit "{collection.name}": {error}') from error
+    if abs(kit.cell_size[0] - kit.cell_size[1]) > 1e-6 and any(set(t.rotations) - {0, 180} for t in kit.tiles):
+        raise RoomError(f"Cell size {kit.cell_size}: turned tiles need square cells (x = y); set equal sizes or "
+                        "allow only 0° and 180°")
+    border = {}
+    if params.border is not None and not params.periodic:  # a periodic room has no outer wall
+        labels = _labels(params.border)
+        for side in ("n", "e", "s", "w"):
+            border[side] = _border_mask(rules, side, labels)
+    if params.border_bottom.strip() and not flat:
+        border["down"] = _border_mask(rules, "down", _labels(params.border_bottom))
+    if params.border_top.strip() and not flat:
+        border["up"] = _border_mask(rules, "up", _labels(params.border_top))
+    for side, mask in border.items():
+        if not mask.any():
+            which = {"down": params.border_bottom, "up": params.border_top}.get(side, params.border)
+            raise RoomError(f"Border {which!r}: no tile has a {side} side that fits it; change the border label")
+    fixed = {}
+    entrances = []
+    for item in params.fixed:
+        v = _variant_of(rules, tiles, collection.name, item)
+        key = item.cell[:2] if flat else item.cell
+        if key in fixed and fixed[key] != v:
+            raise RoomError(f"fixed tiles: cell {item.cell} is given two different tiles "
+                            f"({rules.name(fixed[key])!r} and {rules.name(v)!r})")
+        cell = item.cell[:2] if flat else item.cell
+        fixed[cell] = v
+        if params.connected and rules.walkable_mask()[v]:
+            entrances.append(cell)
+    _check_fixed_neighbours(rules, fixed, params)
+    periodic = (params.periodic, params.periodic) + (() if flat else (False,))
+    options = dict(periodic=periodic, heuristic=HEURISTICS[params.heuristic],
+                   fixed=fixed or None, border=border or None, connected=params.connected, entrances=entrances,
+                   max_backtracks=params.max_backtracks, max_restarts=params.max_restarts,
+                   time_limit=params.time_limit)
+    return kit, rules, options
+
+
+def solve_plan(params: RoomParams) -> Plan:
+    kit, rules, options = prepare(params)
+    return _solve(kit, rules, options, params)
+
+
+def _solve(kit: Kit, rules: Rules, options: dict, params: RoomParams) -> Plan:
+    shape = tuple(int(s) for s in params.size)
+    try:
+        result = solve_detailed(rules, shape[:rules.dims], int(params.seed), **options)
+    except Contradiction as error:
+        raise RoomError(f"No room found: {error}") from error
+    except ValueError as error:
+        raise RoomError(str(error)) from error
+    return Plan(kit, rules, result.grid.reshape(shape), result.restarts, result.backtracks)
+
+
+def room_objects(scene: bpy.types.Scene, name: str) -> list[bpy.types.Object]:
+    collection = owned_collection(scene, name, OWNER, create=False)
+    if collection is None:
+        return []
+    return [obj for obj in collection.objects if is_owned(obj, OWNER)]
+
+
+def clear_room(scene: bpy.types.Scene, name: str) -> int:
+    """Remove the room ``name`` Strew built in ``scene`` (its objects and collection); returns the count.
+
+    A room collection that still holds objects of the user's after that is left in place and handed over to the
+    user (Strew's mark removed), so a later room never hides behind it.
+    """
+    removed = 0
+    while (collection := owned_collection(scene, name, OWNER, create=False)) is not None:
+        doomed = [obj for obj in collection.objects if is_owned(obj, OWNER)]
+        if doomed:
+            bpy.data.batch_remove(doomed)
+        removed += len(doomed)
+        if not len(collection.objects) and not len(collection.children):
+            bpy.data.collections.remove(collection)
+        else:
+            for key in (OWNER_KEY, "strew_name", "strew_kit"):
+                if key in collection:
+                    del collection[key]
+    return removed
+
+
+def build_steps(scene: bpy.types.Scene, plan: Plan, params: RoomParams) -> Iterator[float]:
+    """Write the plan as linked duplicates into a new collection, then swap it in for the old room."""
+    staging = bpy.data.collections.new(params.room_name)
+    mark(staging, OWNER, strew_name=params.room_name, strew_kit=plan.kit.collection.name)
+    created = [staging]
+    try:
+        rules, grid, kit = plan.rules, plan.grid, plan.kit
+        cell = np.array(kit.cell_size)
+        origin = np.array(params.origin, dtype=np.float64)
+        rotations = {r: Matrix.Rotation(math.radians(r), 4, 'Z') for r in (0, 90, 180, 270)}
+        cells = np.argwhere(np.ones(grid.shape, dtype=bool))
+        for start in range(0, len(cells), BUILD_CHUNK):
+            for x, y, z in cells[start:start + BUILD_CHUNK]:
+                v = int(grid[x, y, z])
+                source = kit.objects[rules.tiles[v]]
+                rotation = int(rules.rotations[v])
+                obj = source.copy()
+                obj.parent = None
+                # A kit is often hidden with the monitor/camera toggles: the room must not inherit that.
+                obj.hide_viewport = obj.hide_render = obj.hide_select = False
+                if OWNER_KEY in obj:
+                    del obj[OWNER_KEY]
+                staging.objects.link(obj)
+                created.append(obj)
+                location = origin + cell * (x, y, z)
+                obj.matrix_world = (Matrix.Translation(location) @ rotations[rotation]
+                                    @ Matrix.Diagonal((*source.scale, 1.0)))
+                mark(obj, OWNER, **{ROOM_KEY: params.room_name, CELL_KEY: (int(x), int(y), int(z)),
+                                    TILE_KEY: source.name, ROTATION_KEY: rotation})
+            yield min(1.0, (start + BUILD_CHUNK) / len(cells))
+    except BaseException:
+        bpy.data.batch_remove(created)
+        raise
+    staging[CELL_KEY + "_size"] = tuple(float(c) for c in plan.kit.cell_size)
+    staging["strew_grid_shape"] = tuple(int(s) for s in plan.grid.shape)
+    clear_room(scene, params.room_name)
+    scene.collection.children.link(staging)
+    staging.name = params.room_name  # Blender adds .001 when a user's collection already has the name
+
+
+def assemble(scene: bpy.types.Scene, params: RoomParams, threaded: bool = False) -> Iterator[float]:
+    """The whole job as a generator of progress fractions (0..1); returns a :class:`RoomResult`.
+
+    ``threaded``: solve in a worker thread (core only, no ``bpy``) so a modal caller stays responsive and sees the
+    fraction of cells decided; closing the generator (ESC) stops the solve within 256 decisions and leaves the
+    scene unchanged.
+    """
+    stages: dict[str, float] = {}
+    started = time.perf_counter()
+    kit, rules, options = prepare(params)
+    stages["read kit"] = time.perf_counter() - started
+    yield 0.05
+    started = time.perf_counter()
+    if threaded:
+        box: dict[str, object] = {"fraction": 0.0}
+        cancel = threading.Event()
+
+        def progress(fraction: float) -> bool:  # called by the solver every 256 decisions
+            box["fraction"] = fraction
+            return not cancel.is_set()
+
+        def work() -> None:
+            try:
+                box["plan"] = _solve(kit, rules, {**options, "progress": progress}, params)
+            except BaseException as error:  # handed to the main thread
+                box["error"] = error
+
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.01)
+                yield 0.05 + 0.45 * float(box["fraction"])  # type: ignore[arg-type]
+        finally:
+            cancel.set()  # closing the generator (ESC) stops the solve within 256 decisions
+        if "error" in box:
+            raise box["error"]  # type: ignore[misc]
+        plan = box["plan"]
+    else:
+        plan = _solve(kit, rules, options, params)
+    stages["solve"] = time.perf_counter() - started
+    yield 0.5
+    started = time.perf_counter()
+    for fraction in build_steps(scene, plan, params):  # type: ignore[arg-type]
+        yield 0.5 + 0.5 * fraction
+    stages["build"] = time.perf_counter() - started
+    placed = int(plan.grid.size)  # type: ignore[union-attr]
+    used = len({plan.rules.tiles[v] for v in np.unique(plan.grid)})  # type: ignore[union-attr]
+    return RoomResult(params.room_name, placed, used, plan.restarts, plan.backtracks, stages)  # type: ignore[union-attr]
+
+
+def run_to_end(scene: bpy.types.Scene, params: RoomParams) -> RoomResult:
+    job = assemble(scene, params)
+    while True:
+        try:
+            next(job)
+        except StopIteration as stop:
+            return stop.value

@@ -1,0 +1,199 @@
+"""Read a tile kit (a collection of tile objects) into WFC socket tiles; write detected sockets back.
+
+Which value wins: a plain custom property on the object (``strew_sockets``, ``strew_weight``,
+``strew_rotations``, ``strew_walkable``, ``strew_passable``) wins over the matching ``object.strew`` setting,
+so kits made by scripts or other tools work and the panel shows when a custom property overrides it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import bpy
+import numpy as np
+
+from ..core.tile_sockets import SIDES, cell_overflow, detect_sockets, mirror_pairs, parse_compatible
+from ..core.wfc import SocketTile
+
+SOCKETS_KEY = "strew_sockets"
+WEIGHT_KEY = "strew_weight"
+ROTATIONS_KEY = "strew_rotations"
+WALKABLE_KEY = "strew_walkable"
+PASSABLE_KEY = "strew_passable"
+COMPATIBLE_KEY = "strew_compatible"
+CELL_SIZE_KEY = "strew_cell_size"
+
+
+class KitError(Exception):
+    """A problem with the kit; the message names the tiles and says what to change."""
+
+
+@dataclass
+class Kit:
+    """A kit read from the scene: socket tiles, their objects, label pairs and the cell size."""
+
+    collection: bpy.types.Collection
+    tiles: list[SocketTile]
+    objects: dict[str, bpy.types.Object]
+    compatible: list[tuple[str, str]]
+    cell_size: tuple[float, float, float]
+
+
+def _plain(value):
+    return value.to_dict() if hasattr(value, "to_dict") else (value.to_list() if hasattr(value, "to_list") else value)
+
+
+def tile_objects(collection: bpy.types.Collection) -> list[bpy.types.Object]:
+    """The kit's tiles: every object in the collection (and its children) that is not parented to another one
+    and was not created by Strew (a room is never read back as a kit)."""
+    objects = [o for o in collection.all_objects if "strew_owner" not in o]
+    members = set(objects)
+    return sorted((o for o in objects if o.parent not in members), key=lambda o: o.name)
+
+
+def object_sockets(obj: bpy.types.Object) -> dict[str, str] | None:
+    """The tile's sockets (custom property first), or None when it has none."""
+    if SOCKETS_KEY in obj:
+        value = _plain(obj[SOCKETS_KEY])
+        if not isinstance(value, Mapping):
+            raise KitError(f'Tile "{obj.name}": custom property {SOCKETS_KEY} must be a dict of side -> label '
+                           f'(e.g. {{"n": "wall", "e": "door", "s": "wall", "w": "open"}}), got {value!r}')
+        return {str(k): "" if v is None else str(v) for k, v in value.items()}
+    settings = obj.strew
+    sockets = {side: getattr(settings, f"socket_{side}") for side in SIDES}
+    if not any(sockets.values()):
+        return None
+    return sockets
+
+
+def read_tile(obj: bpy.types.Object) -> SocketTile:
+    """One tile of the kit as a :class:`SocketTile` (custom properties win over ``object.strew``)."""
+    sockets = object_sockets(obj)
+    if sockets is None:
+        raise KitError(f'Tile "{obj.name}" has no sockets: set them in Object Properties › Strew Tile, run '
+                       f'Detect Sockets, or give it a custom property {SOCKETS_KEY}')
+    settings = obj.strew
+    weight = float(_plain(obj[WEIGHT_KEY])) if WEIGHT_KEY in obj else float(settings.weight)
+    if ROTATIONS_KEY in obj:
+        rotations = tuple(int(r) for r in _plain(obj[ROTATIONS_KEY]))
+    else:
+        rotations = tuple(sorted(int(r) for r in settings.rotations))
+    walkable = bool(_plain(obj[WALKABLE_KEY])) if WALKABLE_KEY in obj else bool(settings.walkable)
+    if PASSABLE_KEY in obj:
+        passable = tuple(str(s) for s in _plain(obj[PASSABLE_KEY]))
+    else:
+        passable = tuple(side for side in SIDES if side in settings.passable)
+    if not rotations:
+        raise KitError(f'Tile "{obj.name}": no rotation allowed; tick at least one in Object Properties › Strew Tile')
+    try:
+        return SocketTile(obj.name, sockets, weight=weight, rotations=rotations, walkable=walkable,
+                          passable=passable)
+    except ValueError as error:
+        raise KitError(str(error)) from error
+
+
+def local_vertices(obj: bpy.types.Object) -> np.ndarray:
+    """The tile's evaluated vertices in its local frame, scaled by the object's scale (what a copy shows)."""
+    scale = np.array(obj.scale, dtype=np.float64)
+    if obj.type == 'EMPTY' and obj.instance_type == 'COLLECTION' and obj.instance_collection is not None:
+        parts = []
+        offset = np.array(obj.instance_collection.instance_offset)
+        for child in obj.instance_collection.all_objects:
+            v = local_vertices(child) / np.array(child.scale)  # child's own local frame
+            m = np.array(child.matrix_world)
+            parts.append((v @ m[:3, :3].T + m[:3, 3]) - offset)
+        return (np.concatenate(parts) if parts else np.zeros((0, 3))) * scale
+    if obj.type != 'MESH':
+        return np.zeros((0, 3))
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    evaluated = obj.evaluated_get(depsgraph)
+    mesh = evaluated.to_mesh()
+    try:
+        co = np.empty(len(mesh.vertices) * 3)
+        mesh.vertices.foreach_get("co", co)
+    finally:
+        evaluated.to_mesh_clear()
+    return co.reshape(-1, 3) * scale
+
+
+def bounds_cell_size(objects: list[bpy.types.Object]) -> tuple[float, float, float] | None:
+    """The cell size the tiles' bounds suggest: the largest x/y extent (square cells) and z extent."""
+    extents = [np.ptp(v, axis=0) for v in (local_vertices(o) for o in objects) if len(v)]
+    if not extents:
+        return None
+    e = np.max(extents, axis=0)
+    side = float(max(e[0], e[1]))
+    if side <= 0 or e[2] <= 0:
+        return None
+    return (round(side, 4), round(side, 4), round(float(e[2]), 4))
+
+
+def kit_cell_size(collection: bpy.types.Collection, objects: list[bpy.types.Object]) -> tuple[float, float, float]:
+    if CELL_SIZE_KEY in collection:
+        size = tuple(float(c) for c in _plain(collection[CELL_SIZE_KEY]))
+        if len(size) == 3 and all(math.isfinite(c) and c > 0 for c in size):
+            return size  # type: ignore[return-value]
+        raise KitError(f'Kit "{collection.name}": {CELL_SIZE_KEY} must be three sizes > 0, got {size!r}')
+    size = bounds_cell_size(objects)
+    if size is None:
+        raise KitError(f'Kit "{collection.name}": cannot tell the cell size from the tiles (no geometry with '
+                       "width and height); untick Cell Size from Kit and set it")
+    return size
+
+
+def kit_compatible(collection: bpy.types.Collection, extra: str, tiles: list[SocketTile]) -> list[tuple[str, str]]:
+    pairs: list[tuple[str, str]] = []
+    if COMPATIBLE_KEY in collection:
+        value = _plain(collection[COMPATIBLE_KEY])
+        try:
+            if isinstance(value, str):
+                pairs += parse_compatible(value)
+            else:
+                pairs += [(str(a), str(b)) for a, b in value]
+        except (TypeError, ValueError) as error:
+            raise KitError(f'Kit "{collection.name}": {COMPATIBLE_KEY} must be "a=b, c=d" or a list of pairs; '
+                           f"{error}") from error
+    try:
+        pairs += parse_compatible(extra)
+    except ValueError as error:
+        raise KitError(str(error)) from error
+    labels = {label for tile in tiles for label in tile.sockets.values()}
+    pairs += mirror_pairs(labels)
+    return pairs
+
+
+def read_kit(collection: bpy.types.Collection | None, compatible: str = "",
+             cell_size: tuple[float, float, float] | None = None) -> Kit:
+    """Read every tile of ``collection`` (``KitError`` names the tile and the fix on bad input)."""
+    if collection is None:
+        raise KitError("No kit: pick the collection that holds the tiles")
+    objects = tile_objects(collection)
+    if not objects:
+        raise KitError(f'Kit "{collection.name}" is empty: add tile objects (or build the demo kit)')
+    tiles = [read_tile(obj) for obj in objects]
+    size = tuple(cell_size) if cell_size is not None else kit_cell_size(collection, objects)
+    if any(not (math.isfinite(c) and c > 0) for c in size):
+        raise KitError(f"Cell Size must be three sizes > 0, got {size!r}")
+    return Kit(collection, tiles, {o.name: o for o in objects}, kit_compatible(collection, compatible, tiles),
+               size)  # type: ignore[arg-type]
+
+
+def detect_object_sockets(obj: bpy.types.Object, cell_size, quantum: float) -> dict[str, str]:
+    """Detect a tile's sockets from its geometry (see :func:`strew.core.tile_sockets.detect_sockets`)."""
+    return detect_sockets(local_vertices(obj), cell_size, quantum=quantum)
+
+
+def tiles_off_cell(objects: list[bpy.types.Object], cell_size, tolerance: float) -> list[tuple[str, float]]:
+    """Tiles whose geometry reaches more than ``tolerance`` outside their cell (origin or size off), worst first."""
+    out = [(obj.name, cell_overflow(local_vertices(obj), cell_size)) for obj in objects]
+    return sorted(((name, d) for name, d in out if d > tolerance), key=lambda item: -item[1])
+
+
+def write_sockets(obj: bpy.types.Object, sockets: Mapping[str, str]) -> None:
+    """Store sockets in the object's settings (and in its custom property when it has one, which wins)."""
+    for side in SIDES:
+        setattr(obj.strew, f"socket_{side}", sockets.get(side, ""))
+    if SOCKETS_KEY in obj:
+        obj[SOCKETS_KEY] = {side: sockets.get(side, "") for side in SIDES}

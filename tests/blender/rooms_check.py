@@ -1,0 +1,127 @@
+"""Independent read-back checks for Tile Rooms tests (no solver code): sockets of placed, turned tiles,
+adjacency, borders and walkable connectivity by BFS."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import deque
+
+import bpy
+import numpy as np
+
+SIDES = ("n", "e", "s", "w", "up", "down")
+CCW = {"e": "n", "n": "w", "w": "s", "s": "e"}  # where a side goes after a quarter turn counter-clockwise
+OPPOSITE = {"e": "w", "w": "e", "n": "s", "s": "n", "up": "down", "down": "up"}
+STEP = {"e": (1, 0, 0), "w": (-1, 0, 0), "n": (0, 1, 0), "s": (0, -1, 0), "up": (0, 0, 1), "down": (0, 0, -1)}
+
+
+def source_tile(obj: bpy.types.Object) -> dict:
+    """A kit tile's own settings as the docs describe them (custom property first, then ``object.strew``)."""
+    if "strew_sockets" in obj:
+        sockets = {k: str(v or "") for k, v in obj["strew_sockets"].to_dict().items()}
+    else:
+        sockets = {side: getattr(obj.strew, f"socket_{side}") for side in SIDES}
+    walkable = bool(obj["strew_walkable"]) if "strew_walkable" in obj else obj.strew.walkable
+    passable = set(obj["strew_passable"]) if "strew_passable" in obj else set(obj.strew.passable)
+    return {"sockets": sockets, "walkable": walkable, "passable": passable if walkable else set()}
+
+
+def turn(tile: dict, degrees: int) -> dict:
+    """Sockets and passable sides after ``degrees`` counter-clockwise (":k" vertical labels add the turns)."""
+    quarter = degrees // 90
+    sockets, passable = {}, set()
+    for side, label in tile["sockets"].items():
+        target = side
+        for _ in range(quarter):
+            target = CCW.get(target, target)
+        match = re.match(r"^(.*):([0-3])$", label)
+        if side in ("up", "down") and match:
+            label = f"{match.group(1)}:{(int(match.group(2)) + quarter) % 4}"
+        sockets[target] = label
+        if side in tile["passable"]:
+            passable.add(target)
+    return {"sockets": sockets, "walkable": tile["walkable"], "passable": passable}
+
+
+def fits(a: str, b: str, pairs: set[frozenset]) -> bool:
+    paired = set().union(*pairs) if pairs else set()
+    if a in paired or b in paired:
+        return frozenset((a, b)) in pairs
+    return a == b
+
+
+def read_room(name: str = "Strew Room") -> dict[tuple[int, int, int], tuple[str, int, bpy.types.Object]]:
+    """cell -> (source tile, rotation, placed object), from the custom properties of the placed objects."""
+    room = bpy.data.collections[name]
+    out = {}
+    for obj in room.objects:
+        cell = tuple(int(c) for c in obj["strew_cell"])
+        assert cell not in out, f"two objects in cell {cell}"
+        out[cell] = (obj["strew_tile"], int(obj["strew_rotation"]), obj)
+    return out
+
+
+def placed_tiles(room: dict, kit: bpy.types.Collection) -> dict[tuple[int, int, int], dict]:
+    return {cell: turn(source_tile(kit.all_objects[tile]), rotation) for cell, (tile, rotation, _) in room.items()}
+
+
+def check_positions(room: dict, origin, cell_size) -> None:
+    """Every placed object sits at origin + cell_size * cell, turned by its stored rotation about +Z."""
+    bpy.context.view_layer.update()
+    for cell, (_, rotation, obj) in room.items():
+        m = np.array(obj.matrix_world)
+        np.testing.assert_allclose(m[:3, 3], np.array(origin) + np.array(cell_size) * np.array(cell), atol=1e-5)
+        a = math.radians(rotation)
+        np.testing.assert_allclose(m[:2, 0] / np.linalg.norm(m[:3, 0]), [math.cos(a), math.sin(a)], atol=1e-6)
+
+
+def violations(tiles: dict, shape, pairs: set[frozenset], periodic: bool = False) -> list:
+    bad = []
+    for (x, y, z), tile in tiles.items():
+        for side in ("e", "n", "up"):
+            dx, dy, dz = STEP[side]
+            other = (x + dx, y + dy, z + dz)
+            if periodic and side != "up":
+                other = (other[0] % shape[0], other[1] % shape[1], other[2])
+            if other not in tiles:
+                continue
+            a, b = tile["sockets"][side], tiles[other]["sockets"][OPPOSITE[side]]
+            if not fits(a, b, pairs):
+                bad.append(((x, y, z), side, a, b))
+    return bad
+
+
+def border_violations(tiles: dict, shape, labels: list[str], pairs, sides=("n", "e", "s", "w")) -> list:
+    bad = []
+    for (x, y, z), tile in tiles.items():
+        for side in sides:
+            dx, dy, dz = STEP[side]
+            nx, ny, nz = x + dx, y + dy, z + dz
+            outside = not (0 <= nx < shape[0] and 0 <= ny < shape[1] and 0 <= nz < shape[2])
+            if outside and not any(fits(tile["sockets"][side], label, pairs) for label in labels):
+                bad.append(((x, y, z), side, tile["sockets"][side]))
+    return bad
+
+
+def walkable_regions(tiles: dict) -> list[set]:
+    """Regions of walkable cells joined through sides passable on both tiles (BFS)."""
+    seen: set = set()
+    regions = []
+    for start, tile in tiles.items():
+        if not tile["walkable"] or start in seen:
+            continue
+        region, queue = {start}, deque([start])
+        seen.add(start)
+        while queue:
+            x, y, z = cell = queue.popleft()
+            for side in tiles[cell]["passable"]:
+                dx, dy, dz = STEP[side]
+                other = (x + dx, y + dy, z + dz)
+                if other in tiles and other not in seen and tiles[other]["walkable"] \
+                        and OPPOSITE[side] in tiles[other]["passable"]:
+                    seen.add(other)
+                    region.add(other)
+                    queue.append(other)
+        regions.append(region)
+    return regions
