@@ -29,6 +29,7 @@ from ..scene.room_kit import (
     tiles_off_cell,
     write_sockets,
 )
+from .modal_job import ModalJob
 
 # Operator property -> room setting it overrides when a script sets it.
 _OVERRIDES = ("size", "seed", "periodic", "connected", "heuristic", "max_backtracks", "max_restarts", "time_limit",
@@ -66,7 +67,7 @@ def room_params(operator: bpy.types.Operator, scene: bpy.types.Scene) -> room_jo
     )
 
 
-class STREW_OT_assemble_room(bpy.types.Operator):
+class STREW_OT_assemble_room(ModalJob, bpy.types.Operator):
     """Fill a grid with the kit's tiles so every side fits its neighbour (Wave Function Collapse)"""
 
     bl_idname = "strew.assemble_room"
@@ -103,8 +104,9 @@ class STREW_OT_assemble_room(bpy.types.Operator):
     max_restarts: IntProperty(name="Restarts", default=20, min=0, options={'SKIP_SAVE'})  # type: ignore[valid-type]
     time_limit: FloatProperty(name="Time Limit", default=60.0, min=0.1, options={'SKIP_SAVE'})  # type: ignore[valid-type]
 
-    _timer = None
-    _job = None
+    job_error = room_job.RoomError
+    cancel_message = "Assemble Room cancelled; the scene is unchanged"
+    timer_step = 0.02
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
@@ -151,44 +153,10 @@ class STREW_OT_assemble_room(bpy.types.Operator):
         params = self._params(context)
         if params is None:
             return {'CANCELLED'}
-        self._job = room_job.assemble(context.scene, params, threaded=True)
-        wm = context.window_manager
-        wm.progress_begin(0, 100)
-        self._timer = wm.event_timer_add(0.02, window=context.window)
-        wm.modal_handler_add(self)
-        return {'RUNNING_MODAL'}
+        return self.start_job(context, room_job.assemble(context.scene, params, threaded=True))
 
-    def _finish(self, context: bpy.types.Context) -> None:
-        wm = context.window_manager
-        if self._timer is not None:
-            wm.event_timer_remove(self._timer)
-            self._timer = None
-        wm.progress_end()
-        if self._job is not None:
-            self._job.close()  # removes a half-built room; the previous room is still there
-            self._job = None
-
-    def modal(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
-        if event.type == 'ESC':
-            self._finish(context)
-            self.report({'WARNING'}, "Assemble Room cancelled; the scene is unchanged")
-            return {'CANCELLED'}
-        if event.type != 'TIMER':
-            return {'PASS_THROUGH'}
-        try:
-            fraction = next(self._job)
-        except StopIteration as stop:
-            self._job = None
-            self._finish(context)
-            self.report({'INFO'}, stop.value.summary())
-            return {'FINISHED'}
-        except room_job.RoomError as error:
-            self._job = None
-            self._finish(context)
-            self.report({'ERROR'}, str(error))
-            return {'CANCELLED'}
-        context.window_manager.progress_update(int(fraction * 100))
-        return {'RUNNING_MODAL'}
+    def report_done(self, result: room_job.RoomResult) -> None:
+        self.report({'INFO'}, result.summary())
 
 
 class STREW_OT_clear_room(bpy.types.Operator):

@@ -6,6 +6,7 @@ import bpy
 from bpy.props import IntProperty
 
 from ..scene import scatter_job
+from .modal_job import ModalJob
 
 
 def _report_result(operator: bpy.types.Operator, result: scatter_job.JobResult) -> None:
@@ -15,7 +16,7 @@ def _report_result(operator: bpy.types.Operator, result: scatter_job.JobResult) 
     operator.report({'INFO'}, f"Scatter finished in {total:.2f} s")
 
 
-class STREW_OT_scatter(bpy.types.Operator):
+class STREW_OT_scatter(ModalJob, bpy.types.Operator):
     """Scatter every enabled layer (or one layer) on the terrain; ESC cancels and leaves the scene as it was"""
 
     bl_idname = "strew.scatter"
@@ -28,8 +29,8 @@ class STREW_OT_scatter(bpy.types.Operator):
         options={'SKIP_SAVE'},
     )
 
-    _timer = None
-    _job = None
+    job_error = scatter_job.ScatterError
+    cancel_message = "Scatter cancelled; the scene is unchanged"
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
@@ -65,46 +66,14 @@ class STREW_OT_scatter(bpy.types.Operator):
         return {'FINISHED'}
 
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        if context.window is None:  # no window to run a modal operator in (a background script)
+            return self.execute(context)
         if not self._check_index(context):
             return {'CANCELLED'}
-        self._job = scatter_job.run(context, self._indices())
-        wm = context.window_manager
-        wm.progress_begin(0, 100)
-        self._timer = wm.event_timer_add(0.01, window=context.window)
-        wm.modal_handler_add(self)
-        return {'RUNNING_MODAL'}
+        return self.start_job(context, scatter_job.run(context, self._indices()))
 
-    def _finish(self, context: bpy.types.Context) -> None:
-        wm = context.window_manager
-        if self._timer is not None:
-            wm.event_timer_remove(self._timer)
-            self._timer = None
-        wm.progress_end()
-        if self._job is not None:
-            self._job.close()  # nothing was written yet unless the job finished
-            self._job = None
-
-    def modal(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
-        if event.type == 'ESC':
-            self._finish(context)
-            self.report({'WARNING'}, "Scatter cancelled; the scene is unchanged")
-            return {'CANCELLED'}
-        if event.type != 'TIMER':
-            return {'PASS_THROUGH'}
-        try:
-            fraction = next(self._job)
-        except StopIteration as stop:
-            self._job = None
-            self._finish(context)
-            _report_result(self, stop.value)
-            return {'FINISHED'}
-        except scatter_job.ScatterError as error:
-            self._job = None
-            self._finish(context)
-            self.report({'ERROR'}, str(error))
-            return {'CANCELLED'}
-        context.window_manager.progress_update(int(fraction * 100))
-        return {'RUNNING_MODAL'}
+    def report_done(self, result: scatter_job.JobResult) -> None:
+        _report_result(self, result)
 
 
 class STREW_OT_clear(bpy.types.Operator):
