@@ -315,6 +315,8 @@ def build_demo(out: Path, render_images: bool = True, samples: int = 16) -> int:
     print(f"strew demo: saved {blend_path}")
     for name, count in counts.items():
         print(f"  {name}: {count:,} instances")
+    for name, count in room["counts"].items():
+        print(f"  tile room, {name}: {count:,}")
     for image in images:
         print(f"  rendered {image}")
     for step, seconds in timings.items():
