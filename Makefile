@@ -42,7 +42,7 @@ demo: $(STAMP)
 	$(PY) -m strew demo --out demo
 
 docs: $(STAMP)
-	@echo "make docs: the user guide generator arrives with the showcase issue."
+	$(PY) docs/generate.py --out docs/images
 
 clean:
 	rm -rf $(VENV) dist build .pytest_cache .ruff_cache .mypy_cache
