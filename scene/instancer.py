@@ -36,7 +36,7 @@ class Prefab:
 
 def prefab_weight(datablock: bpy.types.ID) -> float:
     """A plain custom property ``strew_weight`` wins over the ``object.strew.weight`` setting (default 1)."""
-    if WEIGHT_KEY in datablock:
+    if WEIGHT_KEY in datablock:  # type: ignore[operator]  # ID custom properties (not in the stubs)
         return float(datablock[WEIGHT_KEY])
     settings = getattr(datablock, "strew", None)
     return float(settings.weight) if settings is not None else 1.0
@@ -49,7 +49,7 @@ def prefabs_of(collection: bpy.types.Collection) -> list[Prefab]:
     return [Prefab(block.name, block, prefab_weight(block)) for block in children]
 
 
-def instancer_node_group() -> bpy.types.GeometryNodeTree:
+def instancer_node_group() -> bpy.types.NodeTree:
     """The shared "Strew Instancer" node group (rebuilt when missing or from another version)."""
     for group in bpy.data.node_groups:
         if group.get("strew_owner") == OWNER and group.get("strew_version") == NODE_GROUP_VERSION:
@@ -104,7 +104,7 @@ class Placement:
 
 
 def _set_attribute(mesh: bpy.types.Mesh, name: str, kind: str, field: str, values: np.ndarray) -> None:
-    attribute = mesh.attributes.new(name, kind, 'POINT')
+    attribute = mesh.attributes.new(name, kind, 'POINT')  # type: ignore[arg-type]
     attribute.data.foreach_set(field, np.ascontiguousarray(values).ravel())
 
 

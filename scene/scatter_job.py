@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
 import bpy
@@ -173,7 +173,7 @@ Progress = Callable[[float, str], None]
 
 def run(
     context: bpy.types.Context, layer_indices: list[int] | None = None, progress: Progress | None = None,
-) -> Iterator[float]:
+) -> Generator[float, None, JobResult]:
     """Generator running the Scatter job; yields fractions done (the modal operator steps it, ESC closes it).
 
     When it finishes, ``StopIteration.value`` is a :class:`JobResult`. Raises :class:`ScatterError` on bad
