@@ -29,6 +29,7 @@ RUSSIAN: dict[str, str] = {
     "Large Worlds": "Большие миры",
     "This Layer": "Этот слой",
     "The collection is empty": "Коллекция пуста",
+    "{name} (collection, weight {weight:g})": "{name} (коллекция, вес {weight:g})",
     # -- operators -----------------------------------------------------------------------------------------
     "About Strew": "О Strew",
     "Show which version of Strew is running": "Показать, какая версия Strew запущена",
