@@ -224,6 +224,180 @@ RUSSIAN: dict[str, str] = {
     "use the Point Instancer output for more":
         "Не создавать больше настоящих объектов (пустышек или дубликатов) на слой; для большего числа "
         "используйте вывод «Точечный инстансер»",
+    # -- tile rooms (strings of the tile-rooms branch; kept here so its merge starts translated) ------------
+    "Tile Rooms": "Комнаты из плиток",
+    "Constraints": "Ограничения",
+    "Search": "Поиск",
+    "Active Tile": "Активная плитка",
+    "Strew Tile": "Плитка Strew",
+    "Detect Sockets of Selected": "Определить разъёмы выделенных",
+    "Fixed Tiles": "Закреплённые плитки",
+    "Assemble Room": "Собрать комнату",
+    "Fill a grid with the kit's tiles so that every side fits its neighbour; "
+    "replaces only Strew's previous room of the same name":
+        "Заполнить сетку плитками набора так, чтобы каждая сторона подходила соседней; "
+        "заменяет только прежнюю комнату Strew с тем же именем",
+    "Kit": "Набор",
+    "Name of the kit collection": "Имя коллекции набора",
+    "Room": "Комната",
+    "Size": "Размер",
+    "Cell Size": "Размер ячейки",
+    "Origin": "Начало",
+    "Periodic": "Периодичность",
+    "Border": "Граница",
+    "Label(s) outside the four walls; empty: no border": "Метка(и) снаружи четырёх стен; пусто: без границы",
+    "Below": "Снизу",
+    "Above": "Сверху",
+    "Compatible": "Совместимые",
+    "All Walkable Connected": "Все проходимые связаны",
+    "TILE[@ROTATION] X Y Z separated by ';' (replaces the panel's list)":
+        "ПЛИТКА[@ПОВОРОТ] X Y Z через «;» (заменяет список на панели)",
+    "Heuristic": "Эвристика",
+    "Auto": "Авто",
+    "Minimum entropy first, scanline after a few restarts (scanline when connectivity is on)":
+        "Сначала минимальная энтропия, после нескольких перезапусков построчно (построчно при включённой связности)",
+    "Minimum Entropy": "Минимальная энтропия",
+    "Collapse the least certain cell first": "Сначала определять наименее определённую ячейку",
+    "Fewest Options": "Меньше всего вариантов",
+    "Collapse the cell with the fewest tiles left": "Сначала определять ячейку с наименьшим числом оставшихся плиток",
+    "Scanline": "Построчно",
+    "Fill row by row (one growing front: fewer dead ends with connectivity)":
+        "Заполнять ряд за рядом (один растущий фронт: меньше тупиков при связности)",
+    "Backtracking Budget": "Лимит откатов",
+    "Restarts": "Перезапуски",
+    "Time Limit": "Лимит времени",
+    "Build Demo Kit": "Создать демо-набор",
+    "Build a modular kit of 53 tiles (floors, walls, corners, doors, arches, windows, corridors, stairs, "
+    "balconies, air) with sockets set, in a new collection":
+        "Создать модульный набор из 53 плиток (полы, стены, углы, двери, арки, окна, коридоры, лестницы, "
+        "балконы, воздух) с заданными разъёмами в новой коллекции",
+    "Clear Room": "Очистить комнату",
+    "Remove the room Strew assembled; the kit and your own objects are never touched":
+        "Удалить комнату, собранную Strew; набор и ваши собственные объекты не затрагиваются",
+    "Room to clear (default: the panel's)": "Комната для очистки (по умолчанию: с панели)",
+    "Detect Sockets": "Определить разъёмы",
+    "Label each side of the tiles from the vertices on the cell's boundary plane (quantised and hashed; "
+    "mirrored profiles get labels x and x~ that fit each other). Review them afterwards":
+        "Пометить каждую сторону плиток по вершинам на граничной плоскости ячейки (с округлением и хешем; "
+        "зеркальные профили получают метки x и x~, подходящие друг к другу). Затем проверьте их",
+    "Tiles": "Плитки",
+    "Whole Kit": "Весь набор",
+    "Every tile of the panel's kit": "Все плитки набора с панели",
+    "Selected": "Выделенные",
+    "The selected objects": "Выделенные объекты",
+    "Kit collection (default: the panel's)": "Коллекция набора (по умолчанию: с панели)",
+    "Precision": "Точность",
+    "Vertices are rounded to this step before hashing; geometry off by more gets another label":
+        "Вершины округляются до этого шага перед хешированием; геометрия, отличающаяся сильнее, "
+        "получает другую метку",
+    "Add Fixed Tile": "Добавить закреплённую плитку",
+    "Pin a tile to a cell (the active object, when it is a tile of the kit)":
+        "Закрепить плитку в ячейке (активный объект, если это плитка набора)",
+    "Remove Fixed Tile": "Удалить закреплённую плитку",
+    "Remove the selected fixed tile": "Удалить выбранную закреплённую плитку",
+    "North": "Север",
+    "East": "Восток",
+    "South": "Юг",
+    "West": "Запад",
+    "Label of the tile's North side (+Y). Facing sides fit when their labels are equal or form a compatible "
+    "pair; empty means open/nothing and fits only another empty side":
+        "Метка северной стороны плитки (+Y). Соседние стороны подходят друг другу, если их метки равны или "
+        "образуют совместимую пару; пустая метка означает «открыто/ничего» и подходит только к другой пустой",
+    "Label of the tile's East side (+X). Facing sides fit when their labels are equal or form a compatible "
+    "pair; empty means open/nothing and fits only another empty side":
+        "Метка восточной стороны плитки (+X). Соседние стороны подходят друг другу, если их метки равны или "
+        "образуют совместимую пару; пустая метка означает «открыто/ничего» и подходит только к другой пустой",
+    "Label of the tile's South side (-Y). Facing sides fit when their labels are equal or form a compatible "
+    "pair; empty means open/nothing and fits only another empty side":
+        "Метка южной стороны плитки (-Y). Соседние стороны подходят друг другу, если их метки равны или "
+        "образуют совместимую пару; пустая метка означает «открыто/ничего» и подходит только к другой пустой",
+    "Label of the tile's West side (-X). Facing sides fit when their labels are equal or form a compatible "
+    "pair; empty means open/nothing and fits only another empty side":
+        "Метка западной стороны плитки (-X). Соседние стороны подходят друг другу, если их метки равны или "
+        "образуют совместимую пару; пустая метка означает «открыто/ничего» и подходит только к другой пустой",
+    "Label of the tile's Up side (+Z, the top face). Facing sides fit when their labels are equal or form a "
+    "compatible pair; empty means open/nothing and fits only another empty side":
+        "Метка верхней стороны плитки (+Z, верхняя грань). Соседние стороны подходят друг другу, если их "
+        "метки равны или образуют совместимую пару; пустая метка означает «открыто/ничего» и подходит только "
+        "к другой пустой",
+    "Label of the tile's Down side (-Z, the bottom face). Facing sides fit when their labels are equal or form "
+    "a compatible pair; empty means open/nothing and fits only another empty side":
+        "Метка нижней стороны плитки (-Z, нижняя грань). Соседние стороны подходят друг другу, если их "
+        "метки равны или образуют совместимую пару; пустая метка означает «открыто/ничего» и подходит только "
+        "к другой пустой",
+    "Rotations": "Повороты",
+    "Turns of this tile the room may use (counter-clockwise about +Z seen from above)":
+        "Повороты этой плитки, которые может использовать комната (против часовой стрелки вокруг +Z, вид сверху)",
+    "0°": "0°",
+    "The tile as modelled": "Плитка как смоделирована",
+    "90°": "90°",
+    "Turned a quarter counter-clockwise (seen from above): east faces north":
+        "Повёрнута на четверть оборота против часовой стрелки (вид сверху): восток смотрит на север",
+    "180°": "180°",
+    "Turned half a turn": "Повёрнута на пол-оборота",
+    "270°": "270°",
+    "Turned three quarters counter-clockwise": "Повёрнута на три четверти оборота против часовой стрелки",
+    "Walkable": "Проходимая",
+    'A visitor can stand on this tile (used by "All Walkable Connected")':
+        "На этой плитке может стоять посетитель (используется в «Все проходимые связаны»)",
+    "Passable": "Выходы",
+    "Sides of a walkable tile a visitor can leave through (doors, openings, stairs)":
+        "Стороны проходимой плитки, через которые посетитель может выйти (двери, проёмы, лестницы)",
+    "N": "С",
+    "E": "В",
+    "S": "Ю",
+    "W": "З",
+    "A visitor can leave through the north side (+Y)": "Посетитель может выйти через северную сторону (+Y)",
+    "A visitor can leave through the east side (+X)": "Посетитель может выйти через восточную сторону (+X)",
+    "A visitor can leave through the south side (-Y)": "Посетитель может выйти через южную сторону (-Y)",
+    "A visitor can leave through the west side (-X)": "Посетитель может выйти через западную сторону (-X)",
+    "A visitor can climb to the cell above (bottom of a stair)":
+        "Посетитель может подняться в ячейку выше (низ лестницы)",
+    "A visitor can climb down to the cell below (top of a stair)":
+        "Посетитель может спуститься в ячейку ниже (верх лестницы)",
+    "Tile": "Плитка",
+    "Tile of the kit to place in this cell": "Плитка набора для этой ячейки",
+    "Rotation": "Поворот",
+    "Cell": "Ячейка",
+    "Grid cell (x, y, z) counted from the room origin": "Ячейка сетки (x, y, z), отсчитанная от начала комнаты",
+    "Collection whose objects are the tiles (each with sockets in Object Properties › Strew Tile)":
+        "Коллекция, объекты которой являются плитками (у каждой разъёмы в Свойства объекта › Плитка Strew)",
+    "Name of the output collection; assembling again replaces only this room":
+        "Имя выходной коллекции; повторная сборка заменяет только эту комнату",
+    "Number of cells along x, y and z (floors)": "Число ячеек по x, y и z (этажи)",
+    "Cell Size from Kit": "Размер ячейки из набора",
+    "Take the cell size from the kit (its \"strew_cell_size\" property, else the tiles' bounds)":
+        "Брать размер ячейки из набора (его свойство «strew_cell_size», иначе габариты плиток)",
+    "Width, depth and height of one cell": "Ширина, глубина и высота одной ячейки",
+    "World position of cell (0, 0, 0): the centre of its bottom face (the tiles' origin)":
+        "Положение ячейки (0, 0, 0) в мире: центр её нижней грани (начало координат плиток)",
+    "Wrap around in x and y (the room tiles seamlessly)": "Замкнуть по x и y (комната повторяется без швов)",
+    "Closed Room": "Закрытая комната",
+    "Only sides fitting the border socket face outwards": "Наружу смотрят только стороны, подходящие к разъёму границы",
+    'Socket label(s) outside the four walls (comma separated: e.g. "wall, window")':
+        "Метка(и) разъёма снаружи четырёх стен (через запятую: например, «wall, window»)",
+    "Socket label below the lowest floor (empty: no constraint)":
+        "Метка разъёма под нижним этажом (пусто: без ограничения)",
+    "Socket label above the top floor (empty: no constraint)":
+        "Метка разъёма над верхним этажом (пусто: без ограничения)",
+    "Extra pairs of labels that fit each other, as a=b separated by commas (added to the kit's own "
+    "\"strew_compatible\"; labels x and x~ always pair)":
+        "Дополнительные пары подходящих друг к другу меток в виде a=b через запятую (добавляются к "
+        "«strew_compatible» самого набора; метки x и x~ всегда образуют пару)",
+    "Every walkable tile can be reached from every other (through passable sides and stairs)":
+        "Из каждой проходимой плитки можно дойти до любой другой (через выходы и лестницы)",
+    "fixed": "закреплённые",
+    "active_fixed_index": "active_fixed_index",
+    "Undo steps allowed per attempt before starting over (0: restarts only)":
+        "Сколько шагов можно откатить за попытку, прежде чем начать заново (0: только перезапуски)",
+    "Fresh attempts after a dead end before giving up": "Новые попытки после тупика, прежде чем сдаться",
+    "Give up after this many seconds": "Сдаться через столько секунд",
+    "room": "комната",
+    "Assemble Room cancelled; the scene is unchanged": "Сборка комнаты отменена; сцена не изменилась",
+    "No tile to label: the kit is empty or nothing is selected":
+        "Нет плиток для разметки: набор пуст или ничего не выделено",
+    "No kit: pick the kit collection in the Tile Rooms panel":
+        "Нет набора: выберите коллекцию набора на панели «Комнаты из плиток»",
 }
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

@@ -87,7 +87,7 @@ class STREW_PT_scatter_source(_ScatterPanel, bpy.types.Panel):
         for prefab in prefabs:
             block = prefab.datablock
             if isinstance(block, bpy.types.Object):
-                if WEIGHT_KEY in block:  # type: ignore[operator]
+                if WEIGHT_KEY in block:
                     column.prop(block, f'["{WEIGHT_KEY}"]', text=block.name)
                 else:
                     column.prop(block.strew, "weight", text=block.name)

@@ -36,7 +36,7 @@ class Prefab:
 
 def prefab_weight(datablock: bpy.types.ID) -> float:
     """A plain custom property ``strew_weight`` wins over the ``object.strew.weight`` setting (default 1)."""
-    if WEIGHT_KEY in datablock:  # type: ignore[operator]  # ID custom properties (not in the stubs)
+    if WEIGHT_KEY in datablock:
         return float(datablock[WEIGHT_KEY])
     settings = getattr(datablock, "strew", None)
     return float(settings.weight) if settings is not None else 1.0
