@@ -273,16 +273,17 @@ def side_open(rules: Rules, blank: int) -> dict[str, np.ndarray]:
 
 def draw_grid(canvas: Canvas, view: View, grid: np.ndarray, opened: dict[str, np.ndarray],
               background: Callable[[int], Colour], line: Colour, width: float,
-              crossing: np.ndarray | None = None) -> None:
+              bridges: dict[int, tuple[str, str]] | None = None) -> None:
     """Each cell: its background colour, then a bar from the centre to every open side."""
     cell = view.scale
     step = {"e": (1, 0), "w": (-1, 0), "n": (0, -1), "s": (0, 1)}  # pixel directions (y down)
     for (x, y), variant in np.ndenumerate(grid):
         left, top = view.px(np.array([[x, y + 1]]))[0]
-        canvas.rect(left, top, left + cell, top + cell, background(int(variant)))
+        # Half a pixel of overlap: neighbouring cells leave no light seam between them.
+        canvas.rect(left - 0.5, top - 0.5, left + cell + 0.5, top + cell + 0.5, background(int(variant)))
         cx, cy = left + cell / 2, top + cell / 2
         sides = [d for d in ("e", "w", "n", "s") if opened[d][variant]]
-        over = ("n", "s") if crossing is not None and crossing[variant] else ()
+        over = (bridges or {}).get(int(variant), ())
         for d in sides:
             if d in over:
                 continue
@@ -302,13 +303,14 @@ def fig_wfc_knots(out: Path) -> str:
     opened = side_open(rules, blank)
     tiles = rules.tiles or rules.names or ()
     rotations = rules.rotations or (0,) * rules.count
-    # A crossing is drawn with its vertical strand on top at rotation 0 (and the horizontal one at 90).
-    crossing = np.array([t == "cross" and r in (0, 180) for t, r in zip(tiles, rotations, strict=True)])
+    # A crossing is drawn with one strand on top: the vertical one at rotation 0, the horizontal one at 90.
+    bridges = {v: (("n", "s") if rotations[v] in (0, 180) else ("e", "w"))
+               for v in range(rules.count) if tiles[v] == "cross"}
     palette = {name: PALE for name in tiles} | {"cross": hex_colour("#fff3e0")}
     canvas = Canvas(PANEL * 3 // 2 + 2 * GAP, PANEL * 3 // 2 + 2 * GAP)
     view = View.fit(0, 0, *shape, GAP, GAP, PANEL * 3 // 2)
     draw_grid(canvas, view, grid, opened, lambda v: palette[tiles[v]], INK, width=3.0,
-              crossing=crossing)
+              bridges=bridges)
     frame(canvas, view)
     canvas.save(out / "wfc_knots.png")
     used = sorted({tiles[v] for v in np.unique(grid)})
