@@ -7,7 +7,7 @@ BPY_DIR = $(shell $(PY) -c "import importlib.util, os; print(os.path.dirname(imp
 BLENDER_EXT = $(PY) $(BPY_DIR)/5.0/scripts/addons_core/bl_pkg/cli/blender_ext.py
 TAGS = $(BPY_DIR)/5.0/scripts/modules/_bpy_internal/extensions/tags.py
 
-.PHONY: test test-core test-blender lint validate bench build demo docs venv clean
+.PHONY: test test-core test-blender lint typecheck validate bench build demo docs venv clean
 
 venv: $(STAMP)
 
@@ -20,6 +20,12 @@ $(STAMP): pyproject.toml
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
+# mypy needs the checkout under its package name: link it as .venv/mypy-src/strew (config in pyproject.toml).
+typecheck: $(STAMP)
+	mkdir -p $(VENV)/mypy-src
+	ln -sfn $(CURDIR) $(VENV)/mypy-src/strew
+	$(VENV)/bin/mypy -p strew
+
 test-core: $(STAMP)
 	$(PY) -m pytest tests/core -q
 
@@ -29,7 +35,7 @@ test-blender: $(STAMP)
 validate: $(STAMP)
 	$(BLENDER_EXT) validate --valid-tags $(TAGS) .
 
-test: lint test-core test-blender validate
+test: lint typecheck test-core test-blender validate
 
 bench: $(STAMP)
 	$(PY) -m bench.run
@@ -42,7 +48,7 @@ demo: $(STAMP)
 	$(PY) -m strew demo --out demo
 
 docs: $(STAMP)
-	@echo "make docs: the user guide generator arrives with the showcase issue."
+	$(PY) docs/generate.py --out docs/images
 
 clean:
 	rm -rf $(VENV) dist build .pytest_cache .ruff_cache .mypy_cache

@@ -150,9 +150,10 @@ def _radius_function(spec: LayerSpec, origin: np.ndarray) -> ArrayFunction | Non
     if spec.density is None or spec.radius_max == spec.min_radius:
         return None
     low, high = spec.min_radius, spec.radius_max
+    density_at = spec.density
 
     def radius_at(local_xy: np.ndarray) -> np.ndarray:
-        density = np.clip(np.asarray(spec.density(local_xy + origin), dtype=np.float64), 0.0, 1.0)
+        density = np.clip(np.asarray(density_at(local_xy + origin), dtype=np.float64), 0.0, 1.0)
         return high + (low - high) * density
 
     return radius_at

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bpy
+from bpy.app.translations import pgettext_rpt as rpt_
 
 from .. import __version__
 
@@ -16,7 +17,7 @@ class STREW_OT_about(bpy.types.Operator):
     bl_options = {'REGISTER'}
 
     def execute(self, context: bpy.types.Context) -> set[str]:
-        self.report({'INFO'}, f"Strew {__version__}")
+        self.report({'INFO'}, rpt_("Strew {version}").format(version=__version__))
         return {'FINISHED'}
 
 

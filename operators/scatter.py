@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bpy
+from bpy.app.translations import pgettext_rpt as rpt_
 from bpy.props import IntProperty
 
 from ..scene import scatter_job
@@ -11,9 +12,10 @@ from .modal_job import ModalJob
 
 def _report_result(operator: bpy.types.Operator, result: scatter_job.JobResult) -> None:
     for item in result.reports:
-        operator.report({'INFO'}, f"{item.name}: {item.count:,} instances in {item.seconds:.2f} s")
+        operator.report({'INFO'}, rpt_("{name}: {count:,} instances in {seconds:.2f} s").format(
+            name=item.name, count=item.count, seconds=item.seconds))
     total = sum(result.stages.values())
-    operator.report({'INFO'}, f"Scatter finished in {total:.2f} s")
+    operator.report({'INFO'}, rpt_("Scatter finished in {seconds:.2f} s").format(seconds=total))
 
 
 class STREW_OT_scatter(ModalJob, bpy.types.Operator):
@@ -50,7 +52,7 @@ class STREW_OT_scatter(ModalJob, bpy.types.Operator):
 
     def _check_index(self, context: bpy.types.Context) -> bool:
         if self.layer_index >= len(context.scene.strew.layers):
-            self.report({'ERROR'}, f"There is no layer {self.layer_index}")
+            self.report({'ERROR'}, rpt_("There is no layer {index}").format(index=self.layer_index))
             return False
         return True
 
@@ -98,11 +100,11 @@ class STREW_OT_clear(bpy.types.Operator):
         name = None
         if self.layer_index >= 0:
             if self.layer_index >= len(layers):
-                self.report({'ERROR'}, f"There is no layer {self.layer_index}")
+                self.report({'ERROR'}, rpt_("There is no layer {index}").format(index=self.layer_index))
                 return {'CANCELLED'}
             name = layers[self.layer_index].name
         removed = scatter_job.clear_layer_output(context.scene, name)
-        self.report({'INFO'}, f"Cleared {removed:,} Strew object(s)")
+        self.report({'INFO'}, rpt_("Cleared {count:,} Strew object(s)").format(count=removed))
         return {'FINISHED'}
 
 

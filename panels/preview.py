@@ -45,7 +45,8 @@ def _batches(obj: bpy.types.Object):
     shader = gpu.shader.from_builtin('UNIFORM_COLOR')
     dots = batch_for_shader(shader, 'POINTS', {"pos": points})
     shown = slice(0, min(count, MAX_CIRCLES))
-    circles = batch_for_shader(shader, 'LINES', {"pos": _circle_lines(points[shown], radii[shown])})
+    lines = _circle_lines(points[shown], radii[shown])
+    circles = batch_for_shader(shader, 'LINES', {"pos": lines})  # type: ignore[dict-item]
     if len(_cache) > 32:
         _cache.clear()
     _cache[key] = (shader, dots, circles)

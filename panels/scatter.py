@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bpy
+from bpy.app.translations import pgettext_iface as iface_
 
 from ..scene.instancer import WEIGHT_KEY, prefabs_of
 
@@ -100,7 +101,8 @@ class STREW_PT_scatter_source(_LayerPanel, bpy.types.Panel):
                 else:
                     column.prop(block.strew, "weight", text=block.name)
             else:
-                column.label(text=f"{block.name} (collection, weight {prefab.weight:g})")
+                column.label(text=iface_("{name} (collection, weight {weight:g})").format(
+                    name=block.name, weight=prefab.weight), translate=False)
         layout.prop(layer, "output_mode")
 
 

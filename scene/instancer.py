@@ -49,7 +49,7 @@ def prefabs_of(collection: bpy.types.Collection) -> list[Prefab]:
     return [Prefab(block.name, block, prefab_weight(block)) for block in children]
 
 
-def instancer_node_group() -> bpy.types.GeometryNodeTree:
+def instancer_node_group() -> bpy.types.NodeTree:
     """The shared "Strew Instancer" node group (rebuilt when missing or from another version)."""
     for group in bpy.data.node_groups:
         if group.get("strew_owner") == OWNER and group.get("strew_version") == NODE_GROUP_VERSION:
@@ -104,7 +104,7 @@ class Placement:
 
 
 def _set_attribute(mesh: bpy.types.Mesh, name: str, kind: str, field: str, values: np.ndarray) -> None:
-    attribute = mesh.attributes.new(name, kind, 'POINT')
+    attribute = mesh.attributes.new(name, kind, 'POINT')  # type: ignore[arg-type]
     attribute.data.foreach_set(field, np.ascontiguousarray(values).ravel())
 
 

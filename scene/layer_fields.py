@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import bpy
 import numpy as np
+from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.curves import CurveRemap
 from ..core.fields import Field, ImageField, VertexField
@@ -34,7 +35,7 @@ def vertex_groups_needed(layer: bpy.types.PropertyGroup) -> set[str]:
 def _image_luminance(image: bpy.types.Image) -> np.ndarray:
     width, height = image.size
     if width == 0 or height == 0:
-        raise ValueError(f'image "{image.name}" has no pixels (is the file missing?)')
+        raise ValueError(rpt_('image "{name}" has no pixels (is the file missing?)').format(name=image.name))
     pixels = np.empty(width * height * image.channels, dtype=np.float32)
     image.pixels.foreach_get(pixels)
     pixels = pixels.reshape(height, width, image.channels)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
 import bpy
 import numpy as np
+from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.poisson import Samples
 from ..core.scatter import LayerPoints, LayerSpec, scatter_layer_steps
@@ -41,29 +42,35 @@ class JobResult:
 
 
 def _check_layer(layer: bpy.types.PropertyGroup, max_objects: int) -> None:
-    name = f'Layer "{layer.name}"'
+    name = rpt_('Layer "{name}"').format(name=layer.name)
+
+    def fail(template: str, **values: object) -> ScatterError:
+        return ScatterError(rpt_(template).format(layer=name, **values))
+
     if layer.collection is None:
-        raise ScatterError(f"{name} has no collection: pick the collection whose objects it should place")
+        raise fail("{layer} has no collection: pick the collection whose objects it should place")
     prefabs = prefabs_of(layer.collection)
     if not prefabs:
-        raise ScatterError(f'{name}: collection "{layer.collection.name}" is empty; add the objects to place')
+        raise fail('{layer}: collection "{collection}" is empty; add the objects to place',
+                   collection=layer.collection.name)
     if sum(p.weight for p in prefabs) <= 0:
-        raise ScatterError(f'{name}: every object in "{layer.collection.name}" has weight 0; give one a weight > 0')
+        raise fail('{layer}: every object in "{collection}" has weight 0; give one a weight > 0',
+                   collection=layer.collection.name)
     if not (math.isfinite(layer.min_radius) and layer.min_radius > 0):
-        raise ScatterError(f"{name}: Min Radius must be greater than 0")
+        raise fail("{layer}: Min Radius must be greater than 0")
     if layer.max_radius < layer.min_radius:
-        raise ScatterError(f"{name}: Max Radius ({layer.max_radius:g}) is smaller than Min Radius "
-                           f"({layer.min_radius:g}); raise Max Radius or lower Min Radius")
+        raise fail("{layer}: Max Radius ({max_radius:g}) is smaller than Min Radius ({min_radius:g}); "
+                   "raise Max Radius or lower Min Radius", max_radius=layer.max_radius, min_radius=layer.min_radius)
     if layer.scale_max < layer.scale_min:
-        raise ScatterError(f"{name}: Scale Max is smaller than Scale Min")
+        raise fail("{layer}: Scale Max is smaller than Scale Min")
     if layer.use_height_range and layer.height_max < layer.height_min:
-        raise ScatterError(f"{name}: Max Height is below Min Height")
+        raise fail("{layer}: Max Height is below Min Height")
     if layer.density_mode == 'IMAGE' and layer.density_image is None:
-        raise ScatterError(f"{name}: density is set to Image but no image is picked")
+        raise fail("{layer}: density is set to Image but no image is picked")
     if layer.density_mode == 'VERTEX_GROUP' and not layer.density_vertex_group:
-        raise ScatterError(f"{name}: density is set to Vertex Group but no group is named")
+        raise fail("{layer}: density is set to Vertex Group but no group is named")
     if layer.density_low > layer.density_high:
-        raise ScatterError(f"{name}: density Low is above High")
+        raise fail("{layer}: density Low is above High")
 
 
 def validate(scene: bpy.types.Scene, layers: list[bpy.types.PropertyGroup]) -> bpy.types.Object:
@@ -71,14 +78,15 @@ def validate(scene: bpy.types.Scene, layers: list[bpy.types.PropertyGroup]) -> b
     settings = scene.strew
     terrain = settings.terrain
     if terrain is None:
-        raise ScatterError("No terrain: pick a mesh object as the terrain in the Scatter panel")
+        raise ScatterError(rpt_("No terrain: pick a mesh object as the terrain in the Scatter panel"))
     if terrain.type != 'MESH':
-        raise ScatterError(f'Terrain "{terrain.name}" is a {terrain.type.lower()}, not a mesh: pick a mesh object')
+        raise ScatterError(rpt_('Terrain "{name}" is a {kind}, not a mesh: pick a mesh object').format(
+            name=terrain.name, kind=terrain.type.lower()))
     if not layers:
-        raise ScatterError("No enabled layer: add a layer (+) or enable one")
+        raise ScatterError(rpt_("No enabled layer: add a layer (+) or enable one"))
     names = [layer.name for layer in layers]
     if len(set(names)) != len(names):
-        raise ScatterError("Two layers have the same name: rename one (each layer writes \"Strew <name>\")")
+        raise ScatterError(rpt_('Two layers have the same name: rename one (each layer writes "Strew <name>")'))
     for layer in layers:
         _check_layer(layer, settings.max_objects)
     return terrain
@@ -173,7 +181,7 @@ Progress = Callable[[float, str], None]
 
 def run(
     context: bpy.types.Context, layer_indices: list[int] | None = None, progress: Progress | None = None,
-) -> Iterator[float]:
+) -> Generator[float, None, JobResult]:
     """Generator running the Scatter job; yields fractions done (the modal operator steps it, ESC closes it).
 
     When it finishes, ``StopIteration.value`` is a :class:`JobResult`. Raises :class:`ScatterError` on bad
@@ -199,7 +207,7 @@ def run(
     try:
         terrain = TerrainLookup(mesh.vertices, mesh.triangles)
     except ValueError as error:
-        raise ScatterError(f'Terrain "{terrain_object.name}": {error}') from error
+        raise ScatterError(rpt_('Terrain "{name}": {error}').format(name=terrain_object.name, error=error)) from error
     stages["lookup build"] = time.perf_counter() - started
     yield 0.1
 
@@ -225,7 +233,7 @@ def run(
                     break
                 yield 0.1 + span * (number + fraction)
         except ValueError as error:
-            raise ScatterError(f'Layer "{layer.name}": {error}') from error
+            raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)) from error
         took = time.perf_counter() - started
         stages[f"sample {layer.name}"] = took
         results.append((layer, points, took))
@@ -235,10 +243,10 @@ def run(
     started = time.perf_counter()
     for layer, points, _ in results:
         if layer.output_mode != 'GEOMETRY_NODES' and len(points) > settings.max_objects:
-            raise ScatterError(
-                f'Layer "{layer.name}" would create {len(points):,} objects, more than Max Objects '
-                f"({settings.max_objects:,}): use the Point Instancer output, raise Max Objects, or a larger radius"
-            )
+            raise ScatterError(rpt_(
+                'Layer "{name}" would create {count:,} objects, more than Max Objects ({max_objects:,}): '
+                "use the Point Instancer output, raise Max Objects, or a larger radius"
+            ).format(name=layer.name, count=len(points), max_objects=settings.max_objects))
     for layer, points, _ in results:
         _write(scene, layer, points, settings.max_objects)
     stages["write output"] = time.perf_counter() - started

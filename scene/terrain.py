@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import bpy
 import numpy as np
+from bpy.app.translations import pgettext_rpt as rpt_
 
 
 @dataclass(frozen=True)
@@ -29,8 +30,9 @@ def _group_weights(obj: bpy.types.Object, mesh: bpy.types.Mesh, name: str) -> np
     """Per-vertex weights of vertex group ``name`` on the evaluated mesh (0 where a vertex is not in it)."""
     group = obj.vertex_groups.get(name)
     if group is None:
-        known = ", ".join(g.name for g in obj.vertex_groups) or "none"
-        raise ValueError(f'Terrain "{obj.name}" has no vertex group "{name}" (it has: {known})')
+        known = ", ".join(g.name for g in obj.vertex_groups) or rpt_("none")
+        raise ValueError(rpt_('Terrain "{name}" has no vertex group "{group}" (it has: {known})').format(
+            name=obj.name, group=name, known=known))
     index = group.index
     weights = np.zeros(len(mesh.vertices), dtype=np.float64)
     # Blender exposes deform weights only per vertex; this loop runs once per job, not per candidate.
@@ -50,13 +52,15 @@ def read_mesh(
     Raises ``ValueError`` for objects that are not meshes or whose evaluated mesh has no faces.
     """
     if obj.type != 'MESH':
-        raise ValueError(f'"{obj.name}" is a {obj.type.lower()}, not a mesh: pick a mesh object as the terrain')
+        raise ValueError(rpt_('"{name}" is a {kind}, not a mesh: pick a mesh object as the terrain').format(
+            name=obj.name, kind=obj.type.lower()))
     evaluated = obj.evaluated_get(depsgraph)
     mesh = evaluated.to_mesh()
     try:
         mesh.calc_loop_triangles()
         if len(mesh.loop_triangles) == 0:
-            raise ValueError(f'Terrain "{obj.name}" has no faces: add faces or pick another mesh')
+            raise ValueError(
+                rpt_('Terrain "{name}" has no faces: add faces or pick another mesh').format(name=obj.name))
         vertices = world_vertices(mesh, evaluated.matrix_world)
         triangles = np.empty(len(mesh.loop_triangles) * 3, dtype=np.int64)
         mesh.loop_triangles.foreach_get("vertices", triangles)

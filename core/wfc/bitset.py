@@ -8,6 +8,7 @@ over variants.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,7 +38,7 @@ def unpack(rows: np.ndarray, count: int) -> np.ndarray:
     return bits[..., :count].astype(bool)
 
 
-def _doubling(rows: np.ndarray, bits: int, combine) -> np.ndarray:
+def _doubling(rows: np.ndarray, bits: int, combine: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
     """Table over all ``2**bits`` chunk values: entry ``v`` combines ``rows[j]`` for the set bits j of v."""
     table = np.zeros((1 << bits, *rows.shape[1:]), dtype=rows.dtype)
     for j in range(bits):

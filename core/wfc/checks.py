@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from .rules import OFFSETS, OPPOSITE, Rules
 
 
-def periodic_axes(periodic, dims: int) -> tuple[bool, ...]:
+def periodic_axes(periodic: bool | Sequence[bool], dims: int) -> tuple[bool, ...]:
     if isinstance(periodic, bool | np.bool_):
         return (bool(periodic),) * 2 + ((False,) if dims == 3 else ())
     periodic = tuple(bool(p) for p in periodic)
@@ -16,7 +18,8 @@ def periodic_axes(periodic, dims: int) -> tuple[bool, ...]:
     return periodic
 
 
-def neighbour_pairs(shape: tuple[int, ...], direction: str, periodic) -> tuple[np.ndarray, np.ndarray]:
+def neighbour_pairs(shape: tuple[int, ...], direction: str,
+                    periodic: bool | Sequence[bool]) -> tuple[np.ndarray, np.ndarray]:
     """Flat indices ``(a, b)`` of every cell ``a`` and its neighbour ``b`` in ``direction``."""
     dims = len(shape)
     axes = periodic_axes(periodic, dims)
@@ -34,7 +37,7 @@ def neighbour_pairs(shape: tuple[int, ...], direction: str, periodic) -> tuple[n
 
 
 def find_violations(rules: Rules, grid: np.ndarray,
-                    periodic=False) -> list[tuple[tuple[int, ...], str, str, str]]:
+                    periodic: bool | Sequence[bool] = False) -> list[tuple[tuple[int, ...], str, str, str]]:
     """Every adjacency of ``grid`` that the rules forbid, as ``(cell, direction, tile, neighbour)``.
 
     Examples
@@ -79,7 +82,7 @@ def connected_labels(count: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
             return label
 
 
-def walkable_components(rules: Rules, grid: np.ndarray, periodic=False) -> np.ndarray:
+def walkable_components(rules: Rules, grid: np.ndarray, periodic: bool | Sequence[bool] = False) -> np.ndarray:
     """Label per cell of the regions of walkable tiles (-1 for cells that are not walkable).
 
     Two neighbouring walkable cells are joined when both tiles are passable on the facing sides

@@ -6,11 +6,12 @@ during the search after every propagation (:class:`ConnectivityCheck`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from .bitset import pack
+from .bitset import ChunkTables, pack
 from .checks import connected_labels
 from .rules import OPPOSITE, Rules
 from .sockets import sockets_fit
@@ -18,14 +19,14 @@ from .sockets import sockets_fit
 HORIZONTAL_SIDES = ("e", "n", "w", "s")
 
 
-def _cell(rules: Rules, shape: tuple[int, ...], cell, what: str) -> tuple[int, ...]:
-    cell = tuple(int(v) for v in cell)
+def _cell(rules: Rules, shape: tuple[int, ...], given: Iterable[Any], what: str) -> tuple[int, ...]:
+    cell = tuple(int(v) for v in given)
     if len(cell) != len(shape) or any(not 0 <= c < s for c, s in zip(cell, shape, strict=True)):
         raise ValueError(f"{what}: cell {cell} is outside the grid of shape {shape}")
     return cell
 
 
-def _variant(rules: Rules, value, what: str) -> int:
+def _variant(rules: Rules, value: Any, what: str) -> int:
     if isinstance(value, str):
         return rules.index(value)
     value = int(value)
@@ -34,7 +35,7 @@ def _variant(rules: Rules, value, what: str) -> int:
     return value
 
 
-def fixed_array(rules: Rules, shape: tuple[int, ...], fixed) -> np.ndarray:
+def fixed_array(rules: Rules, shape: tuple[int, ...], fixed: Any) -> np.ndarray:
     """``fixed`` as an int array of the grid shape, -1 where the cell is free."""
     out = np.full(shape, -1, dtype=np.int64)
     if fixed is None:
@@ -54,7 +55,7 @@ def fixed_array(rules: Rules, shape: tuple[int, ...], fixed) -> np.ndarray:
     return array.astype(np.int64)
 
 
-def border_masks(rules: Rules, border, sides: Sequence[str]) -> dict[str, np.ndarray]:
+def border_masks(rules: Rules, border: Any, sides: Sequence[str]) -> dict[str, np.ndarray]:
     """Per side of the grid, the (T,) bool mask of variants allowed in the cells along that side.
 
     ``border`` is one value for every side in ``sides`` or a mapping ``{side: value}``; a value is a socket
@@ -86,8 +87,8 @@ def border_masks(rules: Rules, border, sides: Sequence[str]) -> dict[str, np.nda
     return masks
 
 
-def initial_masks(rules: Rules, shape: tuple[int, ...], *, fixed=None, border=None, border_sides=None,
-                  entrances=()) -> np.ndarray:
+def initial_masks(rules: Rules, shape: tuple[int, ...], *, fixed: Any = None, border: Any = None,
+                  border_sides: Sequence[str] | None = None, entrances: Iterable[Any] = ()) -> np.ndarray:
     """(N, W) uint64 starting domains after fixed tiles, border and entrances."""
     count = rules.count
     allowed = np.ones((*shape, count), dtype=bool)
@@ -101,12 +102,12 @@ def initial_masks(rules: Rules, shape: tuple[int, ...], *, fixed=None, border=No
         axis_of = {"e": 0, "w": 0, "n": 1, "s": 1, "up": 2, "down": 2}
         for side, mask in border_masks(rules, border, sides).items():
             axis = axis_of[side]
-            index = [slice(None)] * len(shape)
+            index: list[slice | int] = [slice(None)] * len(shape)
             index[axis] = -1 if side in ("e", "n", "up") else 0
             allowed[tuple(index)] &= mask
     walk = rules.walkable_mask()
-    for cell in entrances:
-        cell = _cell(rules, shape, cell, "entrances")
+    for entrance in entrances:
+        cell = _cell(rules, shape, entrance, "entrances")
         allowed[cell] &= walk
         if not walk.any():
             raise ValueError("entrances: the rules have no walkable tile (set walkable on some tiles)")
@@ -139,7 +140,7 @@ class ConnectivityCheck:
 
     MAY_WALK, MAY_NOT_WALK = 1, 2
 
-    def __init__(self, rules: Rules, pairs: dict[str, tuple[np.ndarray, np.ndarray]], tables) -> None:
+    def __init__(self, rules: Rules, pairs: dict[str, tuple[np.ndarray, np.ndarray]], tables: ChunkTables) -> None:
         directions = rules.directions
         flag = np.where(rules.walkable_mask(), self.MAY_WALK, self.MAY_NOT_WALK).astype(np.uint16)
         for i, direction in enumerate(directions):
@@ -164,7 +165,7 @@ class ConnectivityCheck:
 
     def _flags_of(self, rows: np.ndarray) -> np.ndarray:
         tables = self.tables
-        chunks = np.ascontiguousarray(rows).view(tables.chunk_dtype)[:, : tables.chunks]
+        chunks: np.ndarray = np.ascontiguousarray(rows).view(tables.chunk_dtype)[:, : tables.chunks]
         chunks = chunks + tables.chunk_offsets
         return np.bitwise_or.reduce(self.flag_table[chunks], axis=1)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -175,7 +176,7 @@ class Rules:
         """Rules restricted to the variants ``keep`` (indices), in that order."""
         keep = np.asarray(keep, dtype=np.int64)
 
-        def pick(seq):
+        def pick(seq: Sequence[Any] | None) -> tuple[Any, ...] | None:
             return None if seq is None else tuple(seq[i] for i in keep)
 
         return Rules(
@@ -189,7 +190,7 @@ class Rules:
         )
 
     # ------------------------------------------------------------------ validation
-    def _label(self, indices) -> str:
+    def _label(self, indices: Sequence[int] | np.ndarray) -> str:
         return ", ".join(repr(self.name(int(i))) for i in list(indices)[:12]) + (
             " …" if len(indices) > 12 else "")
 

@@ -36,7 +36,7 @@ _ORIENTED = re.compile(r"^(.*):([0-3])$")
 UNSET_NOTE = "an unset socket ('' or None) fits only another unset socket"
 
 
-def _label(value) -> str:
+def _label(value: object) -> str:
     return "" if value is None else str(value)
 
 
@@ -48,7 +48,7 @@ def turn_label(label: str, quarter_turns: int) -> str:
     return f"{match.group(1)}:{(int(match.group(2)) + quarter_turns) % 4}"
 
 
-def sockets_fit(a, b, compatible: frozenset[frozenset[str]] | None = None) -> bool:
+def sockets_fit(a: object, b: object, compatible: frozenset[frozenset[str]] | None = None) -> bool:
     """Do facing socket labels ``a`` and ``b`` fit? (equal, or a declared compatible pair; see module doc)."""
     a, b = _label(a), _label(b)
     if compatible:
@@ -124,13 +124,13 @@ class SocketTile:
 def turned(tile: SocketTile, degrees: int, sides: Sequence[str]) -> tuple[dict[str, str], tuple[str, ...]]:
     """Sockets and passable sides of ``tile`` turned by ``degrees`` counter-clockwise."""
     quarter = degrees // 90
-    sockets = {}
+    sockets: dict[str, str] = {}
     passable = []
     for side in sides:
         target = side
         for _ in range(quarter):
             target = _TURN[target]
-        label = tile.sockets.get(side, "")
+        label = _label(tile.sockets.get(side, ""))
         sockets[target] = turn_label(label, quarter) if side in ("up", "down") else label
         if side in tile.passable_sides():
             passable.append(target)
@@ -162,8 +162,8 @@ def rules_from_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str
     if duplicates:
         raise ValueError(f"rules_from_tiles: duplicate tile names {duplicates}")
     pairs = []
-    for pair in compatible:
-        pair = tuple(pair)
+    for given in compatible:
+        pair = tuple(given)
         if len(pair) != 2:
             raise ValueError(f"compatible: expected pairs of labels, got {pair!r}")
         pairs.append(frozenset(_label(p) for p in pair))
@@ -179,9 +179,9 @@ def rules_from_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str
         seen = {}
         for degrees in tile.rotations:
             sockets, passable = turned(tile, degrees, sides)
-            key = (tuple(sockets[s] for s in sides), passable)
-            if key not in seen:
-                seen[key] = degrees
+            signature = (tuple(sockets[s] for s in sides), passable)
+            if signature not in seen:
+                seen[signature] = degrees
         for degrees in seen.values():
             sockets, passable = turned(tile, degrees, sides)
             v_names.append(tile.name if degrees == 0 else f"{tile.name}@{degrees}")
@@ -216,10 +216,10 @@ def rules_from_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str
             "never be placed: " + "; ".join(problems[:20]) + (" …" if len(problems) > 20 else "") +
             f". Add a tile with a matching socket or declare a compatible pair ({UNSET_NOTE})."
         )
-    passable = {d: np.array([d in p for p in v_pass]) for d in sides}
+    passable_masks = {d: np.array([d in p for p in v_pass]) for d in sides}
     return Rules(
         weights=np.array(v_weight), allowed=allowed, names=tuple(v_names), tiles=tuple(v_tiles),
         rotations=tuple(v_rot), reflected=(False,) * len(v_names), walkable=np.array(v_walk, dtype=bool),
-        passable=passable, sockets=tuple(v_sockets),
+        passable=passable_masks, sockets=tuple(v_sockets),
         compatible=compat,
     )

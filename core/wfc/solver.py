@@ -15,7 +15,9 @@ bit rows and per-chunk lookup tables (:mod:`.bitset`), no loop over variants or 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -61,7 +63,8 @@ class _ExhaustedError(Exception):
 
 
 class _Search:
-    def __init__(self, rules: Rules, shape: tuple[int, ...], periodic, heuristic: str, start: np.ndarray,
+    def __init__(self, rules: Rules, shape: tuple[int, ...], periodic: bool | Sequence[bool], heuristic: str,
+                 start: np.ndarray,
                  connected: bool) -> None:
         self.rules = rules
         self.shape = shape
@@ -84,11 +87,12 @@ class _Search:
         self.onehot = pack(np.eye(self.count, dtype=bool))
         self.weights = np.asarray(rules.weights, dtype=np.float64)
         self.rank = self._scan_rank(shape)
-        self.connectivity = ConnectivityCheck(rules, pairs, self.tables) if connected else None
+        connectivity = ConnectivityCheck(rules, pairs, self.tables) if connected else None
+        self.connectivity = connectivity
         self.inexact = False
-        self.progress = None
-        if connected:
-            flags = self.connectivity.variant_flags
+        self.progress: Callable[[float], object] | None = None
+        if connectivity is not None:
+            flags = connectivity.variant_flags
             self.same_flags = pack(flags[:, None] == flags[None, :])
         self.failure: tuple[int, np.ndarray, str] | None = None
 
@@ -130,7 +134,7 @@ class _Search:
     # ------------------------------------------------------------------ propagation
     def propagate(self, frontier: np.ndarray) -> bool:
         tables = self.tables
-        chunk_view = self.dom.view(tables.chunk_dtype)
+        chunk_view: np.ndarray = self.dom.view(tables.chunk_dtype)
         chunks = tables.chunks
         sentinel = self.cells
         while frontier.size:
@@ -264,7 +268,7 @@ class _Search:
         return np.argmax(bits, axis=1).reshape(self.shape)
 
 
-def _describe(rules: Rules, shape: tuple[int, ...], failure) -> str:
+def _describe(rules: Rules, shape: tuple[int, ...], failure: tuple[int, np.ndarray, str] | None) -> str:
     if failure is None:
         return ""
     cell, row, reason = failure
@@ -275,11 +279,12 @@ def _describe(rules: Rules, shape: tuple[int, ...], failure) -> str:
             f"{names or 'none'}).")
 
 
-def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, periodic=False,
-                   heuristic: str | None = None, fixed=None, border=None, border_sides=None,
-                   connected: bool = False, entrances=(), max_backtracks: int = 2000, max_restarts: int = 20,
+def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
+                   periodic: bool | Sequence[bool] = False, heuristic: str | None = None, fixed: Any = None,
+                   border: Any = None, border_sides: Sequence[str] | None = None, connected: bool = False,
+                   entrances: Iterable[Any] = (), max_backtracks: int = 2000, max_restarts: int = 20,
                    time_limit: float = 60.0, memory_budget: int = DEFAULT_MEMORY_BUDGET,
-                   progress=None) -> SolveResult:
+                   progress: Callable[[float], object] | None = None) -> SolveResult:
     """Like :func:`solve`, also reporting restarts, backtracks, decisions and seconds.
 
     Examples
@@ -376,7 +381,7 @@ def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *, perio
     )
 
 
-def solve(rules: Rules, shape: tuple[int, ...], seed: int = 0, **options) -> np.ndarray:
+def solve(rules: Rules, shape: tuple[int, ...], seed: int = 0, **options: Any) -> np.ndarray:
     """Fill a grid of ``shape`` with variant indices so that every adjacency obeys ``rules``.
 
     Parameters
@@ -417,7 +422,7 @@ def solve(rules: Rules, shape: tuple[int, ...], seed: int = 0, **options) -> np.
     return solve_detailed(rules, shape, seed, **options).grid
 
 
-def regenerate(rules: Rules, grid: np.ndarray, box, seed: int = 0, **options) -> np.ndarray:
+def regenerate(rules: Rules, grid: np.ndarray, box: Any, seed: int = 0, **options: Any) -> np.ndarray:
     """Re-solve the cells of ``box`` in an existing ``grid``, keeping every other cell as it is.
 
     ``box`` is a tuple of slices or of ``(start, stop)`` pairs, one per axis (stop exclusive).

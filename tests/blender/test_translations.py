@@ -1,0 +1,89 @@
+"""Russian UI: every string a Strew user can see has a Russian entry, registered with Blender."""
+
+from __future__ import annotations
+
+import importlib
+import string
+
+import bpy
+import pytest
+import ui_strings
+from conftest import ADDON_MODULE, disable_strew, enable_strew
+
+
+def _translations():
+    return importlib.import_module(f"{ADDON_MODULE}.translations")
+
+
+def _fields(text: str) -> list[str]:
+    return sorted(f"{name}:{spec}" for _, name, spec, _ in string.Formatter().parse(text) if name is not None)
+
+
+def _missing_report(missing: list[tuple[str, str]]) -> str:
+    lines = [f"{len(missing)} UI string(s) have no Russian entry in translations.py RUSSIAN; add them:"]
+    for text, where in missing:
+        lines.append(f"    {text!r}: \"\",  # {where}")
+    return "\n".join(lines)
+
+
+def test_every_registered_ui_string_has_a_russian_entry() -> None:
+    russian = _translations().RUSSIAN
+    strings = ui_strings.registered_strings(ADDON_MODULE)
+    assert len(strings) > 50, "the enumeration found too few strings; is the extension registered?"
+    missing = [(text, where) for text, where in strings if text not in russian]
+    assert not missing, _missing_report(missing)
+
+
+def test_every_report_label_and_message_template_has_a_russian_entry() -> None:
+    russian = _translations().RUSSIAN
+    strings = ui_strings.source_strings()
+    assert any(where.startswith("scene/scatter_job.py") for _, where in strings)
+    missing = [(text, where) for text, where in strings if text not in russian]
+    assert not missing, _missing_report(missing)
+
+
+def test_russian_entries_keep_placeholders_and_are_translated() -> None:
+    for english, russian in _translations().RUSSIAN.items():
+        assert russian.strip(), f"empty translation for {english!r}"
+        assert _fields(english) == _fields(russian), f"placeholders differ: {english!r} -> {russian!r}"
+
+
+def test_table_has_both_contexts_and_operator_wording() -> None:
+    module = _translations()
+    table = module.translation_table()[module.LOCALE]
+    assert table[("Operator", "Scatter")] == module.OPERATOR_RUSSIAN["Scatter"]
+    assert table[("*", "Scatter")] == module.RUSSIAN["Scatter"]
+    assert len(table) == 2 * len(module.RUSSIAN)
+
+
+def test_translations_are_registered_with_the_extension(strew_extension: object) -> None:
+    assert strew_extension._BLENDER_MODULES[0] == "translations", "register translations before the UI classes"
+    module = _translations()
+    if not bpy.app.build_options.international:
+        pytest.skip("this bpy build has no translation support: register() is a no-op, nothing to look up")
+    with pytest.raises(ValueError):  # Blender refuses a second registration under the same name
+        bpy.app.translations.register(module.__package__, {})
+    disable_strew()
+    try:
+        bpy.app.translations.register(module.__package__, {})  # free again once the extension is off
+        bpy.app.translations.unregister(module.__package__)
+    finally:
+        enable_strew()
+
+
+@pytest.mark.skipif(not bpy.app.build_options.international,
+                    reason="this bpy build has no translation support (build_options.international is False)")
+def test_russian_interface_shows_russian_operator_label() -> None:
+    view = bpy.context.preferences.view
+    before = (view.language, view.use_translate_interface, view.use_translate_reports)
+    try:
+        view.language = 'ru_RU'
+        view.use_translate_interface = True
+        view.use_translate_reports = True
+        label = bpy.ops.strew.layer_add.get_rna_type().name
+        assert bpy.app.translations.pgettext_iface(label, "Operator") == "Добавить слой"
+        assert bpy.app.translations.pgettext_iface("Scatter", "Operator") == "Разбросать"
+        assert bpy.app.translations.pgettext_rpt("Scatter finished in {seconds:.2f} s") == \
+            "Разброс завершён за {seconds:.2f} с"
+    finally:
+        view.language, view.use_translate_interface, view.use_translate_reports = before

@@ -1,0 +1,424 @@
+"""Russian translation of every Strew UI string, through ``bpy.app.translations``.
+
+Blender uses it when the interface language is Russian (Preferences → Interface → Translation). Labels,
+tooltips, property names and enum items are looked up by Blender itself; report and error messages built
+with values are translated from their templates with ``pgettext_rpt`` before the values are filled in
+(``rpt_("Cleared {count:,} Strew object(s)").format(count=n)``).
+
+Keys are the exact English strings. Every string is registered in the default context ``"*"`` (panels,
+properties, enum items, reports) and in ``"Operator"`` (operator labels); ``OPERATOR_RUSSIAN`` holds the
+few words that read differently as a button ("Scatter" the panel vs "Scatter" the action).
+``tests/blender/test_translations.py`` checks that every registered Strew string has an entry here.
+"""
+
+from __future__ import annotations
+
+import bpy
+
+LOCALE = "ru_RU"
+
+RUSSIAN: dict[str, str] = {
+    # -- panels --------------------------------------------------------------------------------------------
+    "Strew": "Strew",
+    "Scatter": "Разброс",
+    "Objects": "Объекты",
+    "Spacing": "Расстояние",
+    "Density": "Плотность",
+    "Masks": "Маски",
+    "Placement": "Размещение",
+    "Large Worlds": "Большие миры",
+    "This Layer": "Этот слой",
+    "The collection is empty": "Коллекция пуста",
+    "{name} (collection, weight {weight:g})": "{name} (коллекция, вес {weight:g})",
+    # -- operators -----------------------------------------------------------------------------------------
+    "About Strew": "О Strew",
+    "Show which version of Strew is running": "Показать, какая версия Strew запущена",
+    "Clear": "Очистить",
+    "Remove what Strew scattered; objects Strew did not create are never touched":
+        "Удалить то, что разбросал Strew; объекты, созданные не Strew, не затрагиваются",
+    "Layer": "Слой",
+    "Clear only this layer's output (-1: all layers)": "Очистить результат только этого слоя (-1: всех слоёв)",
+    "Add Layer": "Добавить слой",
+    "Add a scatter layer below the active one": "Добавить слой разброса под активным",
+    "Move Layer": "Переместить слой",
+    "Move the active layer up or down (layers run top to bottom, big objects first)":
+        "Переместить активный слой вверх или вниз (слои выполняются сверху вниз, крупные объекты первыми)",
+    "Direction": "Направление",
+    "Up": "Вверх",
+    "Run earlier": "Выполнять раньше",
+    "Down": "Вниз",
+    "Run later": "Выполнять позже",
+    "Remove Layer": "Удалить слой",
+    "Remove the active scatter layer (its scattered output stays until Clear)":
+        "Удалить активный слой разброса (его результат остаётся в сцене до очистки)",
+    "Scatter every enabled layer on the terrain (earlier layers keep later ones away)":
+        "Разбросать все включённые слои по ландшафту (верхние слои отодвигают нижние)",
+    "Scatter only this layer (-1: every enabled layer)": "Разбросать только этот слой (-1: все включённые слои)",
+    # -- poll messages and reports -------------------------------------------------------------------------
+    "There is no layer to remove": "Нет слоя для удаления",
+    "Needs at least two layers": "Нужно хотя бы два слоя",
+    "Pick a mesh terrain first": "Сначала выберите ландшафт (меш)",
+    "Add a layer first": "Сначала добавьте слой",
+    "Scatter cancelled; the scene is unchanged": "Разброс отменён; сцена не изменилась",
+    "Strew {version}": "Strew {version}",
+    "none": "нет",
+    "{name}: {count:,} instances in {seconds:.2f} s": "{name}: {count:,} экз. за {seconds:.2f} с",
+    "Scatter finished in {seconds:.2f} s": "Разброс завершён за {seconds:.2f} с",
+    "There is no layer {index}": "Нет слоя с номером {index}",
+    "Cleared {count:,} Strew object(s)": "Удалено объектов Strew: {count:,}",
+    # -- errors (scene/scatter_job.py, scene/terrain.py, scene/layer_fields.py) -------------------------------
+    'Layer "{name}"': "Слой «{name}»",
+    "{layer} has no collection: pick the collection whose objects it should place":
+        "{layer}: не выбрана коллекция; выберите коллекцию, объекты которой он должен расставлять",
+    '{layer}: collection "{collection}" is empty; add the objects to place':
+        "{layer}: коллекция «{collection}» пуста; добавьте в неё объекты для размещения",
+    '{layer}: every object in "{collection}" has weight 0; give one a weight > 0':
+        "{layer}: у всех объектов в «{collection}» вес 0; задайте хотя бы одному вес больше 0",
+    "{layer}: Min Radius must be greater than 0": "{layer}: мин. радиус должен быть больше 0",
+    "{layer}: Max Radius ({max_radius:g}) is smaller than Min Radius ({min_radius:g}); "
+    "raise Max Radius or lower Min Radius":
+        "{layer}: макс. радиус ({max_radius:g}) меньше мин. радиуса ({min_radius:g}); "
+        "увеличьте макс. радиус или уменьшите мин. радиус",
+    "{layer}: Scale Max is smaller than Scale Min": "{layer}: макс. масштаб меньше мин. масштаба",
+    "{layer}: Max Height is below Min Height": "{layer}: макс. высота ниже мин. высоты",
+    "{layer}: density is set to Image but no image is picked":
+        "{layer}: плотность задана изображением, но изображение не выбрано",
+    "{layer}: density is set to Vertex Group but no group is named":
+        "{layer}: плотность задана группой вершин, но группа не указана",
+    "{layer}: density Low is above High": "{layer}: нижняя граница плотности выше верхней",
+    "No terrain: pick a mesh object as the terrain in the Scatter panel":
+        "Нет ландшафта: выберите меш-объект как ландшафт на панели «Разброс»",
+    'Terrain "{name}" is a {kind}, not a mesh: pick a mesh object':
+        "Ландшафт «{name}» — это {kind}, а не меш: выберите меш-объект",
+    "No enabled layer: add a layer (+) or enable one":
+        "Нет включённых слоёв: добавьте слой (+) или включите существующий",
+    'Two layers have the same name: rename one (each layer writes "Strew <name>")':
+        "У двух слоёв одинаковое имя: переименуйте один (каждый слой пишет в «Strew <имя>»)",
+    'Terrain "{name}": {error}': "Ландшафт «{name}»: {error}",
+    'Layer "{name}": {error}': "Слой «{name}»: {error}",
+    'Layer "{name}" would create {count:,} objects, more than Max Objects ({max_objects:,}): '
+    "use the Point Instancer output, raise Max Objects, or a larger radius":
+        "Слой «{name}» создал бы {count:,} объектов, больше, чем «Макс. объектов» ({max_objects:,}): "
+        "выберите вывод «Точечный инстансер», увеличьте «Макс. объектов» или радиус",
+    'Terrain "{name}" has no vertex group "{group}" (it has: {known})':
+        "У ландшафта «{name}» нет группы вершин «{group}» (есть: {known})",
+    '"{name}" is a {kind}, not a mesh: pick a mesh object as the terrain':
+        "«{name}» — это {kind}, а не меш: выберите меш-объект в качестве ландшафта",
+    'Terrain "{name}" has no faces: add faces or pick another mesh':
+        "У ландшафта «{name}» нет граней: добавьте грани или выберите другой меш",
+    'image "{name}" has no pixels (is the file missing?)':
+        "у изображения «{name}» нет пикселей (файл отсутствует?)",
+    # -- object settings -----------------------------------------------------------------------------------
+    "Weight": "Вес",
+    "How often this object is picked relative to the other objects of its collection "
+    '(a plain custom property "strew_weight" on the object wins over this value)':
+        "Как часто выбирается этот объект по сравнению с другими объектами его коллекции "
+        "(обычное пользовательское свойство «strew_weight» на объекте важнее этого значения)",
+    # -- scatter layer -------------------------------------------------------------------------------------
+    "Enabled": "Включён",
+    "Include this layer when scattering all layers": "Учитывать этот слой при разбросе всех слоёв",
+    "Collection": "Коллекция",
+    "Collection whose objects are the prefabs placed by this layer":
+        "Коллекция, объекты которой этот слой расставляет как заготовки",
+    "Min Radius": "Мин. радиус",
+    "Smallest distance between two instances of this layer (densest places)":
+        "Наименьшее расстояние между двумя экземплярами этого слоя (в самых плотных местах)",
+    "Max Radius": "Макс. радиус",
+    "Largest distance between two instances (sparsest places); equal to Min Radius for constant spacing":
+        "Наибольшее расстояние между двумя экземплярами (в самых редких местах); "
+        "равно мин. радиусу при постоянном шаге",
+    "Keep Away": "Отступ от верхних",
+    "Minimum distance from the instances of the layers above this one "
+    "(the layer's own radius applies when it is larger)":
+        "Минимальное расстояние до экземпляров слоёв выше этого "
+        "(если собственный радиус слоя больше, действует он)",
+    "Seed": "Зерно",
+    "Same seed, same settings: same result": "То же зерно и те же настройки дают тот же результат",
+    "Start Points": "Стартовые точки",
+    "Random starting places, so islands cut off by masks get points too":
+        "Случайные начальные места, чтобы точки получили и острова, отрезанные масками",
+    "Uniform": "Равномерно",
+    "Every place gets the largest density (the Min Radius spacing)":
+        "Везде наибольшая плотность (шаг мин. радиуса)",
+    "Noise": "Шум",
+    "Density from seeded gradient noise: groves and clearings": "Плотность из градиентного шума: рощи и поляны",
+    "Vertex Group": "Группа вершин",
+    "Density painted on the terrain as vertex weights": "Плотность, нарисованная на ландшафте весами вершин",
+    "Image": "Изображение",
+    "Density from an image stretched over the terrain's XY bounds":
+        "Плотность из изображения, растянутого на границы ландшафта по XY",
+    "Noise Scale": "Масштаб шума",
+    "Size of groves and clearings": "Размер рощ и полян",
+    "Octaves": "Октавы",
+    "Layers of finer noise detail": "Слои более мелких деталей шума",
+    "Density Group": "Группа плотности",
+    "Terrain vertex group whose weights give the density": "Группа вершин ландшафта, веса которой задают плотность",
+    "Density Image": "Изображение плотности",
+    "Image whose brightness gives the density over the terrain's XY bounds":
+        "Изображение, яркость которого задаёт плотность в границах ландшафта по XY",
+    "Low": "Нижняя граница",
+    "Density values at or below this count as empty (curve remap)":
+        "Значения плотности не выше этого считаются пустыми (перераспределение кривой)",
+    "High": "Верхняя граница",
+    "Density values at or above this count as full; a narrow band between Low and High gives sharp forest edges":
+        "Значения плотности не ниже этого считаются полными; узкая полоса между нижней и верхней границами "
+        "даёт резкие края леса",
+    "Invert": "Инвертировать",
+    "Swap dense and sparse places": "Поменять местами густые и редкие места",
+    "Max Slope": "Макс. уклон",
+    "No instances where the terrain is steeper than this": "Без экземпляров там, где ландшафт круче этого",
+    "Height Range": "Диапазон высот",
+    "Only between Min Height and Max Height": "Только между мин. и макс. высотой",
+    "Min Height": "Мин. высота",
+    "Max Height": "Макс. высота",
+    "Mask Group": "Группа маски",
+    "Only where this terrain vertex group's weight reaches the threshold":
+        "Только там, где вес этой группы вершин ландшафта достигает порога",
+    "Threshold": "Порог",
+    "Exclude": "Исключить",
+    "Curves (roads, rivers) and meshes (houses, ponds) to keep clear, seen from above":
+        "Кривые (дороги, реки) и меши (дома, пруды), которые нужно оставить свободными (вид сверху)",
+    "Margin": "Отступ",
+    "Distance to keep from the excluded curves and meshes": "Расстояние до исключённых кривых и мешей",
+    "Align to Normal": "По нормали",
+    "0: instances stand upright; 1: they follow the terrain's slope":
+        "0: экземпляры стоят вертикально; 1: они следуют уклону ландшафта",
+    "Random Yaw": "Случайный поворот",
+    "Turn each instance randomly about its up axis": "Случайно повернуть каждый экземпляр вокруг его вертикальной оси",
+    "Scale Min": "Мин. масштаб",
+    "Scale Max": "Макс. масштаб",
+    "Output": "Вывод",
+    "Point Instancer": "Точечный инстансер",
+    "One point object per layer instancing the collection with Geometry Nodes (fast, 100k+ instances)":
+        "Один объект точек на слой, размножающий коллекцию геометрическими узлами (быстро, 100 тыс.+ экземпляров)",
+    "Collection Empties": "Пустышки коллекции",
+    "One empty per instance that instances the picked prefab":
+        "Одна пустышка на экземпляр, показывающая выбранную заготовку",
+    "Linked Duplicates": "Связанные дубликаты",
+    "One real object per instance sharing the prefab's data (slow above a few thousand)":
+        "Один настоящий объект на экземпляр с общими данными заготовки (медленно, если их больше нескольких тысяч)",
+    "Repeat Tile": "Повторять плитку",
+    "Sample one seamless tile and repeat it over the terrain (fast for huge areas); "
+    "a per-position hash hides the repetition":
+        "Построить одну бесшовную плитку и повторить её по ландшафту (быстро для огромных площадей); "
+        "хеш от положения скрывает повторы",
+    "Tile Size": "Размер плитки",
+    "Side of the repeated tile; at least ten radii": "Сторона повторяемой плитки; не меньше десяти радиусов",
+    "Keep": "Оставить",
+    "Fraction of the tile's points kept at each world position (hides the repeat)":
+        "Доля точек плитки, оставляемых в каждом месте мира (скрывает повтор)",
+    # -- scene settings ------------------------------------------------------------------------------------
+    "Terrain": "Ландшафт",
+    "Mesh object to scatter on (its modifiers and transform are taken into account)":
+        "Меш-объект, по которому идёт разброс (его модификаторы и трансформация учитываются)",
+    "layers": "слои",
+    "Active Layer": "Активный слой",
+    "Preview": "Предпросмотр",
+    "Draw scatter points and their radius circles in the viewport":
+        "Рисовать точки разброса и круги их радиусов во вьюпорте",
+    "Chunk Size": "Размер блока",
+    "Large terrains are processed in square chunks of this side, in bounded memory and without seams":
+        "Большие ландшафты обрабатываются квадратными блоками с такой стороной, в ограниченной памяти и без швов",
+    "Max Objects": "Макс. объектов",
+    "Refuse to create more real objects (empties or duplicates) than this per layer; "
+    "use the Point Instancer output for more":
+        "Не создавать больше настоящих объектов (пустышек или дубликатов) на слой; для большего числа "
+        "используйте вывод «Точечный инстансер»",
+    # -- tile rooms (strings of the tile-rooms branch; kept here so its merge starts translated) ------------
+    "Tile Rooms": "Комнаты из плиток",
+    "Constraints": "Ограничения",
+    "Search": "Поиск",
+    "Active Tile": "Активная плитка",
+    "Strew Tile": "Плитка Strew",
+    "Detect Sockets of Selected": "Определить разъёмы выделенных",
+    "Fixed Tiles": "Закреплённые плитки",
+    "Assemble Room": "Собрать комнату",
+    "Fill a grid with the kit's tiles so that every side fits its neighbour; "
+    "replaces only Strew's previous room of the same name":
+        "Заполнить сетку плитками набора так, чтобы каждая сторона подходила соседней; "
+        "заменяет только прежнюю комнату Strew с тем же именем",
+    "Kit": "Набор",
+    "Name of the kit collection": "Имя коллекции набора",
+    "Room": "Комната",
+    "Size": "Размер",
+    "Cell Size": "Размер ячейки",
+    "Origin": "Начало",
+    "Periodic": "Периодичность",
+    "Border": "Граница",
+    "Label(s) outside the four walls; empty: no border": "Метка(и) снаружи четырёх стен; пусто: без границы",
+    "Below": "Снизу",
+    "Above": "Сверху",
+    "Compatible": "Совместимые",
+    "All Walkable Connected": "Все проходимые связаны",
+    "TILE[@ROTATION] X Y Z separated by ';' (replaces the panel's list)":
+        "ПЛИТКА[@ПОВОРОТ] X Y Z через «;» (заменяет список на панели)",
+    "Heuristic": "Эвристика",
+    "Auto": "Авто",
+    "Minimum entropy first, scanline after a few restarts (scanline when connectivity is on)":
+        "Сначала минимальная энтропия, после нескольких перезапусков построчно (построчно при включённой связности)",
+    "Minimum Entropy": "Минимальная энтропия",
+    "Collapse the least certain cell first": "Сначала определять наименее определённую ячейку",
+    "Fewest Options": "Меньше всего вариантов",
+    "Collapse the cell with the fewest tiles left": "Сначала определять ячейку с наименьшим числом оставшихся плиток",
+    "Scanline": "Построчно",
+    "Fill row by row (one growing front: fewer dead ends with connectivity)":
+        "Заполнять ряд за рядом (один растущий фронт: меньше тупиков при связности)",
+    "Backtracking Budget": "Лимит откатов",
+    "Restarts": "Перезапуски",
+    "Time Limit": "Лимит времени",
+    "Build Demo Kit": "Создать демо-набор",
+    "Build a modular kit of 53 tiles (floors, walls, corners, doors, arches, windows, corridors, stairs, "
+    "balconies, air) with sockets set, in a new collection":
+        "Создать модульный набор из 53 плиток (полы, стены, углы, двери, арки, окна, коридоры, лестницы, "
+        "балконы, воздух) с заданными разъёмами в новой коллекции",
+    "Clear Room": "Очистить комнату",
+    "Remove the room Strew assembled; the kit and your own objects are never touched":
+        "Удалить комнату, собранную Strew; набор и ваши собственные объекты не затрагиваются",
+    "Room to clear (default: the panel's)": "Комната для очистки (по умолчанию: с панели)",
+    "Detect Sockets": "Определить разъёмы",
+    "Label each side of the tiles from the vertices on the cell's boundary plane (quantised and hashed; "
+    "mirrored profiles get labels x and x~ that fit each other). Review them afterwards":
+        "Пометить каждую сторону плиток по вершинам на граничной плоскости ячейки (с округлением и хешем; "
+        "зеркальные профили получают метки x и x~, подходящие друг к другу). Затем проверьте их",
+    "Tiles": "Плитки",
+    "Whole Kit": "Весь набор",
+    "Every tile of the panel's kit": "Все плитки набора с панели",
+    "Selected": "Выделенные",
+    "The selected objects": "Выделенные объекты",
+    "Kit collection (default: the panel's)": "Коллекция набора (по умолчанию: с панели)",
+    "Precision": "Точность",
+    "Vertices are rounded to this step before hashing; geometry off by more gets another label":
+        "Вершины округляются до этого шага перед хешированием; геометрия, отличающаяся сильнее, "
+        "получает другую метку",
+    "Add Fixed Tile": "Добавить закреплённую плитку",
+    "Pin a tile to a cell (the active object, when it is a tile of the kit)":
+        "Закрепить плитку в ячейке (активный объект, если это плитка набора)",
+    "Remove Fixed Tile": "Удалить закреплённую плитку",
+    "Remove the selected fixed tile": "Удалить выбранную закреплённую плитку",
+    "North": "Север",
+    "East": "Восток",
+    "South": "Юг",
+    "West": "Запад",
+    "Label of the tile's North side (+Y). Facing sides fit when their labels are equal or form a compatible "
+    "pair; empty means open/nothing and fits only another empty side":
+        "Метка северной стороны плитки (+Y). Соседние стороны подходят друг другу, если их метки равны или "
+        "образуют совместимую пару; пустая метка означает «открыто/ничего» и подходит только к другой пустой",
+    "Label of the tile's East side (+X). Facing sides fit when their labels are equal or form a compatible "
+    "pair; empty means open/nothing and fits only another empty side":
+        "Метка восточной стороны плитки (+X). Соседние стороны подходят друг другу, если их метки равны или "
+        "образуют совместимую пару; пустая метка означает «открыто/ничего» и подходит только к другой пустой",
+    "Label of the tile's South side (-Y). Facing sides fit when their labels are equal or form a compatible "
+    "pair; empty means open/nothing and fits only another empty side":
+        "Метка южной стороны плитки (-Y). Соседние стороны подходят друг другу, если их метки равны или "
+        "образуют совместимую пару; пустая метка означает «открыто/ничего» и подходит только к другой пустой",
+    "Label of the tile's West side (-X). Facing sides fit when their labels are equal or form a compatible "
+    "pair; empty means open/nothing and fits only another empty side":
+        "Метка западной стороны плитки (-X). Соседние стороны подходят друг другу, если их метки равны или "
+        "образуют совместимую пару; пустая метка означает «открыто/ничего» и подходит только к другой пустой",
+    "Label of the tile's Up side (+Z, the top face). Facing sides fit when their labels are equal or form a "
+    "compatible pair; empty means open/nothing and fits only another empty side":
+        "Метка верхней стороны плитки (+Z, верхняя грань). Соседние стороны подходят друг другу, если их "
+        "метки равны или образуют совместимую пару; пустая метка означает «открыто/ничего» и подходит только "
+        "к другой пустой",
+    "Label of the tile's Down side (-Z, the bottom face). Facing sides fit when their labels are equal or form "
+    "a compatible pair; empty means open/nothing and fits only another empty side":
+        "Метка нижней стороны плитки (-Z, нижняя грань). Соседние стороны подходят друг другу, если их "
+        "метки равны или образуют совместимую пару; пустая метка означает «открыто/ничего» и подходит только "
+        "к другой пустой",
+    "Rotations": "Повороты",
+    "Turns of this tile the room may use (counter-clockwise about +Z seen from above)":
+        "Повороты этой плитки, которые может использовать комната (против часовой стрелки вокруг +Z, вид сверху)",
+    "0°": "0°",
+    "The tile as modelled": "Плитка как смоделирована",
+    "90°": "90°",
+    "Turned a quarter counter-clockwise (seen from above): east faces north":
+        "Повёрнута на четверть оборота против часовой стрелки (вид сверху): восток смотрит на север",
+    "180°": "180°",
+    "Turned half a turn": "Повёрнута на пол-оборота",
+    "270°": "270°",
+    "Turned three quarters counter-clockwise": "Повёрнута на три четверти оборота против часовой стрелки",
+    "Walkable": "Проходимая",
+    'A visitor can stand on this tile (used by "All Walkable Connected")':
+        "На этой плитке может стоять посетитель (используется в «Все проходимые связаны»)",
+    "Passable": "Выходы",
+    "Sides of a walkable tile a visitor can leave through (doors, openings, stairs)":
+        "Стороны проходимой плитки, через которые посетитель может выйти (двери, проёмы, лестницы)",
+    "N": "С",
+    "E": "В",
+    "S": "Ю",
+    "W": "З",
+    "A visitor can leave through the north side (+Y)": "Посетитель может выйти через северную сторону (+Y)",
+    "A visitor can leave through the east side (+X)": "Посетитель может выйти через восточную сторону (+X)",
+    "A visitor can leave through the south side (-Y)": "Посетитель может выйти через южную сторону (-Y)",
+    "A visitor can leave through the west side (-X)": "Посетитель может выйти через западную сторону (-X)",
+    "A visitor can climb to the cell above (bottom of a stair)":
+        "Посетитель может подняться в ячейку выше (низ лестницы)",
+    "A visitor can climb down to the cell below (top of a stair)":
+        "Посетитель может спуститься в ячейку ниже (верх лестницы)",
+    "Tile": "Плитка",
+    "Tile of the kit to place in this cell": "Плитка набора для этой ячейки",
+    "Rotation": "Поворот",
+    "Cell": "Ячейка",
+    "Grid cell (x, y, z) counted from the room origin": "Ячейка сетки (x, y, z), отсчитанная от начала комнаты",
+    "Collection whose objects are the tiles (each with sockets in Object Properties › Strew Tile)":
+        "Коллекция, объекты которой являются плитками (у каждой разъёмы в Свойства объекта › Плитка Strew)",
+    "Name of the output collection; assembling again replaces only this room":
+        "Имя выходной коллекции; повторная сборка заменяет только эту комнату",
+    "Number of cells along x, y and z (floors)": "Число ячеек по x, y и z (этажи)",
+    "Cell Size from Kit": "Размер ячейки из набора",
+    "Take the cell size from the kit (its \"strew_cell_size\" property, else the tiles' bounds)":
+        "Брать размер ячейки из набора (его свойство «strew_cell_size», иначе габариты плиток)",
+    "Width, depth and height of one cell": "Ширина, глубина и высота одной ячейки",
+    "World position of cell (0, 0, 0): the centre of its bottom face (the tiles' origin)":
+        "Положение ячейки (0, 0, 0) в мире: центр её нижней грани (начало координат плиток)",
+    "Wrap around in x and y (the room tiles seamlessly)": "Замкнуть по x и y (комната повторяется без швов)",
+    "Closed Room": "Закрытая комната",
+    "Only sides fitting the border socket face outwards": "Наружу смотрят только стороны, подходящие к разъёму границы",
+    'Socket label(s) outside the four walls (comma separated: e.g. "wall, window")':
+        "Метка(и) разъёма снаружи четырёх стен (через запятую: например, «wall, window»)",
+    "Socket label below the lowest floor (empty: no constraint)":
+        "Метка разъёма под нижним этажом (пусто: без ограничения)",
+    "Socket label above the top floor (empty: no constraint)":
+        "Метка разъёма над верхним этажом (пусто: без ограничения)",
+    "Extra pairs of labels that fit each other, as a=b separated by commas (added to the kit's own "
+    "\"strew_compatible\"; labels x and x~ always pair)":
+        "Дополнительные пары подходящих друг к другу меток в виде a=b через запятую (добавляются к "
+        "«strew_compatible» самого набора; метки x и x~ всегда образуют пару)",
+    "Every walkable tile can be reached from every other (through passable sides and stairs)":
+        "Из каждой проходимой плитки можно дойти до любой другой (через выходы и лестницы)",
+    "fixed": "закреплённые",
+    "active_fixed_index": "active_fixed_index",
+    "Undo steps allowed per attempt before starting over (0: restarts only)":
+        "Сколько шагов можно откатить за попытку, прежде чем начать заново (0: только перезапуски)",
+    "Fresh attempts after a dead end before giving up": "Новые попытки после тупика, прежде чем сдаться",
+    "Give up after this many seconds": "Сдаться через столько секунд",
+    "room": "комната",
+    "Assemble Room cancelled; the scene is unchanged": "Сборка комнаты отменена; сцена не изменилась",
+    "No tile to label: the kit is empty or nothing is selected":
+        "Нет плиток для разметки: набор пуст или ничего не выделено",
+    "No kit: pick the kit collection in the Tile Rooms panel":
+        "Нет набора: выберите коллекцию набора на панели «Комнаты из плиток»",
+}
+
+# Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.
+OPERATOR_RUSSIAN: dict[str, str] = {
+    "Scatter": "Разбросать",
+}
+
+
+def translation_table() -> dict[str, dict[tuple[str, str], str]]:
+    """The dictionary given to ``bpy.app.translations.register``: ``{locale: {(context, msgid): text}}``."""
+    table: dict[tuple[str, str], str] = {}
+    for msgid, text in RUSSIAN.items():
+        table[("*", msgid)] = text
+        table[("Operator", msgid)] = OPERATOR_RUSSIAN.get(msgid, text)
+    return {LOCALE: table}
+
+
+def register() -> None:
+    # The stubs type the keys as str; Blender takes (context, msgid) tuples.
+    bpy.app.translations.register(__package__, translation_table())  # type: ignore[arg-type]
+
+
+def unregister() -> None:
+    bpy.app.translations.unregister(__package__)
