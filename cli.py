@@ -138,7 +138,7 @@ def _room(args: argparse.Namespace) -> int:
         raise CliError(str(error).strip()) from error
     if result != {'FINISHED'}:
         raise CliError("assemble_room was cancelled")
-    name = options.get("room_name") or bpy.context.scene.strew.room.room_name
+    name = str(options.get("room_name") or bpy.context.scene.strew.room.room_name)
     collection = bpy.data.collections.get(name)
     count = len(collection.objects) if collection else 0
     print(f"{name}: {count:,} tiles; assemble took {time.perf_counter() - started:.2f} s; saved {_save(args)}")

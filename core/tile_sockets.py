@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 SIDES = ("n", "e", "s", "w", "up", "down")
+CellSize = Sequence[float] | np.ndarray
+"""A cell's size along x, y and z."""
 MIRROR_SUFFIX = "~"
 _ASYMMETRIC = re.compile(r"^m[0-9a-f]{8}$")
 
@@ -69,7 +71,7 @@ def vertical_label(profile: np.ndarray, quantum: float) -> str:
     return f"v{hashes[j0]}:{(-j0) % 4}"
 
 
-def side_profiles(vertices: np.ndarray, cell_size, tolerance: float) -> dict[str, np.ndarray]:
+def side_profiles(vertices: np.ndarray, cell_size: CellSize, tolerance: float) -> dict[str, np.ndarray]:
     """The ``(u, v)`` (horizontal) or ``(x, y)`` (vertical) points of ``vertices`` on each side's plane."""
     v = np.asarray(vertices, dtype=np.float64).reshape(-1, 3)
     sx, sy, sz = (float(c) for c in cell_size)
@@ -85,7 +87,7 @@ def side_profiles(vertices: np.ndarray, cell_size, tolerance: float) -> dict[str
     return {side: points[mask] for side, (mask, points) in planes.items()}
 
 
-def detect_sockets(vertices: np.ndarray, cell_size, quantum: float = 0.01,
+def detect_sockets(vertices: np.ndarray, cell_size: CellSize, quantum: float = 0.01,
                    tolerance: float | None = None) -> dict[str, str]:
     """Socket labels ``n e s w up down`` of a tile from its vertices in tile-local coordinates.
 
@@ -121,7 +123,7 @@ def detect_sockets(vertices: np.ndarray, cell_size, quantum: float = 0.01,
     return out
 
 
-def cell_overflow(vertices: np.ndarray, cell_size) -> float:
+def cell_overflow(vertices: np.ndarray, cell_size: CellSize) -> float:
     """How far (≥ 0) the vertices reach outside the cell (x, y in ±size/2, z in [0, height]): the usual sign of
     a tile whose origin is a few centimetres off.
 

@@ -13,8 +13,9 @@ from typing import Any
 import bpy
 
 
-class ModalJob:
-    """Mixin for an ``Operator``: call :meth:`start_job` from ``invoke``; subclasses set the class attributes."""
+class ModalJob(bpy.types.Operator):
+    """Base of operators that run a job: call :meth:`start_job` from ``invoke``; subclasses set the class
+    attributes (it is never registered itself)."""
 
     job_error: type[Exception] = Exception
     cancel_message = "Cancelled; the scene is unchanged"

@@ -58,7 +58,8 @@ def room_params(operator: bpy.types.Operator, scene: bpy.types.Scene) -> room_jo
     values = {name: pick(name) for name in _OVERRIDES}
     return room_job.RoomParams(
         kit=kit, room_name=operator.room_name if given("room_name") else room.room_name,
-        size=tuple(int(s) for s in values["size"]), seed=int(values["seed"]), cell_size=cell_size,
+        size=(int(values["size"][0]), int(values["size"][1]), int(values["size"][2])),
+        seed=int(values["seed"]), cell_size=cell_size,
         origin=tuple(values["origin"]), periodic=bool(values["periodic"]), border=border,
         border_bottom=values["border_bottom"], border_top=values["border_top"], compatible=values["compatible"],
         connected=bool(values["connected"]), fixed=fixed, heuristic=values["heuristic"],
@@ -67,7 +68,7 @@ def room_params(operator: bpy.types.Operator, scene: bpy.types.Scene) -> room_jo
     )
 
 
-class STREW_OT_assemble_room(ModalJob, bpy.types.Operator):
+class STREW_OT_assemble_room(ModalJob):
     """Fill a grid with the kit's tiles so every side fits its neighbour (Wave Function Collapse)"""
 
     bl_idname = "strew.assemble_room"

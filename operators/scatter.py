@@ -18,7 +18,7 @@ def _report_result(operator: bpy.types.Operator, result: scatter_job.JobResult) 
     operator.report({'INFO'}, rpt_("Scatter finished in {seconds:.2f} s").format(seconds=total))
 
 
-class STREW_OT_scatter(ModalJob, bpy.types.Operator):
+class STREW_OT_scatter(ModalJob):
     """Scatter every enabled layer (or one layer) on the terrain; ESC cancels and leaves the scene as it was"""
 
     bl_idname = "strew.scatter"

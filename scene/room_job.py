@@ -14,7 +14,7 @@ import dataclasses
 import math
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass, field
 
 import bpy
@@ -297,11 +297,11 @@ def clear_room(scene: bpy.types.Scene, name: str) -> int:
     return removed
 
 
-def build_steps(scene: bpy.types.Scene, plan: Plan, params: RoomParams) -> Iterator[float]:
+def build_steps(scene: bpy.types.Scene, plan: Plan, params: RoomParams) -> Generator[float, None, None]:
     """Write the plan as linked duplicates into a new collection, then swap it in for the old room."""
     staging = bpy.data.collections.new(params.room_name)
     mark(staging, OWNER, strew_name=params.room_name, strew_kit=plan.kit.collection.name)
-    created = [staging]
+    created: list[bpy.types.ID] = [staging]
     try:
         rules, grid, kit = plan.rules, plan.grid, plan.kit
         cell = np.array(kit.cell_size)
@@ -337,7 +337,9 @@ def build_steps(scene: bpy.types.Scene, plan: Plan, params: RoomParams) -> Itera
     staging.name = params.room_name  # Blender adds .001 when a user's collection already has the name
 
 
-def assemble(scene: bpy.types.Scene, params: RoomParams, threaded: bool = False) -> Iterator[float]:
+def assemble(
+    scene: bpy.types.Scene, params: RoomParams, threaded: bool = False
+) -> Generator[float, None, RoomResult]:
     """The whole job as a generator of progress fractions (0..1); returns a :class:`RoomResult`.
 
     ``threaded``: solve in a worker thread (core only, no ``bpy``) so a modal caller stays responsive and sees the
