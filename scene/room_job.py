@@ -278,14 +278,24 @@ def solve_plan(params: RoomParams) -> Plan:
 
 
 def _solve(kit: Kit, rules: Rules, options: dict, params: RoomParams) -> Plan:
-    shape = tuple(int(s) for s in params.size)
     try:
-        result = solve_detailed(rules, shape[:rules.dims], int(params.seed), **options)
-    except Contradiction as error:
-        raise RoomError(rpt_("No room found: {error}").format(error=error)) from error
-    except ValueError as error:
-        raise RoomError(str(error)) from error
+        return _solve_in_core(kit, rules, options, params)
+    except (Contradiction, ValueError) as error:
+        raise _solve_error(error) from error
+
+
+def _solve_in_core(kit: Kit, rules: Rules, options: dict, params: RoomParams) -> Plan:
+    """The solve alone (core only: safe in a worker thread); the solver's errors are raised as they are."""
+    shape = tuple(int(s) for s in params.size)
+    result = solve_detailed(rules, shape[:rules.dims], int(params.seed), **options)
     return Plan(kit, rules, result.grid.reshape(shape), result.restarts, result.backtracks)
+
+
+def _solve_error(error: Contradiction | ValueError) -> RoomError:
+    """The solver's error as a :class:`RoomError`. Call it in the main thread: Blender translates nowhere else."""
+    if isinstance(error, Contradiction):
+        return RoomError(rpt_("No room found: {error}").format(error=error))
+    return RoomError(str(error))
 
 
 def room_objects(scene: bpy.types.Scene, name: str) -> list[bpy.types.Object]:
@@ -381,7 +391,7 @@ def assemble(
 
         def work() -> None:
             try:
-                box["plan"] = _solve(kit, rules, {**options, "progress": progress}, params)
+                box["plan"] = _solve_in_core(kit, rules, {**options, "progress": progress}, params)
             except BaseException as error:  # handed to the main thread
                 box["error"] = error
 
@@ -393,8 +403,11 @@ def assemble(
                 yield 0.05 + 0.45 * float(box["fraction"])  # type: ignore[arg-type]
         finally:
             cancel.set()  # closing the generator (ESC) stops the solve within 256 decisions
-        if "error" in box:
-            raise box["error"]  # type: ignore[misc]
+        error = box.get("error")
+        if isinstance(error, (Contradiction, ValueError)):
+            raise _solve_error(error) from error  # worded here, in the main thread, so that it is translated
+        if error is not None:
+            raise error  # type: ignore[misc]
         plan = box["plan"]
     else:
         plan = _solve(kit, rules, options, params)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import string
+import threading
 
 import bpy
 import pytest
@@ -142,3 +143,27 @@ def test_room_labels_read_as_before_and_are_not_translated_twice() -> None:
     context = type("Context", (), {"active_object": placed})()
     panels.STREW_PT_rooms_tile.draw(type("Panel", (), {"layout": layout})(), context)
     assert layout.labels == [("placed", False), ("Placed: floor at (3, 4, 1), 180°", False)]
+
+
+def test_room_solve_errors_are_worded_in_the_main_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blender translates only in the main thread: a threaded solve's error must be worded after it is handed back."""
+    room_job = importlib.import_module(f"{ADDON_MODULE}.scene.room_job")
+    threads = []
+
+    def recording_rpt(text: str) -> str:
+        threads.append(threading.current_thread())
+        return text
+
+    monkeypatch.setattr(room_job, "rpt_", recording_rpt)
+    assert bpy.ops.strew.build_demo_kit() == {'FINISHED'}
+    # The solver gives up (its time runs out at once): a core Contradiction, raised in the worker when threaded.
+    params = room_job.RoomParams(kit="Tiles", size=(30, 30, 2), seed=4, time_limit=1e-9, max_restarts=0)
+    with pytest.raises(room_job.RoomError) as blocking:
+        room_job.run_to_end(bpy.context.scene, params)
+    job = room_job.assemble(bpy.context.scene, params, threaded=True)
+    with pytest.raises(room_job.RoomError) as threaded:
+        for _ in job:
+            pass
+    for error in (blocking.value, threaded.value):
+        assert str(error).startswith("No room found: time_limit="), str(error)
+    assert len(threads) == 2 and all(thread is threading.main_thread() for thread in threads)
