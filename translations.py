@@ -398,6 +398,85 @@ RUSSIAN: dict[str, str] = {
         "Нет плиток для разметки: набор пуст или ничего не выделено",
     "No kit: pick the kit collection in the Tile Rooms panel":
         "Нет набора: выберите коллекцию набора на панели «Комнаты из плиток»",
+    # -- tile rooms: reports and labels (operators/rooms.py, panels/rooms.py) ------------------------------
+    'Cleared {count:,} tile(s) of "{name}"': "Удалено плиток комнаты «{name}»: {count:,}",
+    "{name} ({distance:.1f} cm)": "{name} ({distance:.1f} см)",
+    "{count} tile(s) reach outside their {x:g} × {y:g} × {z:g} cell "
+    "(origin at the centre of the bottom face?): {listed}":
+        "Плиток, выходящих за свою ячейку {x:g} × {y:g} × {z:g}: {count} "
+        "(начало координат в центре нижней грани?): {listed}",
+    "Labelled {tiles} tile(s) with {sockets} distinct socket(s); cell {x:g} × {y:g} × {z:g}":
+        "Размечено плиток: {tiles}, различных разъёмов: {sockets}; ячейка {x:g} × {y:g} × {z:g}",
+    'Kit "{name}": {count} tiles in {seconds:.2f} s': "Набор «{name}» создан за {seconds:.2f} с, плиток: {count}",
+    "(pick a tile)": "(выберите плитку)",
+    "{rotation}°  ({x}, {y}, {z})": "{rotation}°  ({x}, {y}, {z})",
+    'Custom property "{key}" wins:': "Действует пользовательское свойство «{key}»:",
+    "{side}: {label}": "{side}: {label}",
+    '{setting}: custom property "{key}" wins': "{setting}: действует пользовательское свойство «{key}»",
+    "Placed: {tile} at {cell}, {rotation}°": "Размещена: {tile} в ячейке {cell}, {rotation}°",
+    # -- tile rooms: results and errors (scene/room_job.py, scene/room_kit.py) -----------------------------
+    "{name}: {placed:,} tiles placed ({kinds} kinds) in {seconds:.2f} s (solve {solve:.2f} s, "
+    "build {build:.2f} s), {restarts} restart(s), {backtracks} backtrack(s)":
+        "{name}: размещено плиток: {placed:,} (видов: {kinds}) за {seconds:.2f} с (решение {solve:.2f} с, "
+        "построение {build:.2f} с), перезапусков: {restarts}, откатов: {backtracks}",
+    "kit: name the collection that holds the tiles": "набор: укажите коллекцию, в которой лежат плитки",
+    "size: give three cell counts >= 1 (x, y, z), got {size}":
+        "размер: задайте три числа ячеек >= 1 (x, y, z), получено {size}",
+    "room name: give the output collection a name": "имя комнаты: задайте имя выходной коллекции",
+    "heuristic: use one of {options}, got {value!r}": "эвристика: используйте одно из {options}, получено {value!r}",
+    "fixed tile {tile!r}: rotation must be 0, 90, 180 or 270":
+        "закреплённая плитка {tile!r}: поворот должен быть 0, 90, 180 или 270",
+    "fixed tile {tile!r}: cell {cell} is outside the grid {size}":
+        "закреплённая плитка {tile!r}: ячейка {cell} лежит вне сетки {size}",
+    "fixed: write TILE[@ROTATION] X Y Z separated by ';', e.g. \"Door@90 0 5 0\"; cannot read {item!r}":
+        "закреплённые плитки: пишите ПЛИТКА[@ПОВОРОТ] X Y Z через «;», например «Door@90 0 5 0»; "
+        "не удалось прочитать {item!r}",
+    'fixed tile {tile!r} is not in kit "{kit}" (or fits no Below/Above label)':
+        "закреплённой плитки {tile!r} нет в наборе «{kit}» (или она не подходит ни к одной метке «Снизу»/«Сверху»)",
+    "fixed tile {tile!r}: rotation {rotation} is not among its allowed rotations {allowed}":
+        "закреплённая плитка {tile!r}: поворота {rotation} нет среди её разрешённых поворотов {allowed}",
+    "fixed tile {tile!r}@{rotation}: no such variant": "закреплённая плитка {tile!r}@{rotation}: такого варианта нет",
+    "Fixed tiles {tile!r} at {cell} and {other_tile!r} at {other_cell} cannot touch: "
+    "side {side} {label!r} does not fit side {other_side} {other_label!r}; move one or pick another tile or turn":
+        "Закреплённые плитки {tile!r} в {cell} и {other_tile!r} в {other_cell} не могут стоять рядом: "
+        "сторона {side} {label!r} не подходит к стороне {other_side} {other_label!r}; передвиньте одну из них "
+        "или выберите другую плитку или поворот",
+    'There is no collection named "{name}": pick the kit collection':
+        "Нет коллекции с именем «{name}»: выберите коллекцию набора",
+    "no tile fits Below {below!r} and Above {above!r}; change those labels":
+        "ни одна плитка не подходит к меткам «Снизу» {below!r} и «Сверху» {above!r}; измените эти метки",
+    'Kit "{name}": {error}': "Набор «{name}»: {error}",
+    "Cell size {size}: turned tiles need square cells (x = y); set equal sizes or allow only 0° and 180°":
+        "Размер ячейки {size}: повёрнутым плиткам нужны квадратные ячейки (x = y); задайте равные размеры "
+        "или разрешите только 0° и 180°",
+    "Border {labels!r}: no tile has a {side} side that fits it; change the border label":
+        "Граница {labels!r}: ни у одной плитки нет стороны {side}, которая к ней подходит; измените метку границы",
+    "fixed tiles: cell {cell} is given two different tiles ({tile!r} and {other_tile!r})":
+        "закреплённые плитки: ячейке {cell} заданы две разные плитки ({tile!r} и {other_tile!r})",
+    "No room found: {error}": "Не удалось собрать комнату: {error}",
+    'Tile "{name}": custom property {key} must be a dict of side -> label '
+    '(e.g. {{"n": "wall", "e": "door", "s": "wall", "w": "open"}}), got {value!r}':
+        "Плитка «{name}»: пользовательское свойство {key} должно быть словарём сторона -> метка "
+        '(например, {{"n": "wall", "e": "door", "s": "wall", "w": "open"}}), получено {value!r}',
+    'Tile "{name}" has no sockets: set them in Object Properties › Strew Tile, run Detect Sockets, '
+    "or give it a custom property {key}":
+        "У плитки «{name}» нет разъёмов: задайте их в «Свойства объекта › Плитка Strew», запустите "
+        "«Определить разъёмы» или добавьте ей пользовательское свойство {key}",
+    'Tile "{name}": no rotation allowed; tick at least one in Object Properties › Strew Tile':
+        "Плитка «{name}»: не разрешён ни один поворот; отметьте хотя бы один в «Свойства объекта › Плитка Strew»",
+    'Kit "{name}": {key} must be three sizes > 0, got {size!r}':
+        "Набор «{name}»: {key} должно содержать три размера > 0, получено {size!r}",
+    'Kit "{name}": cannot tell the cell size from the tiles (no geometry with width and height); '
+    "untick Cell Size from Kit and set it":
+        "Набор «{name}»: по плиткам не удаётся определить размер ячейки (нет геометрии с шириной и высотой); "
+        "снимите флажок «Размер ячейки из набора» и задайте его вручную",
+    'Kit "{name}": {key} must be "a=b, c=d" or a list of pairs; {error}':
+        "Набор «{name}»: {key} должно иметь вид «a=b, c=d» или быть списком пар; {error}",
+    "No kit: pick the collection that holds the tiles": "Нет набора: выберите коллекцию, в которой лежат плитки",
+    'Kit "{name}" is empty: add tile objects (or build the demo kit)':
+        "Набор «{name}» пуст: добавьте объекты-плитки (или создайте демо-набор)",
+    "Cell Size must be three sizes > 0, got {size!r}":
+        "Размер ячейки должен состоять из трёх размеров > 0, получено {size!r}",
 }
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

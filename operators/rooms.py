@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 import bpy
+from bpy.app.translations import pgettext_rpt as rpt_
 from bpy.props import (
     BoolProperty,
     EnumProperty,
@@ -174,7 +175,7 @@ class STREW_OT_clear_room(bpy.types.Operator):
     def execute(self, context: bpy.types.Context) -> set[str]:
         name = self.room_name or context.scene.strew.room.room_name
         removed = room_job.clear_room(context.scene, name)
-        self.report({'INFO'}, f"Cleared {removed:,} tile(s) of \"{name}\"")
+        self.report({'INFO'}, rpt_('Cleared {count:,} tile(s) of "{name}"').format(count=removed, name=name))
         return {'FINISHED'}
 
 
@@ -220,14 +221,19 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
             self.report({'ERROR'}, str(error))
             return {'CANCELLED'}
         if off:
-            listed = ", ".join(f"{name} ({d * 100:.1f} cm)" for name, d in off[:8]) + (" …" if len(off) > 8 else "")
-            self.report({'WARNING'}, f"{len(off)} tile(s) reach outside their {size[0]:g} × {size[1]:g} × "
-                                     f"{size[2]:g} cell (origin at the centre of the bottom face?): {listed}")
+            each = rpt_("{name} ({distance:.1f} cm)")
+            listed = ", ".join(each.format(name=name, distance=d * 100) for name, d in off[:8])
+            listed += " …" if len(off) > 8 else ""
+            self.report({'WARNING'}, rpt_(
+                "{count} tile(s) reach outside their {x:g} × {y:g} × {z:g} cell "
+                "(origin at the centre of the bottom face?): {listed}"
+            ).format(count=len(off), x=size[0], y=size[1], z=size[2], listed=listed))
         for obj in objects:
             write_sockets(obj, found[obj.name])
         labels = {label for sockets in found.values() for label in sockets.values()}
-        self.report({'INFO'}, f"Labelled {len(objects)} tile(s) with {len(labels)} distinct socket(s); cell "
-                              f"{size[0]:g} × {size[1]:g} × {size[2]:g}")
+        self.report({'INFO'}, rpt_(
+            "Labelled {tiles} tile(s) with {sockets} distinct socket(s); cell {x:g} × {y:g} × {z:g}"
+        ).format(tiles=len(objects), sockets=len(labels), x=size[0], y=size[1], z=size[2]))
         return {'FINISHED'}
 
 
@@ -245,8 +251,8 @@ class STREW_OT_build_demo_kit(bpy.types.Operator):
     def execute(self, context: bpy.types.Context) -> set[str]:
         started = time.perf_counter()
         collection = build_demo_kit(context.scene, self.name)
-        self.report({'INFO'}, f"Kit \"{collection.name}\": {len(collection.objects)} tiles in "
-                              f"{time.perf_counter() - started:.2f} s")
+        self.report({'INFO'}, rpt_('Kit "{name}": {count} tiles in {seconds:.2f} s').format(
+            name=collection.name, count=len(collection.objects), seconds=time.perf_counter() - started))
         return {'FINISHED'}
 
 

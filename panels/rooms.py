@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bpy
+from bpy.app.translations import pgettext_iface as iface_
 
 from ..core.tile_sockets import SIDES
 from ..scene.room_kit import PASSABLE_KEY, ROTATIONS_KEY, SOCKETS_KEY, WALKABLE_KEY, WEIGHT_KEY
@@ -15,8 +16,12 @@ class STREW_UL_fixed_tiles(bpy.types.UIList):
 
     def draw_item(self, context, layout, data, item, icon, active_data, active_propname, index=0):
         row = layout.row(align=True)
-        row.label(text=item.tile.name if item.tile else "(pick a tile)", icon='MESH_CUBE')
-        row.label(text=f"{item.rotation}°  ({item.cell[0]}, {item.cell[1]}, {item.cell[2]})")
+        if item.tile:
+            row.label(text=item.tile.name, translate=False, icon='MESH_CUBE')
+        else:
+            row.label(text="(pick a tile)", icon='MESH_CUBE')
+        row.label(text=iface_("{rotation}°  ({x}, {y}, {z})").format(
+            rotation=item.rotation, x=item.cell[0], y=item.cell[1], z=item.cell[2]), translate=False)
 
 
 def draw_tile_settings(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
@@ -26,11 +31,12 @@ def draw_tile_settings(layout: bpy.types.UILayout, obj: bpy.types.Object) -> Non
     settings = obj.strew
     if SOCKETS_KEY in obj:
         box = layout.box()
-        box.label(text=f"Custom property \"{SOCKETS_KEY}\" wins:", icon='INFO')
+        box.label(text=iface_('Custom property "{key}" wins:').format(key=SOCKETS_KEY), translate=False, icon='INFO')
         value = obj[SOCKETS_KEY]
         value = value.to_dict() if hasattr(value, "to_dict") else value
         for side in SIDES:
-            box.label(text=f"{side}: {value.get(side, '') if hasattr(value, 'get') else '?'!s}")
+            label = value.get(side, '') if hasattr(value, 'get') else '?'
+            box.label(text=iface_("{side}: {label}").format(side=side, label=label), translate=False)
     else:
         column = layout.column(align=True)
         for side in SIDES:
@@ -38,7 +44,8 @@ def draw_tile_settings(layout: bpy.types.UILayout, obj: bpy.types.Object) -> Non
     for key, prop in ((WEIGHT_KEY, "weight"), (ROTATIONS_KEY, "rotations"), (WALKABLE_KEY, "walkable"),
                       (PASSABLE_KEY, "passable")):
         if key in obj:
-            layout.label(text=f"{prop.title()}: custom property \"{key}\" wins", icon='INFO')
+            layout.label(text=iface_('{setting}: custom property "{key}" wins').format(
+                setting=iface_(prop.title()), key=key), translate=False, icon='INFO')
         elif prop in ("rotations", "passable"):
             row = layout.row(heading=prop.title())
             row.prop(settings, prop, expand=True)
@@ -157,10 +164,11 @@ class STREW_PT_rooms_tile(_RoomsPanel, bpy.types.Panel):
 
     def draw(self, context: bpy.types.Context) -> None:
         obj = context.active_object
-        self.layout.label(text=obj.name, icon='OBJECT_DATA')
+        self.layout.label(text=obj.name, translate=False, icon='OBJECT_DATA')
         if "strew_tile" in obj:
-            self.layout.label(text=f"Placed: {obj['strew_tile']} at {tuple(obj['strew_cell'])}, "
-                                   f"{obj['strew_rotation']}°", icon='INFO')
+            self.layout.label(text=iface_("Placed: {tile} at {cell}, {rotation}°").format(
+                tile=obj['strew_tile'], cell=tuple(obj['strew_cell']), rotation=obj['strew_rotation']),
+                translate=False, icon='INFO')
             return
         draw_tile_settings(self.layout, obj)
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import bpy
 import numpy as np
+from bpy.app.translations import pgettext_rpt as rpt_
 from mathutils import Matrix
 
 from ..core.wfc import Contradiction, Rules, SocketTile, rules_from_tiles, solve_detailed
@@ -70,18 +71,22 @@ class RoomParams:
 
     def __post_init__(self) -> None:
         if not self.kit:
-            raise RoomError("kit: name the collection that holds the tiles")
+            raise RoomError(rpt_("kit: name the collection that holds the tiles"))
         if len(self.size) != 3 or any(int(s) < 1 for s in self.size):
-            raise RoomError(f"size: give three cell counts >= 1 (x, y, z), got {tuple(self.size)}")
+            raise RoomError(rpt_("size: give three cell counts >= 1 (x, y, z), got {size}").format(
+                size=tuple(self.size)))
         if not self.room_name.strip():
-            raise RoomError("room name: give the output collection a name")
+            raise RoomError(rpt_("room name: give the output collection a name"))
         if self.heuristic not in HEURISTICS:
-            raise RoomError(f"heuristic: use one of {sorted(HEURISTICS)}, got {self.heuristic!r}")
+            raise RoomError(rpt_("heuristic: use one of {options}, got {value!r}").format(
+                options=sorted(HEURISTICS), value=self.heuristic))
         for fixed in self.fixed:
             if fixed.rotation not in (0, 90, 180, 270):
-                raise RoomError(f"fixed tile {fixed.tile!r}: rotation must be 0, 90, 180 or 270")
+                raise RoomError(rpt_("fixed tile {tile!r}: rotation must be 0, 90, 180 or 270").format(
+                    tile=fixed.tile))
             if any(c < 0 or c >= s for c, s in zip(fixed.cell, self.size, strict=True)):
-                raise RoomError(f"fixed tile {fixed.tile!r}: cell {fixed.cell} is outside the grid {self.size}")
+                raise RoomError(rpt_("fixed tile {tile!r}: cell {cell} is outside the grid {size}").format(
+                    tile=fixed.tile, cell=fixed.cell, size=self.size))
 
 
 @dataclass
@@ -94,9 +99,12 @@ class RoomResult:
     stages: dict[str, float] = field(default_factory=dict)
 
     def summary(self) -> str:
-        return (f"{self.name}: {self.placed:,} tiles placed ({self.tiles_used} kinds) in "
-                f"{sum(self.stages.values()):.2f} s (solve {self.stages.get('solve', 0):.2f} s, build "
-                f"{self.stages.get('build', 0):.2f} s), {self.restarts} restart(s), {self.backtracks} backtrack(s)")
+        return rpt_(
+            "{name}: {placed:,} tiles placed ({kinds} kinds) in {seconds:.2f} s (solve {solve:.2f} s, "
+            "build {build:.2f} s), {restarts} restart(s), {backtracks} backtrack(s)"
+        ).format(name=self.name, placed=self.placed, kinds=self.tiles_used, seconds=sum(self.stages.values()),
+                 solve=self.stages.get('solve', 0), build=self.stages.get('build', 0), restarts=self.restarts,
+                 backtracks=self.backtracks)
 
 
 def parse_fixed(text: str) -> tuple[FixedTile, ...]:
@@ -115,8 +123,9 @@ def parse_fixed(text: str) -> tuple[FixedTile, ...]:
                 rotation = int(degrees)
             out.append(FixedTile(name, rotation, (int(x), int(y), int(z))))
         except ValueError as error:
-            raise RoomError(f"fixed: write TILE[@ROTATION] X Y Z separated by ';', e.g. \"Door@90 0 5 0\"; "
-                            f"cannot read {item!r}") from error
+            raise RoomError(rpt_(
+                "fixed: write TILE[@ROTATION] X Y Z separated by ';', e.g. \"Door@90 0 5 0\"; cannot read {item!r}"
+            ).format(item=item)) from error
     return tuple(out)
 
 
@@ -132,16 +141,19 @@ def _labels(text: str) -> list[str]:
 def _variant_of(rules: Rules, tiles: list[SocketTile], kit_name: str, fixed: FixedTile) -> int:
     tile = next((t for t in tiles if t.name == fixed.tile), None)
     if tile is None:
-        raise RoomError(f"fixed tile {fixed.tile!r} is not in kit \"{kit_name}\" (or fits no Below/Above label)")
+        raise RoomError(rpt_('fixed tile {tile!r} is not in kit "{kit}" (or fits no Below/Above label)').format(
+            tile=fixed.tile, kit=kit_name))
     if fixed.rotation not in tile.rotations:
-        raise RoomError(f"fixed tile {fixed.tile!r}: rotation {fixed.rotation} is not among its allowed rotations "
-                        f"{list(tile.rotations)}")
+        raise RoomError(rpt_("fixed tile {tile!r}: rotation {rotation} is not among its allowed rotations "
+                             "{allowed}").format(tile=fixed.tile, rotation=fixed.rotation,
+                                                 allowed=list(tile.rotations)))
     sides = tuple(rules.sockets[0])
     sockets, _ = turned(tile, fixed.rotation, sides)
     for v in range(rules.count):
         if rules.tiles[v] == tile.name and dict(rules.sockets[v]) == sockets:
             return v
-    raise RoomError(f"fixed tile {fixed.tile!r}@{fixed.rotation}: no such variant")  # cannot happen
+    raise RoomError(rpt_("fixed tile {tile!r}@{rotation}: no such variant").format(  # cannot happen
+        tile=fixed.tile, rotation=fixed.rotation))
 
 
 @dataclass
@@ -169,10 +181,13 @@ def _check_fixed_neighbours(rules: Rules, fixed: dict, params: RoomParams) -> No
             b = fixed.get(other)
             if b is not None and not rules.matrix(direction)[a, b]:
                 sa, sb = rules.sockets[a], rules.sockets[b]
-                raise RoomError(
-                    f"Fixed tiles {rules.name(a)!r} at {cell} and {rules.name(b)!r} at {other} cannot touch: "
-                    f"side {direction} {sa.get(direction, '')!r} does not fit side {facing[direction]} "
-                    f"{sb.get(facing[direction], '')!r}; move one or pick another tile or turn")
+                raise RoomError(rpt_(
+                    "Fixed tiles {tile!r} at {cell} and {other_tile!r} at {other_cell} cannot touch: "
+                    "side {side} {label!r} does not fit side {other_side} {other_label!r}; "
+                    "move one or pick another tile or turn"
+                ).format(tile=rules.name(a), cell=cell, other_tile=rules.name(b), other_cell=other, side=direction,
+                         label=sa.get(direction, ''), other_side=facing[direction],
+                         other_label=sb.get(facing[direction], '')))
 
 
 def one_storey_tiles(tiles: list[SocketTile], compatible, below: str, above: str) -> list[SocketTile]:
@@ -203,7 +218,8 @@ def prepare(params: RoomParams) -> tuple[Kit, Rules, dict]:
     """
     collection = bpy.data.collections.get(params.kit)
     if collection is None:
-        raise RoomError(f"There is no collection named \"{params.kit}\": pick the kit collection")
+        raise RoomError(rpt_('There is no collection named "{name}": pick the kit collection').format(
+            name=params.kit))
     flat = int(params.size[2]) == 1
     try:
         kit = read_kit(collection, params.compatible, params.cell_size)
@@ -211,14 +227,14 @@ def prepare(params: RoomParams) -> tuple[Kit, Rules, dict]:
         if flat:
             tiles = one_storey_tiles(tiles, kit.compatible, params.border_bottom, params.border_top)
             if not tiles:
-                raise KitError(f"no tile fits Below {params.border_bottom!r} and Above {params.border_top!r}; "
-                               "change those labels")
+                raise KitError(rpt_("no tile fits Below {below!r} and Above {above!r}; change those labels").format(
+                    below=params.border_bottom, above=params.border_top))
         rules = rules_from_tiles(tiles, compatible=kit.compatible, dims=2 if flat else 3)
     except (KitError, ValueError) as error:
-        raise RoomError(f'Kit "{collection.name}": {error}') from error
+        raise RoomError(rpt_('Kit "{name}": {error}').format(name=collection.name, error=error)) from error
     if abs(kit.cell_size[0] - kit.cell_size[1]) > 1e-6 and any(set(t.rotations) - {0, 180} for t in kit.tiles):
-        raise RoomError(f"Cell size {kit.cell_size}: turned tiles need square cells (x = y); set equal sizes or "
-                        "allow only 0° and 180°")
+        raise RoomError(rpt_("Cell size {size}: turned tiles need square cells (x = y); set equal sizes or "
+                             "allow only 0° and 180°").format(size=kit.cell_size))
     border = {}
     if params.border is not None and not params.periodic:  # a periodic room has no outer wall
         labels = _labels(params.border)
@@ -231,15 +247,18 @@ def prepare(params: RoomParams) -> tuple[Kit, Rules, dict]:
     for side, mask in border.items():
         if not mask.any():
             which = {"down": params.border_bottom, "up": params.border_top}.get(side, params.border)
-            raise RoomError(f"Border {which!r}: no tile has a {side} side that fits it; change the border label")
+            raise RoomError(rpt_(
+                "Border {labels!r}: no tile has a {side} side that fits it; change the border label"
+            ).format(labels=which, side=side))
     fixed = {}
     entrances = []
     for item in params.fixed:
         v = _variant_of(rules, tiles, collection.name, item)
         key = item.cell[:2] if flat else item.cell
         if key in fixed and fixed[key] != v:
-            raise RoomError(f"fixed tiles: cell {item.cell} is given two different tiles "
-                            f"({rules.name(fixed[key])!r} and {rules.name(v)!r})")
+            raise RoomError(rpt_("fixed tiles: cell {cell} is given two different tiles ({tile!r} and "
+                                 "{other_tile!r})").format(cell=item.cell, tile=rules.name(fixed[key]),
+                                                           other_tile=rules.name(v)))
         cell = item.cell[:2] if flat else item.cell
         fixed[cell] = v
         if params.connected and rules.walkable_mask()[v]:
@@ -259,14 +278,24 @@ def solve_plan(params: RoomParams) -> Plan:
 
 
 def _solve(kit: Kit, rules: Rules, options: dict, params: RoomParams) -> Plan:
-    shape = tuple(int(s) for s in params.size)
     try:
-        result = solve_detailed(rules, shape[:rules.dims], int(params.seed), **options)
-    except Contradiction as error:
-        raise RoomError(f"No room found: {error}") from error
-    except ValueError as error:
-        raise RoomError(str(error)) from error
+        return _solve_in_core(kit, rules, options, params)
+    except (Contradiction, ValueError) as error:
+        raise _solve_error(error) from error
+
+
+def _solve_in_core(kit: Kit, rules: Rules, options: dict, params: RoomParams) -> Plan:
+    """The solve alone (core only: safe in a worker thread); the solver's errors are raised as they are."""
+    shape = tuple(int(s) for s in params.size)
+    result = solve_detailed(rules, shape[:rules.dims], int(params.seed), **options)
     return Plan(kit, rules, result.grid.reshape(shape), result.restarts, result.backtracks)
+
+
+def _solve_error(error: Contradiction | ValueError) -> RoomError:
+    """The solver's error as a :class:`RoomError`. Call it in the main thread: Blender translates nowhere else."""
+    if isinstance(error, Contradiction):
+        return RoomError(rpt_("No room found: {error}").format(error=error))
+    return RoomError(str(error))
 
 
 def room_objects(scene: bpy.types.Scene, name: str) -> list[bpy.types.Object]:
@@ -362,7 +391,7 @@ def assemble(
 
         def work() -> None:
             try:
-                box["plan"] = _solve(kit, rules, {**options, "progress": progress}, params)
+                box["plan"] = _solve_in_core(kit, rules, {**options, "progress": progress}, params)
             except BaseException as error:  # handed to the main thread
                 box["error"] = error
 
@@ -374,8 +403,11 @@ def assemble(
                 yield 0.05 + 0.45 * float(box["fraction"])  # type: ignore[arg-type]
         finally:
             cancel.set()  # closing the generator (ESC) stops the solve within 256 decisions
-        if "error" in box:
-            raise box["error"]  # type: ignore[misc]
+        error = box.get("error")
+        if isinstance(error, (Contradiction, ValueError)):
+            raise _solve_error(error) from error  # worded here, in the main thread, so that it is translated
+        if error is not None:
+            raise error  # type: ignore[misc]
         plan = box["plan"]
     else:
         plan = _solve(kit, rules, options, params)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import bpy
 import numpy as np
+from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.tile_sockets import SIDES, cell_overflow, detect_sockets, mirror_pairs, parse_compatible
 from ..core.wfc import SocketTile
@@ -58,8 +59,10 @@ def object_sockets(obj: bpy.types.Object) -> dict[str, str] | None:
     if SOCKETS_KEY in obj:
         value = _plain(obj[SOCKETS_KEY])
         if not isinstance(value, Mapping):
-            raise KitError(f'Tile "{obj.name}": custom property {SOCKETS_KEY} must be a dict of side -> label '
-                           f'(e.g. {{"n": "wall", "e": "door", "s": "wall", "w": "open"}}), got {value!r}')
+            raise KitError(rpt_(
+                'Tile "{name}": custom property {key} must be a dict of side -> label '
+                '(e.g. {{"n": "wall", "e": "door", "s": "wall", "w": "open"}}), got {value!r}'
+            ).format(name=obj.name, key=SOCKETS_KEY, value=value))
         return {str(k): "" if v is None else str(v) for k, v in value.items()}
     settings = obj.strew
     sockets = {side: getattr(settings, f"socket_{side}") for side in SIDES}
@@ -72,8 +75,10 @@ def read_tile(obj: bpy.types.Object) -> SocketTile:
     """One tile of the kit as a :class:`SocketTile` (custom properties win over ``object.strew``)."""
     sockets = object_sockets(obj)
     if sockets is None:
-        raise KitError(f'Tile "{obj.name}" has no sockets: set them in Object Properties › Strew Tile, run '
-                       f'Detect Sockets, or give it a custom property {SOCKETS_KEY}')
+        raise KitError(rpt_(
+            'Tile "{name}" has no sockets: set them in Object Properties › Strew Tile, run Detect Sockets, '
+            "or give it a custom property {key}"
+        ).format(name=obj.name, key=SOCKETS_KEY))
     settings = obj.strew
     weight = float(_plain(obj[WEIGHT_KEY])) if WEIGHT_KEY in obj else float(settings.weight)
     if ROTATIONS_KEY in obj:
@@ -86,7 +91,9 @@ def read_tile(obj: bpy.types.Object) -> SocketTile:
     else:
         passable = tuple(side for side in SIDES if side in settings.passable)
     if not rotations:
-        raise KitError(f'Tile "{obj.name}": no rotation allowed; tick at least one in Object Properties › Strew Tile')
+        raise KitError(rpt_(
+            'Tile "{name}": no rotation allowed; tick at least one in Object Properties › Strew Tile'
+        ).format(name=obj.name))
     try:
         return SocketTile(obj.name, sockets, weight=weight, rotations=rotations, walkable=walkable,
                           passable=passable)
@@ -135,11 +142,14 @@ def kit_cell_size(collection: bpy.types.Collection, objects: list[bpy.types.Obje
         size = tuple(float(c) for c in _plain(collection[CELL_SIZE_KEY]))
         if len(size) == 3 and all(math.isfinite(c) and c > 0 for c in size):
             return size  # type: ignore[return-value]
-        raise KitError(f'Kit "{collection.name}": {CELL_SIZE_KEY} must be three sizes > 0, got {size!r}')
+        raise KitError(rpt_('Kit "{name}": {key} must be three sizes > 0, got {size!r}').format(
+            name=collection.name, key=CELL_SIZE_KEY, size=size))
     size = bounds_cell_size(objects)
     if size is None:
-        raise KitError(f'Kit "{collection.name}": cannot tell the cell size from the tiles (no geometry with '
-                       "width and height); untick Cell Size from Kit and set it")
+        raise KitError(rpt_(
+            'Kit "{name}": cannot tell the cell size from the tiles (no geometry with width and height); '
+            "untick Cell Size from Kit and set it"
+        ).format(name=collection.name))
     return size
 
 
@@ -153,8 +163,8 @@ def kit_compatible(collection: bpy.types.Collection, extra: str, tiles: list[Soc
             else:
                 pairs += [(str(a), str(b)) for a, b in value]
         except (TypeError, ValueError) as error:
-            raise KitError(f'Kit "{collection.name}": {COMPATIBLE_KEY} must be "a=b, c=d" or a list of pairs; '
-                           f"{error}") from error
+            raise KitError(rpt_('Kit "{name}": {key} must be "a=b, c=d" or a list of pairs; {error}').format(
+                name=collection.name, key=COMPATIBLE_KEY, error=error)) from error
     try:
         pairs += parse_compatible(extra)
     except ValueError as error:
@@ -168,14 +178,15 @@ def read_kit(collection: bpy.types.Collection | None, compatible: str = "",
              cell_size: tuple[float, float, float] | None = None) -> Kit:
     """Read every tile of ``collection`` (``KitError`` names the tile and the fix on bad input)."""
     if collection is None:
-        raise KitError("No kit: pick the collection that holds the tiles")
+        raise KitError(rpt_("No kit: pick the collection that holds the tiles"))
     objects = tile_objects(collection)
     if not objects:
-        raise KitError(f'Kit "{collection.name}" is empty: add tile objects (or build the demo kit)')
+        raise KitError(rpt_('Kit "{name}" is empty: add tile objects (or build the demo kit)').format(
+            name=collection.name))
     tiles = [read_tile(obj) for obj in objects]
     size = tuple(cell_size) if cell_size is not None else kit_cell_size(collection, objects)
     if any(not (math.isfinite(c) and c > 0) for c in size):
-        raise KitError(f"Cell Size must be three sizes > 0, got {size!r}")
+        raise KitError(rpt_("Cell Size must be three sizes > 0, got {size!r}").format(size=size))
     return Kit(collection, tiles, {o.name: o for o in objects}, kit_compatible(collection, compatible, tiles),
                size)  # type: ignore[arg-type]
 

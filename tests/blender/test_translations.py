@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import string
+import threading
 
 import bpy
 import pytest
@@ -16,7 +17,8 @@ def _translations():
 
 
 def _fields(text: str) -> list[str]:
-    return sorted(f"{name}:{spec}" for _, name, spec, _ in string.Formatter().parse(text) if name is not None)
+    return sorted(f"{name}!{conversion}:{spec}" for _, name, spec, conversion in string.Formatter().parse(text)
+                  if name is not None)
 
 
 def _missing_report(missing: list[tuple[str, str]]) -> str:
@@ -40,6 +42,17 @@ def test_every_report_label_and_message_template_has_a_russian_entry() -> None:
     assert any(where.startswith("scene/scatter_job.py") for _, where in strings)
     missing = [(text, where) for text, where in strings if text not in russian]
     assert not missing, _missing_report(missing)
+
+
+def test_messages_with_values_are_translated_from_their_templates() -> None:
+    built = ui_strings.built_messages()
+    assert not built, "messages built before translation (use rpt_/iface_(template).format(...)):\n" + "\n".join(
+        f"    {where}: {source}" for source, where in built)
+
+
+def test_room_messages_are_scanned() -> None:
+    scanned = {where.split(":")[0] for _, where in ui_strings.source_strings()}
+    assert {"operators/rooms.py", "panels/rooms.py", "scene/room_job.py", "scene/room_kit.py"} <= scanned
 
 
 def test_russian_entries_keep_placeholders_and_are_translated() -> None:
@@ -87,3 +100,70 @@ def test_russian_interface_shows_russian_operator_label() -> None:
             "Разброс завершён за {seconds:.2f} с"
     finally:
         view.language, view.use_translate_interface, view.use_translate_reports = before
+
+
+class _RecordingLayout:
+    """Stands in for a UILayout and keeps every label: ``(text, translate)``."""
+
+    def __init__(self) -> None:
+        self.labels: list[tuple[str, bool]] = []
+
+    def __getattr__(self, name: str):
+        return lambda *args, **kwargs: self  # row, column, box, prop, operator…
+
+    def label(self, text: str = "", translate: bool = True, **kwargs) -> None:
+        self.labels.append((text, translate))
+
+
+def test_room_labels_read_as_before_and_are_not_translated_twice() -> None:
+    panels = importlib.import_module(f"{ADDON_MODULE}.panels.rooms")
+    assert bpy.ops.strew.build_demo_kit() == {'FINISHED'}
+    tile = bpy.data.collections["Tiles"].objects["wall_door"]
+    tile["strew_sockets"] = {"n": "wall", "e": "door"}
+    tile["strew_weight"] = 3.0
+    layout = _RecordingLayout()
+    panels.draw_tile_settings(layout, tile)
+    assert ('Custom property "strew_sockets" wins:', False) in layout.labels
+    assert ("e: door", False) in layout.labels and ("s: ", False) in layout.labels
+    assert ('Weight: custom property "strew_weight" wins', False) in layout.labels
+
+    room = bpy.context.scene.strew.room
+    room.fixed.add()
+    item = room.fixed.add()
+    item.tile, item.rotation, item.cell = tile, '90', (1, 2, 0)
+    layout = _RecordingLayout()
+    panels.STREW_UL_fixed_tiles.draw_item(None, None, layout, room, room.fixed[0], 0, room, "active_fixed_index")
+    panels.STREW_UL_fixed_tiles.draw_item(None, None, layout, room, item, 0, room, "active_fixed_index")
+    assert layout.labels == [("(pick a tile)", True), ("0°  (0, 0, 0)", False), ("wall_door", False),
+                             ("90°  (1, 2, 0)", False)]
+
+    placed = bpy.data.objects.new("placed", None)
+    placed["strew_tile"], placed["strew_cell"], placed["strew_rotation"] = "floor", (3, 4, 1), 180
+    layout = _RecordingLayout()
+    context = type("Context", (), {"active_object": placed})()
+    panels.STREW_PT_rooms_tile.draw(type("Panel", (), {"layout": layout})(), context)
+    assert layout.labels == [("placed", False), ("Placed: floor at (3, 4, 1), 180°", False)]
+
+
+def test_room_solve_errors_are_worded_in_the_main_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blender translates only in the main thread: a threaded solve's error must be worded after it is handed back."""
+    room_job = importlib.import_module(f"{ADDON_MODULE}.scene.room_job")
+    threads = []
+
+    def recording_rpt(text: str) -> str:
+        threads.append(threading.current_thread())
+        return text
+
+    monkeypatch.setattr(room_job, "rpt_", recording_rpt)
+    assert bpy.ops.strew.build_demo_kit() == {'FINISHED'}
+    # The solver gives up (its time runs out at once): a core Contradiction, raised in the worker when threaded.
+    params = room_job.RoomParams(kit="Tiles", size=(30, 30, 2), seed=4, time_limit=1e-9, max_restarts=0)
+    with pytest.raises(room_job.RoomError) as blocking:
+        room_job.run_to_end(bpy.context.scene, params)
+    job = room_job.assemble(bpy.context.scene, params, threaded=True)
+    with pytest.raises(room_job.RoomError) as threaded:
+        for _ in job:
+            pass
+    for error in (blocking.value, threaded.value):
+        assert str(error).startswith("No room found: time_limit="), str(error)
+    assert len(threads) == 2 and all(thread is threading.main_thread() for thread in threads)

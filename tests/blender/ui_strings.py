@@ -16,6 +16,9 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 _TEXT_CALLS = {"iface_", "rpt_", "tip_", "pgettext_iface", "pgettext_rpt", "pgettext_tip", "poll_message_set",
                "report"}
 _TEXT_KEYWORDS = {"text", "name", "description"}
+_SOURCE_FOLDERS = ("operators", "panels", "properties", "scene")
+# Built messages that need no translation (a name and a version), as ``ast.unparse`` writes them.
+_UNTRANSLATED_OK = {"f'Strew {__version__}'"}
 
 
 def _rna_strings(rna: bpy.types.Struct, where: str) -> list[tuple[str, str]]:
@@ -57,9 +60,10 @@ def registered_strings(addon_module: str) -> list[tuple[str, str]]:
     return [(text, where) for text, where in found if text and text.strip()]
 
 
-def source_strings(folders: tuple[str, ...] = ("operators", "panels", "properties", "scene")) -> list[tuple[str, str]]:
-    """Literal strings handed to the translation helpers, reports, poll messages and ``text=`` of the UI code."""
-    found = []
+def _message_arguments(folders: tuple[str, ...], errors: bool = False):
+    """``(path, expression)`` for every argument that becomes a user-visible message: of the translation helpers,
+    reports and poll messages, ``text=`` of the UI code, and (``errors``) of the ``...Error(...)`` constructors.
+    Both branches of ``a if c else b`` count."""
     for folder in folders:
         for path in sorted((REPO_ROOT / folder).glob("*.py")):
             tree = ast.parse(path.read_text(), filename=str(path))
@@ -69,10 +73,37 @@ def source_strings(folders: tuple[str, ...] = ("operators", "panels", "propertie
                 func = node.func
                 called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
                 values = []
-                if called in _TEXT_CALLS:
+                if called in _TEXT_CALLS or (errors and called.endswith("Error")):
                     values.extend(node.args)
                 values.extend(k.value for k in node.keywords if k.arg == "text" and called != "prop_search")
-                for value in values:
-                    if isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.strip():
-                        found.append((value.value, f"{path.relative_to(REPO_ROOT)}:{value.lineno}"))
+                while values:
+                    value = values.pop()
+                    if isinstance(value, ast.IfExp):
+                        values.extend((value.body, value.orelse))
+                    else:
+                        yield path, value
+
+
+def source_strings(folders: tuple[str, ...] = _SOURCE_FOLDERS) -> list[tuple[str, str]]:
+    """Literal strings handed to the translation helpers, reports, poll messages and ``text=`` of the UI code."""
+    found = []
+    for path, value in _message_arguments(folders):
+        if isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.strip():
+            found.append((value.value, f"{path.relative_to(REPO_ROOT)}:{value.lineno}"))
+    return found
+
+
+def built_messages(folders: tuple[str, ...] = _SOURCE_FOLDERS) -> list[tuple[str, str]]:
+    """Messages built before translation, which no translation table can match: f-strings and
+    ``"template".format(...)`` given to a report, label, translation helper or ``...Error(...)``.
+    Write ``rpt_("template {name}").format(name=...)`` (labels: ``iface_``) instead."""
+    found = []
+    for path, value in _message_arguments(folders, errors=True):
+        func = value.func if isinstance(value, ast.Call) else None
+        formats_a_literal = (isinstance(func, ast.Attribute) and func.attr == "format"
+                             and isinstance(func.value, ast.Constant))
+        if isinstance(value, ast.JoinedStr) or formats_a_literal:
+            source = ast.unparse(value)
+            if source not in _UNTRANSLATED_OK:
+                found.append((source, f"{path.relative_to(REPO_ROOT)}:{value.lineno}"))
     return found
