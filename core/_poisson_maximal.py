@@ -57,15 +57,22 @@ def _throw(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, mut
         # Rounding may land a dart on the far edge of the rectangle: keep it inside [0, w) x [0, h).
         np.minimum(x, np.nextafter(st.w, 0.0), out=x)
         np.minimum(y, np.nextafter(st.h, 0.0), out=y)
-    sel = np.flatnonzero(~st.own_conflicts(x, y, None, ids))
+    near2 = None
+    if st.variable:  # one neighbour pass: inside a placed disk, else the nearest distance for the radius
+        covered, near2 = st.covered_nearest(x, y, ids)
+        sel = np.flatnonzero(~covered)
+        near2 = near2[sel]
+    else:
+        sel = np.flatnonzero(~st.own_conflicts(x, y, None, ids))
     x, y, ids, keys = x[sel], y[sel], ids[sel], keys[sel]
     if st.settings.is_allowed is not None and x.size:
         sel = np.flatnonzero(st.allowed(x, y))
         x, y, ids, keys = x[sel], y[sel], ids[sel], keys[sel]
+        near2 = None if near2 is None else near2[sel]
     r = None
-    if st.variable and x.size:
+    if near2 is not None and x.size:
         r = st.radius(x, y)
-        sel = np.flatnonzero(~st.own_conflicts(x, y, r, ids))
+        sel = np.flatnonzero(r * r <= near2)  # conflict when closer than its own radius to any point
         x, y, ids, keys, r = x[sel], y[sel], ids[sel], keys[sel], r[sel]
     if st.blockers is not None and x.size:
         sel = np.flatnonzero(~st.blocked(x, y, r))
@@ -213,13 +220,15 @@ def fill_maximal(st: SamplerState) -> None:
     while boxes[0].size and level < MAX_LEVEL:
         level += 1
         if cells > 1:
+            covered, reach = st.split_cover_reach(*boxes, bw, bh, st.variable, cells)
             boxes = _split(st, boxes, bw, bh, cells)
             bw, bh, cells = 0.5 * bw, 0.5 * bh, cells // 2
             ix, iy = st.cell_xy(boxes[2])  # by cell, not by coordinate: rounding must not keep a box outside
-            boxes = _take(boxes, np.flatnonzero((ix < st.cols) & (iy < st.rows)))
+            keep = ~covered.ravel() & (ix < st.cols) & (iy < st.rows)
             if cells == 1:
-                boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
-            boxes, reach2 = _drop_covered(st, boxes, bw, bh, cells)
+                keep &= st.slots[boxes[2]] < 0
+            sel = np.flatnonzero(keep)
+            boxes, reach2 = _take(boxes, sel), None if reach is None else reach.ravel()[sel]
         else:
             x0, y0, ids = boxes
             covered, reach = st.split_cover_reach(x0, y0, ids, bw, bh, st.variable)
