@@ -17,6 +17,7 @@ arrays of lower-left corners plus their lower-left cell, and their side is a sca
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -32,6 +33,9 @@ APPROX_TOLERANCE = 1e-8
 BOX_BUDGET_PER_CELL = 8
 # Below this many boxes per phase group, throw all darts in one batch and resolve conflicts inside it.
 MUTUAL_BELOW = 1024
+# Box corners are evaluated through a dense lattice (each shared corner once) when it has at most this
+# many points per corner asked for.
+LATTICE_PER_CORNER = 2
 
 Boxes = tuple[np.ndarray, np.ndarray, np.ndarray]  # lower-left x, lower-left y, lower-left cell id
 
@@ -131,8 +135,7 @@ def _prune(
         keep = st.allowed(*_inside(st, x0 + 0.5 * bw, y0 + 0.5 * bh))
         unsure = np.flatnonzero(~keep)
         if unsure.size:
-            px, py = _corners(x0[unsure], y0[unsure], bw, bh)
-            keep[unsure] = st.allowed(*_inside(st, px, py)).reshape(4, unsure.size).any(axis=0)
+            keep[unsure] = _corner_values(st, st.allowed, x0[unsure], y0[unsure], bw, bh).any(axis=0)
         sel = np.flatnonzero(keep)
         boxes, reach2 = _take(boxes, sel), None if reach2 is None else reach2[sel]
     if st.variable and boxes[0].size and reach2 is not None:
@@ -148,8 +151,7 @@ def _prune(
             sure = r_lo * r_lo > reach2[near]  # a point at the centre would conflict: check the corners
             near, r_lo = near[sure], r_lo[sure]
         if near.size:
-            px, py = _corners(x0[near], y0[near], bw, bh)
-            corners = st.radius(*_inside(st, px, py)).reshape(4, near.size).min(axis=0)
+            corners = _corner_values(st, st.radius, x0[near], y0[near], bw, bh).min(axis=0)
             r_lo = np.minimum(r_lo, corners)
             dead[near] = r_lo * r_lo > reach2[near]
         boxes = _take(boxes, np.flatnonzero(~dead))
@@ -161,9 +163,34 @@ def _inside(st: SamplerState, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray,
     return np.minimum(x, np.nextafter(st.w, 0.0)), np.minimum(y, np.nextafter(st.h, 0.0))
 
 
-def _corners(x0: np.ndarray, y0: np.ndarray, bw: float, bh: float) -> tuple[np.ndarray, np.ndarray]:
-    """The four corners of every box, corner by corner (4 * M points)."""
-    return np.concatenate((x0, x0 + bw, x0, x0 + bw)), np.concatenate((y0, y0, y0 + bh, y0 + bh))
+def _corner_values(
+    st: SamplerState,
+    fn: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    x0: np.ndarray,
+    y0: np.ndarray,
+    bw: float,
+    bh: float,
+) -> np.ndarray:
+    """``fn(x, y)`` at the four corners of every box (lower-left, lower-right, upper-left, upper-right) as a
+    (4, M) array. Boxes of one level sit on a lattice of step ``bw x bh`` and neighbours share corners: when
+    the boxes are dense on that lattice, every lattice corner is evaluated once."""
+    m = x0.size
+    kx = np.rint(x0 / bw).astype(np.int64)
+    ky = np.rint(y0 / bh).astype(np.int64)
+    nx, ny = int(kx.max()) + 2, int(ky.max()) + 2
+    if nx * ny > LATTICE_PER_CORNER * 4 * m:  # sparse boxes: evaluate every corner directly
+        px = np.concatenate((x0, x0 + bw, x0, x0 + bw))
+        py = np.concatenate((y0, y0, y0 + bh, y0 + bh))
+        return fn(*_inside(st, px, py)).reshape(4, m)
+    low = ky * nx + kx
+    keys = np.concatenate((low, low + 1, low + nx, low + nx + 1))
+    needed = np.zeros(nx * ny, dtype=bool)
+    needed[keys] = True
+    lattice = np.flatnonzero(needed)
+    values = fn(*_inside(st, (lattice % nx) * bw, (lattice // nx) * bh))
+    table = np.empty(nx * ny, dtype=values.dtype)
+    table[lattice] = values
+    return table[keys].reshape(4, m)
 
 
 def _drop_covered(
