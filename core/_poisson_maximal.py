@@ -130,6 +130,9 @@ def _prune(
         cx, cy = boxes[0] + 0.5 * bw, boxes[1] + 0.5 * bh
         sel = np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, None))
         boxes, reach2 = _take(boxes, sel), None if reach2 is None else reach2[sel]
+    if masked and cells > 1 and boxes[0].size:
+        sel = np.flatnonzero(_any_cell_allowed(st, boxes, bw, bh, cells))
+        boxes, reach2 = _take(boxes, sel), None if reach2 is None else reach2[sel]
     if masked and cells == 1 and boxes[0].size:
         x0, y0, _ = boxes
         keep = st.allowed(*_inside(st, x0 + 0.5 * bw, y0 + 0.5 * bh))
@@ -156,6 +159,40 @@ def _prune(
             dead[near] = r_lo * r_lo > reach2[near]
         boxes = _take(boxes, np.flatnonzero(~dead))
     return boxes
+
+
+def _any_cell_allowed(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> np.ndarray:
+    """For boxes of ``cells x cells`` cells: whether any of their cells would survive the one-cell mask
+    test (an allowed corner or centre), so a box is dropped exactly when refining it down to cells would
+    drop every piece. The box centre is asked first; the cell corners (each shared corner once) and cell
+    centres only for boxes whose centre is not allowed."""
+    x0, y0, ids = boxes
+    keep = st.allowed(*_inside(st, x0 + 0.5 * bw, y0 + 0.5 * bh))
+    unsure = np.flatnonzero(~keep)
+    if unsure.size == 0:
+        return keep
+    ix, iy = st.cell_xy(ids[unsure])
+    step = np.arange(cells + 1)
+    ax, ay = (a.ravel() for a in np.meshgrid(step, step))
+    # corners on the lattice of cell corners (clipped to the grid: a box may stick out of it)
+    cx = np.minimum(ix[:, None] + ax[None, :], st.cols)
+    cy = np.minimum(iy[:, None] + ay[None, :], st.rows)
+    keys = (cy * (st.cols + 1) + cx).ravel()
+    needed = np.zeros((st.rows + 1) * (st.cols + 1), dtype=bool)
+    needed[keys] = True
+    lattice = np.flatnonzero(needed)
+    table = np.zeros(needed.size, dtype=bool)
+    table[lattice] = st.allowed(*_inside(st, (lattice % (st.cols + 1)) * st.sx, (lattice // (st.cols + 1)) * st.sy))
+    found = table[keys].reshape(unsure.size, -1).any(axis=1)
+    rest = np.flatnonzero(~found)
+    if rest.size:  # cell centres (cells outside the grid clipped onto its last row or column)
+        inner = (ax < cells) & (ay < cells)
+        mx = np.minimum(ix[rest, None] + ax[None, inner], st.cols - 1)
+        my = np.minimum(iy[rest, None] + ay[None, inner], st.rows - 1)
+        centre = st.allowed((mx.ravel() + 0.5) * st.sx, (my.ravel() + 0.5) * st.sy)
+        found[rest] = centre.reshape(rest.size, -1).any(axis=1)
+    keep[unsure] = found
+    return keep
 
 
 def _inside(st: SamplerState, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
