@@ -17,6 +17,7 @@ arrays of lower-left corners plus their lower-left cell, and their side is a sca
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -32,6 +33,9 @@ APPROX_TOLERANCE = 1e-8
 BOX_BUDGET_PER_CELL = 8
 # Below this many boxes per phase group, throw all darts in one batch and resolve conflicts inside it.
 MUTUAL_BELOW = 1024
+# Box corners are evaluated through a dense lattice (each shared corner once) when it has at most this
+# many points per corner asked for.
+LATTICE_PER_CORNER = 2
 
 Boxes = tuple[np.ndarray, np.ndarray, np.ndarray]  # lower-left x, lower-left y, lower-left cell id
 
@@ -57,15 +61,24 @@ def _throw(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, mut
         # Rounding may land a dart on the far edge of the rectangle: keep it inside [0, w) x [0, h).
         np.minimum(x, np.nextafter(st.w, 0.0), out=x)
         np.minimum(y, np.nextafter(st.h, 0.0), out=y)
-    sel = np.flatnonzero(~st.own_conflicts(x, y, None, ids))
-    x, y, ids, keys = x[sel], y[sel], ids[sel], keys[sel]
+    near2 = None
+    if st.count == 0:  # nothing placed yet: no neighbour to test against
+        near2 = np.full(x.size, np.inf) if st.variable else None
+    elif st.variable:  # one neighbour pass: inside a placed disk, else the nearest distance for the radius
+        covered, near2 = st.covered_nearest(x, y, ids)
+        sel = np.flatnonzero(~covered)
+        x, y, ids, keys, near2 = x[sel], y[sel], ids[sel], keys[sel], near2[sel]
+    else:
+        sel = np.flatnonzero(~st.own_conflicts(x, y, None, ids))
+        x, y, ids, keys = x[sel], y[sel], ids[sel], keys[sel]
     if st.settings.is_allowed is not None and x.size:
         sel = np.flatnonzero(st.allowed(x, y))
         x, y, ids, keys = x[sel], y[sel], ids[sel], keys[sel]
+        near2 = None if near2 is None else near2[sel]
     r = None
-    if st.variable and x.size:
+    if near2 is not None and x.size:
         r = st.radius(x, y)
-        sel = np.flatnonzero(~st.own_conflicts(x, y, r, ids))
+        sel = np.flatnonzero(r * r <= near2)  # conflict when closer than its own radius to any point
         x, y, ids, keys, r = x[sel], y[sel], ids[sel], keys[sel], r[sel]
     if st.blockers is not None and x.size:
         sel = np.flatnonzero(~st.blocked(x, y, r))
@@ -119,13 +132,15 @@ def _prune(
         cx, cy = boxes[0] + 0.5 * bw, boxes[1] + 0.5 * bh
         sel = np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, None))
         boxes, reach2 = _take(boxes, sel), None if reach2 is None else reach2[sel]
+    if masked and cells > 1 and boxes[0].size:
+        sel = np.flatnonzero(_any_cell_allowed(st, boxes, bw, bh, cells))
+        boxes, reach2 = _take(boxes, sel), None if reach2 is None else reach2[sel]
     if masked and cells == 1 and boxes[0].size:
         x0, y0, _ = boxes
         keep = st.allowed(*_inside(st, x0 + 0.5 * bw, y0 + 0.5 * bh))
         unsure = np.flatnonzero(~keep)
         if unsure.size:
-            px, py = _corners(x0[unsure], y0[unsure], bw, bh)
-            keep[unsure] = st.allowed(*_inside(st, px, py)).reshape(4, unsure.size).any(axis=0)
+            keep[unsure] = _corner_values(st, st.allowed, x0[unsure], y0[unsure], bw, bh).any(axis=0)
         sel = np.flatnonzero(keep)
         boxes, reach2 = _take(boxes, sel), None if reach2 is None else reach2[sel]
     if st.variable and boxes[0].size and reach2 is not None:
@@ -141,12 +156,45 @@ def _prune(
             sure = r_lo * r_lo > reach2[near]  # a point at the centre would conflict: check the corners
             near, r_lo = near[sure], r_lo[sure]
         if near.size:
-            px, py = _corners(x0[near], y0[near], bw, bh)
-            corners = st.radius(*_inside(st, px, py)).reshape(4, near.size).min(axis=0)
+            corners = _corner_values(st, st.radius, x0[near], y0[near], bw, bh).min(axis=0)
             r_lo = np.minimum(r_lo, corners)
             dead[near] = r_lo * r_lo > reach2[near]
         boxes = _take(boxes, np.flatnonzero(~dead))
     return boxes
+
+
+def _any_cell_allowed(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> np.ndarray:
+    """For boxes of ``cells x cells`` cells: whether any of their cells would survive the one-cell mask
+    test (an allowed corner or centre), so a box is dropped exactly when refining it down to cells would
+    drop every piece. The box centre is asked first; the cell corners (each shared corner once) and cell
+    centres only for boxes whose centre is not allowed."""
+    x0, y0, ids = boxes
+    keep = st.allowed(*_inside(st, x0 + 0.5 * bw, y0 + 0.5 * bh))
+    unsure = np.flatnonzero(~keep)
+    if unsure.size == 0:
+        return keep
+    ix, iy = st.cell_xy(ids[unsure])
+    step = np.arange(cells + 1)
+    ax, ay = (a.ravel() for a in np.meshgrid(step, step))
+    # corners on the lattice of cell corners (clipped to the grid: a box may stick out of it)
+    cx = np.minimum(ix[:, None] + ax[None, :], st.cols)
+    cy = np.minimum(iy[:, None] + ay[None, :], st.rows)
+    keys = (cy * (st.cols + 1) + cx).ravel()
+    needed = np.zeros((st.rows + 1) * (st.cols + 1), dtype=bool)
+    needed[keys] = True
+    lattice = np.flatnonzero(needed)
+    table = np.zeros(needed.size, dtype=bool)
+    table[lattice] = st.allowed(*_inside(st, (lattice % (st.cols + 1)) * st.sx, (lattice // (st.cols + 1)) * st.sy))
+    found = table[keys].reshape(unsure.size, -1).any(axis=1)
+    rest = np.flatnonzero(~found)
+    if rest.size:  # cell centres (cells outside the grid clipped onto its last row or column)
+        inner = (ax < cells) & (ay < cells)
+        mx = np.minimum(ix[rest, None] + ax[None, inner], st.cols - 1)
+        my = np.minimum(iy[rest, None] + ay[None, inner], st.rows - 1)
+        centre = st.allowed((mx.ravel() + 0.5) * st.sx, (my.ravel() + 0.5) * st.sy)
+        found[rest] = centre.reshape(rest.size, -1).any(axis=1)
+    keep[unsure] = found
+    return keep
 
 
 def _inside(st: SamplerState, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -154,9 +202,41 @@ def _inside(st: SamplerState, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray,
     return np.minimum(x, np.nextafter(st.w, 0.0)), np.minimum(y, np.nextafter(st.h, 0.0))
 
 
-def _corners(x0: np.ndarray, y0: np.ndarray, bw: float, bh: float) -> tuple[np.ndarray, np.ndarray]:
-    """The four corners of every box, corner by corner (4 * M points)."""
-    return np.concatenate((x0, x0 + bw, x0, x0 + bw)), np.concatenate((y0, y0, y0 + bh, y0 + bh))
+def _corner_values(
+    st: SamplerState,
+    fn: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    x0: np.ndarray,
+    y0: np.ndarray,
+    bw: float,
+    bh: float,
+) -> np.ndarray:
+    """``fn(x, y)`` at the four corners of every box (lower-left, lower-right, upper-left, upper-right) as a
+    (4, M) array. Boxes of one level sit on a lattice of step ``bw x bh`` and neighbours share corners: when
+    the boxes are dense on that lattice, every lattice corner is evaluated once."""
+    m = x0.size
+    kx = np.rint(x0 / bw).astype(np.int64)
+    ky = np.rint(y0 / bh).astype(np.int64)
+    nx, ny = int(kx.max()) + 2, int(ky.max()) + 2
+    if nx * ny > LATTICE_PER_CORNER * 4 * m:  # sparse boxes: evaluate every corner directly
+        px = np.concatenate((x0, x0 + bw, x0, x0 + bw))
+        py = np.concatenate((y0, y0, y0 + bh, y0 + bh))
+        return fn(*_inside(st, px, py)).reshape(4, m)
+    low = ky * nx + kx
+    keys = np.concatenate((low, low + 1, low + nx, low + nx + 1))
+    needed = np.zeros(nx * ny, dtype=bool)
+    needed[keys] = True
+    lattice = np.flatnonzero(needed)
+    values = fn(*_inside(st, (lattice % nx) * bw, (lattice // nx) * bh))
+    table = np.empty(nx * ny, dtype=values.dtype)
+    table[lattice] = values
+    return table[keys].reshape(4, m)
+
+
+def _reach_test(st: SamplerState, bw: float, bh: float) -> bool:
+    """Whether boxes of this size get the variable-radius reach test of ``_prune``. Boxes of a cell or more
+    are skipped: they are hardly ever within reach everywhere (about 1-2% die that way on the benchmark),
+    and the radius calls would cost more than the few darts they save; smaller boxes always get it."""
+    return st.variable and bw < 0.99 * st.sx and bh < 0.99 * st.sy
 
 
 def _drop_covered(
@@ -165,7 +245,7 @@ def _drop_covered(
     """Boxes not inside a placed point's own disk, and their reach (variable radius; see ``_prune``)."""
     x0, y0, ids = boxes
     covered, reach2 = st.own_cover_reach(
-        x0 + 0.5 * bw, y0 + 0.5 * bh, 0.5 * bw, 0.5 * bh, ids, cells, st.variable
+        x0 + 0.5 * bw, y0 + 0.5 * bh, 0.5 * bw, 0.5 * bh, ids, cells, _reach_test(st, bw, bh)
     )
     sel = np.flatnonzero(~covered)
     return _take(boxes, sel), None if reach2 is None else reach2[sel]
@@ -199,7 +279,7 @@ def fill_maximal(st: SamplerState) -> None:
             if cells == 1:
                 boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
             boxes, reach2 = _drop_covered(st, boxes, bw, bh, cells)
-            if st.variable:
+            if st.variable and (st.blockers is not None or reach2 is not None):
                 boxes = _prune(st, boxes, bw, bh, cells, False, reach2)
         _sweep(st, boxes, bw, bh, cells)
 
@@ -213,16 +293,18 @@ def fill_maximal(st: SamplerState) -> None:
     while boxes[0].size and level < MAX_LEVEL:
         level += 1
         if cells > 1:
+            covered, reach = st.split_cover_reach(*boxes, bw, bh, _reach_test(st, 0.5 * bw, 0.5 * bh), cells)
             boxes = _split(st, boxes, bw, bh, cells)
             bw, bh, cells = 0.5 * bw, 0.5 * bh, cells // 2
             ix, iy = st.cell_xy(boxes[2])  # by cell, not by coordinate: rounding must not keep a box outside
-            boxes = _take(boxes, np.flatnonzero((ix < st.cols) & (iy < st.rows)))
+            keep = ~covered.ravel() & (ix < st.cols) & (iy < st.rows)
             if cells == 1:
-                boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
-            boxes, reach2 = _drop_covered(st, boxes, bw, bh, cells)
+                keep &= st.slots[boxes[2]] < 0
+            sel = np.flatnonzero(keep)
+            boxes, reach2 = _take(boxes, sel), None if reach is None else reach.ravel()[sel]
         else:
             x0, y0, ids = boxes
-            covered, reach = st.split_cover_reach(x0, y0, ids, bw, bh, st.variable)
+            covered, reach = st.split_cover_reach(x0, y0, ids, bw, bh, _reach_test(st, 0.5 * bw, 0.5 * bh))
             bw, bh = 0.5 * bw, 0.5 * bh
             boxes = (
                 np.concatenate((x0, x0 + bw, x0, x0 + bw)),

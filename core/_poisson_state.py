@@ -252,6 +252,35 @@ class SamplerState:
                 )
         return out
 
+    @blockwise
+    def covered_nearest(self, x: np.ndarray, y: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Variable radius, one pass for darts whose radius is not known yet: whether each lies in a placed
+        point's own disk, and (for the others) the squared distance to the nearest placed point (inf when
+        none is in the window), so a radius ``r`` conflicts exactly when ``r * r`` exceeds it."""
+        out, near2 = self._covered_nearest_in(x, y, ids, self.near)
+        if self.far is not None and x.size:
+            rest = np.flatnonzero(~out)
+            if rest.size:
+                far_out, far2 = self._covered_nearest_in(x[rest], y[rest], ids[rest], self.far)
+                out[rest] = far_out
+                near2[rest] = np.minimum(near2[rest], far2)
+        return out, near2
+
+    def _covered_nearest_in(
+        self, x: np.ndarray, y: np.ndarray, ids: np.ndarray, offsets: tuple[np.ndarray, np.ndarray, np.ndarray]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        out = np.zeros(x.size, dtype=bool)
+        near2 = np.full(x.size, np.inf)
+        q, j = self._pairs(ids, offsets)
+        if q.size == 0:
+            return out, near2
+        dx, dy = self._delta(x[q], y[q], j)
+        d2 = dx * dx + dy * dy
+        out[q[d2 < self.pr[j] ** 2]] = True
+        starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per dart
+        near2[q[starts]] = np.minimum.reduceat(d2, starts)
+        return out, near2
+
     def _conflicts_in(
         self,
         x: np.ndarray,
@@ -306,15 +335,23 @@ class SamplerState:
 
     @blockwise
     def split_cover_reach(
-        self, x0: np.ndarray, y0: np.ndarray, ids: np.ndarray, bw: float, bh: float, want_reach: bool
+        self,
+        x0: np.ndarray,
+        y0: np.ndarray,
+        ids: np.ndarray,
+        bw: float,
+        bh: float,
+        want_reach: bool,
+        cells: int = 1,
     ) -> tuple[np.ndarray, np.ndarray | None]:
-        """Split each ``bw x bh`` box (corner ``x0, y0``) of an empty cell in four; ``own_cover_reach`` of
-        the children as (4, M) arrays (lower-left, lower-right, upper-left, upper-right). The neighbours
-        are gathered once per parent, not per child."""
+        """Split each ``bw x bh`` box (corner ``x0, y0``; inside one empty cell, or spanning ``cells x cells``
+        cells from ``ids``) in four; ``own_cover_reach`` of the children as (4, M) arrays (lower-left,
+        lower-right, upper-left, upper-right). The neighbours are gathered once per parent, not per child:
+        the offsets that can matter for a child-sized box anywhere in the parent's span."""
         covered = np.zeros((4, x0.size), dtype=bool)
         reach2 = np.full((4, x0.size), np.inf) if want_reach else None
         qw, qh = 0.25 * bw, 0.25 * bh  # half side of a child = offset of its centre from the parent's
-        q, j = self._pairs(ids, self.cover_offsets(0.5 * bw, 0.5 * bh))
+        q, j = self._pairs(ids, self.cover_offsets(0.5 * bw, 0.5 * bh, cells))
         if q.size == 0:
             return covered, reach2
         dx, dy = self._delta(x0[q] + 2.0 * qw, y0[q] + 2.0 * qh, j)

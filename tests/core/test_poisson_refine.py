@@ -1,0 +1,106 @@
+"""The refinement's shortcuts (shared box corners, whole-box mask tests) against brute force."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from poisson_checks import check_basic, conflicts, fillable, wavy_radius
+from strew.core._poisson_maximal import _any_cell_allowed, _corner_values
+from strew.core._poisson_state import SamplerState
+from strew.core.poisson import PoissonSettings, sample
+
+
+def _state(settings: PoissonSettings) -> SamplerState:
+    return SamplerState(settings, np.zeros((0, 2)), np.zeros(0))
+
+
+def _field(xy: np.ndarray) -> np.ndarray:
+    return np.sin(xy[:, 0] * 0.37) + np.cos(xy[:, 1] * 0.23) * xy[:, 0]
+
+
+@pytest.mark.parametrize("dense", [True, False])
+def test_shared_corner_values_match_corner_by_corner(dense: bool) -> None:
+    """Dense boxes go through the corner lattice, sparse ones corner by corner: same values either way."""
+    st = _state(PoissonSettings(size=(30.0, 20.0), min_radius=1.0))
+    bw, bh = 0.25 * st.sx, 0.25 * st.sy
+    if dense:  # a block of neighbouring boxes, in shuffled order, out to the far edges of the rectangle
+        kx, ky = (a.ravel() for a in np.meshgrid(np.arange(4 * st.cols - 40, 4 * st.cols), np.arange(4 * st.rows)))
+        order = np.random.default_rng(3).permutation(kx.size)
+        kx, ky = kx[order], ky[order]
+    else:
+        kx, ky = np.array([3, 90, 17, 4 * st.cols - 1]), np.array([0, 40, 4 * st.rows - 1, 9])
+    x0, y0 = kx * bw, ky * bh
+    calls = []
+
+    def fn(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        calls.append(x.size)
+        return _field(np.column_stack((x, y)))
+
+    got = _corner_values(st, fn, x0, y0, bw, bh)
+    px = np.minimum(np.stack((x0, x0 + bw, x0, x0 + bw)), np.nextafter(st.w, 0.0))
+    py = np.minimum(np.stack((y0, y0, y0 + bh, y0 + bh)), np.nextafter(st.h, 0.0))
+    want = _field(np.column_stack((px.ravel(), py.ravel()))).reshape(4, -1)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    assert (sum(calls) < 4 * kx.size) == dense  # shared corners are asked for once
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_whole_box_mask_test_keeps_exactly_the_boxes_with_a_live_cell(seed: int) -> None:
+    """A box of several cells is kept exactly when one of its cells has an allowed corner or centre."""
+    rng = np.random.default_rng(seed)
+    centres = rng.uniform(0.0, 40.0, (12, 2))
+
+    def is_allowed(xy: np.ndarray) -> np.ndarray:
+        d2 = ((xy[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+        return d2.min(axis=1) < 1.1**2
+
+    st = _state(PoissonSettings(size=(40.0, 37.0), min_radius=1.0, is_allowed=is_allowed))
+    for cells in (2, 4):
+        ix, iy = (a.ravel() for a in np.meshgrid(np.arange(0, st.cols, cells), np.arange(0, st.rows, cells)))
+        boxes = (ix * st.sx, iy * st.sy, st.cell_ids(ix, iy))
+        got = _any_cell_allowed(st, boxes, cells * st.sx, cells * st.sy, cells)
+        want = np.zeros(ix.size, dtype=bool)
+        for k in range(ix.size):
+            cx = np.arange(ix[k], min(ix[k] + cells, st.cols))
+            cy = np.arange(iy[k], min(iy[k] + cells, st.rows))
+            gx, gy = (a.ravel() for a in np.meshgrid(cx, cy))
+            samples = [((gx + a) * st.sx, (gy + b) * st.sy) for a in (0.0, 1.0) for b in (0.0, 1.0)]
+            samples.append(((gx + 0.5) * st.sx, (gy + 0.5) * st.sy))
+            xy = np.concatenate([np.column_stack(s) for s in samples])
+            xy = np.minimum(xy, np.nextafter(np.array([st.w, st.h]), 0.0))
+            want[k] = is_allowed(xy).any()
+        np.testing.assert_array_equal(got, want)
+        assert want.any() and not want.all()
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_islands_smaller_than_a_start_box_all_get_points(seed: int) -> None:
+    """Variable radius starts on boxes of several cells and drops masked-out boxes before splitting them:
+    islands much smaller than such a box (but larger than a cell) must still be found and filled."""
+    rng = np.random.default_rng(seed)
+    centres = rng.uniform(5.0, 115.0, (40, 2))
+    keep = np.ones(len(centres), dtype=bool)
+    for i in range(len(centres)):  # islands well apart
+        keep[i] = np.hypot(*(centres[:i][keep[:i]] - centres[i]).T).min(initial=np.inf) > 14.0
+    centres = centres[keep]
+
+    def is_allowed(xy: np.ndarray) -> np.ndarray:
+        d2 = ((xy[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+        return d2.min(axis=1) < 2.5**2
+
+    settings = PoissonSettings(
+        size=(120.0, 120.0),
+        min_radius=2.0,
+        max_radius=6.0,
+        radius_at=wavy_radius(2.0, 6.0, 20.0),
+        is_allowed=is_allowed,
+        seed=seed,
+    )
+    out = sample(settings)
+    check_basic(out, settings)
+    assert is_allowed(out.positions).all()
+    assert conflicts(out, settings) == 0
+    near = np.hypot(*(out.positions[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)) < 2.5
+    assert near.any(axis=0).all()  # every island holds a point
+    holes, allowed = fillable(out, settings, probes=200_000)
+    assert allowed > 0 and holes <= 1e-4 * allowed
