@@ -17,16 +17,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ._csr import bin_boxes, expand_ranges
 from .inputs import as_points, as_xy
 
 # Cell centres sit slightly off the middle so they do not fall on grid-aligned edges of typical input.
 _CENTRE = np.array([0.5 + 0.0137, 0.5 + 0.0291])
-
-
-def _expand(counts: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    owner = np.repeat(np.arange(len(counts)), counts)
-    local = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-    return owner, local
 
 
 def _signed_area(ring: NDArray[np.float64]) -> float:
@@ -106,15 +101,7 @@ class PolygonSet:
         # Cell -> edges whose bounding box overlaps the cell (CSR).
         c0 = np.clip(np.floor((lo - origin) / cell).astype(np.int64), 0, shape - 1)
         c1 = np.clip(np.floor((hi - origin) / cell).astype(np.int64), 0, shape - 1)
-        widths = c1 - c0 + 1
-        edge, local = _expand(widths[:, 0] * widths[:, 1])
-        cx = c0[edge, 0] + local % widths[edge, 0]
-        cy = c0[edge, 1] + local // widths[edge, 0]
-        flat = cy * shape[0] + cx
-        order = np.argsort(flat, kind="stable")
-        self._cell_edges = edge[order]
-        self._cell_start = np.zeros(int(shape.prod()) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(flat, minlength=int(shape.prod())), out=self._cell_start[1:])
+        self._cell_edges, self._cell_start = bin_boxes(c0, c1, shape)
         self._centre_winding = self._sweep_centres()
         self._ax, self._ay = a[:, 0].copy(), a[:, 1].copy()
         self._bx, self._by = b[:, 0].copy(), b[:, 1].copy()
@@ -136,7 +123,7 @@ class PolygonSet:
         row_hi = np.ceil((yhi - self._origin[1]) / self._cell[1] - _CENTRE[1])
         r0 = np.clip(row_lo.astype(np.int64), 0, ny - 1)
         r1 = np.clip(row_hi.astype(np.int64), 0, ny - 1)
-        edge, local = _expand(r1 - r0 + 1)
+        edge, local = expand_ranges(r1 - r0 + 1)
         row = r0[edge] + local
         _, yc = self._centre(np.zeros_like(row), row)
         crosses = (yc >= ylo[edge]) & (yc < yhi[edge])  # half-open in y: vertices counted once
@@ -171,7 +158,7 @@ class PolygonSet:
         if len(busy) == 0:
             return out
         start, count = start[busy], count[busy]
-        _, local = _expand(count)
+        _, local = expand_ranges(count)
         edge = self._cell_edges[np.repeat(start, count) + local]
         cx, cy = self._centre(np.repeat(ix[busy], count), np.repeat(iy[busy], count))
         owner = idx[busy]

@@ -7,13 +7,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ._csr import bin_boxes, expand_ranges
 from .inputs import as_points, as_xy, positive_number
-
-
-def _expand(counts: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    owner = np.repeat(np.arange(len(counts)), counts)
-    local = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-    return owner, local
 
 
 def polylines_to_segments(polylines: Any, closed: Any = False) -> tuple[NDArray, NDArray]:
@@ -84,15 +79,7 @@ class SegmentIndex:
         inv = shape / span
         c0 = np.minimum(((lo - origin) * inv).astype(np.int64), shape - 1)
         c1 = np.minimum(((hi - origin) * inv).astype(np.int64), shape - 1)
-        widths = c1 - c0 + 1
-        seg, local = _expand(widths[:, 0] * widths[:, 1])
-        cx = c0[seg, 0] + local % widths[seg, 0]
-        cy = c0[seg, 1] + local // widths[seg, 0]
-        cell = cy * shape[0] + cx
-        order = np.argsort(cell, kind="stable")
-        self._cell_segments = seg[order]
-        self._cell_start = np.zeros(int(shape.prod()) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(cell, minlength=int(shape.prod())), out=self._cell_start[1:])
+        self._cell_segments, self._cell_start = bin_boxes(c0, c1, shape)
         self._origin, self._inv, self._shape = origin, inv, shape
         self._ax, self._ay = a[:, 0].copy(), a[:, 1].copy()
         self._dx, self._dy = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
@@ -117,7 +104,7 @@ class SegmentIndex:
         if len(busy) == 0:
             return out
         start, count = start[busy], count[busy]
-        _, local = _expand(count)
+        _, local = expand_ranges(count)
         seg = self._cell_segments[np.repeat(start, count) + local]
         px = np.repeat(pts[busy, 0], count) - self._ax[seg]
         py = np.repeat(pts[busy, 1], count) - self._ay[seg]

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ._csr import expand_ranges
 from .inputs import as_xy, positive_number
 
 BARYCENTRIC_TOLERANCE = 1e-9
@@ -102,15 +103,6 @@ def _validate_mesh(vertices: Any, triangles: Any) -> tuple[NDArray[np.float64], 
             f"triangles: vertex indices must lie in [0, {len(verts) - 1}], got [{tris.min()}, {tris.max()}]"
         )
     return np.ascontiguousarray(verts), np.ascontiguousarray(tris)
-
-
-def _expand_ranges(counts: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """For segments of the given lengths: (segment index, position inside the segment) of every item."""
-    total = int(counts.sum())
-    owner = np.repeat(np.arange(len(counts)), counts)
-    starts = np.cumsum(counts) - counts
-    local = np.arange(total) - np.repeat(starts, counts)
-    return owner, local
 
 
 def stable_order(keys: NDArray[np.int64]) -> NDArray[np.intp]:
@@ -259,7 +251,7 @@ class TerrainLookup:
             tri = np.arange(count)
             cx, cy = cx0, cy0
         else:
-            tri, local = _expand_ranges(pairs)
+            tri, local = expand_ranges(pairs)
             w = np.repeat(width, pairs)
             row = local // w
             cx = np.repeat(cx0, pairs) + (local - row * w)
@@ -494,7 +486,7 @@ def triangulate_polygons(loop_totals: Any, corner_vertices: Any) -> NDArray[np.i
     totals = totals.astype(np.int64)
     starts = np.cumsum(totals) - totals
     per_poly = totals - 2
-    poly, local = _expand_ranges(per_poly)
+    poly, local = expand_ranges(per_poly)
     first = starts[poly]
     out = np.stack([corners[first], corners[first + local + 1], corners[first + local + 2]], axis=1)
     return out.astype(np.int64)
