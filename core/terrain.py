@@ -23,6 +23,9 @@ from .inputs import as_xy, positive_number
 BARYCENTRIC_TOLERANCE = 1e-9
 """A point counts as inside a triangle when all barycentrics are >= -this (watertight shared edges)."""
 
+GRID_BLOCK = 131_072
+"""Triangles binned per step when building the grid (bounds the temporaries)."""
+
 DEGENERATE_TOLERANCE = 1e-12
 """Triangles whose xy area is below this times their squared xy extent are vertical/degenerate: skipped."""
 
@@ -251,13 +254,24 @@ class TerrainLookup:
             tri = np.arange(count)
             cx, cy = cx0, cy0
         else:
-            tri, local = expand_ranges(pairs)
-            w = np.repeat(width, pairs)
-            row = local // w
-            cx = np.repeat(cx0, pairs) + (local - row * w)
-            cy = np.repeat(cy0, pairs) + row
-            keep = self._cells_touch_triangles(cx, cy, pairs, xs, ys)
-            tri, cx, cy = tri[keep], cx[keep], cy[keep]
+            # In blocks of triangles: the (triangle, cell) pairs and their test temporaries stay small, so
+            # the allocator reuses warm memory instead of faulting in fresh pages (2-3x faster on a first build).
+            parts = []
+            for start in range(0, count, GRID_BLOCK):
+                block = slice(start, min(start + GRID_BLOCK, count))
+                b_pairs = pairs[block]
+                b_tri, local = expand_ranges(b_pairs)
+                w = np.repeat(width[block], b_pairs)
+                row = local // w
+                b_cx = np.repeat(cx0[block], b_pairs) + (local - row * w)
+                b_cy = np.repeat(cy0[block], b_pairs) + row
+                keep = self._cells_touch_triangles(
+                    b_cx, b_cy, b_pairs, tuple(x[block] for x in xs), tuple(y[block] for y in ys)
+                )
+                parts.append((b_tri[keep] + start, b_cx[keep], b_cy[keep]))
+            tri = np.concatenate([p[0] for p in parts])
+            cx = np.concatenate([p[1] for p in parts])
+            cy = np.concatenate([p[2] for p in parts])
         cell = cy * shape[0] + cx
         order = stable_order(cell)
         self._cell_triangles = tri[order].astype(np.intp)
