@@ -292,8 +292,8 @@ def build_demo(out: Path, render_images: bool = True, samples: int = 16) -> int:
     setup_render(scene, samples)
     top = _camera(scene, "Top View", (0.0, 0.0, 300.0), (0.0, 0.0, 0.0), ortho=TERRAIN_SIZE)
     perspective = _camera(scene, "Perspective", (-95.0, -120.0, 55.0), (10.0, 0.0, 0.0))
-    eye, spot = np.array([-70.0, 40.0]), np.array([-52.0, 62.0])
-    eye_z = float(_heights(*eye)) + 12.0
+    eye, spot = np.array([-78.0, 30.0]), np.array([-52.0, 62.0])
+    eye_z = float(_heights(*eye)) + 26.0
     spot_z = float(_heights(*spot))
     close = _camera(scene, "Close-up", (*eye, eye_z), (*spot, spot_z))
     from .demo_room import build_room_demo  # the two-storey tile room at x = +200 (issue 7)
