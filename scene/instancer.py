@@ -15,6 +15,7 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
+from ..core.orient import rotation_matrices
 from .naming import natural_name_key
 from .ownership import mark
 
@@ -136,21 +137,8 @@ def write_point_instancer(
 
 def instance_matrices(placement: Placement) -> np.ndarray:
     """(N, 4, 4) world matrices: translate · rotate (Euler XYZ) · uniform scale."""
-    rx, ry, rz = placement.rotations.T
-    cx, sx, cy, sy, cz, sz = np.cos(rx), np.sin(rx), np.cos(ry), np.sin(ry), np.cos(rz), np.sin(rz)
-    rotation = np.empty((len(placement), 3, 3))
-    # R = Rz · Ry · Rx (Blender's XYZ Euler order)
-    rotation[:, 0, 0] = cy * cz
-    rotation[:, 0, 1] = sx * sy * cz - cx * sz
-    rotation[:, 0, 2] = cx * sy * cz + sx * sz
-    rotation[:, 1, 0] = cy * sz
-    rotation[:, 1, 1] = sx * sy * sz + cx * cz
-    rotation[:, 1, 2] = cx * sy * sz - sx * cz
-    rotation[:, 2, 0] = -sy
-    rotation[:, 2, 1] = sx * cy
-    rotation[:, 2, 2] = cx * cy
     matrices = np.zeros((len(placement), 4, 4))
-    matrices[:, :3, :3] = rotation * placement.scales[:, None, None]
+    matrices[:, :3, :3] = rotation_matrices(placement.rotations) * placement.scales[:, None, None]
     matrices[:, :3, 3] = placement.positions
     matrices[:, 3, 3] = 1.0
     return matrices
