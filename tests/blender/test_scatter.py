@@ -56,7 +56,7 @@ def test_scatter_guarantees_on_a_transformed_displaced_terrain() -> None:
     }
     for layer_obj, attrs, prefabs in ((trees_obj, trees, blender_order["Trees"]),
                                       (bushes_obj, bushes, blender_order["Bushes"])):
-        names, positions, _ = instances_of(layer_obj.name)
+        names, positions, matrices = instances_of(layer_obj.name)
         assert len(names) == len(attrs["position"])
         np.testing.assert_allclose(positions, attrs["position"], atol=TOLERANCE)
         # Pick Instance counts children in Blender's natural, case-insensitive name order.
@@ -67,6 +67,14 @@ def test_scatter_guarantees_on_a_transformed_displaced_terrain() -> None:
         np.testing.assert_allclose(positions[:, 2], z, atol=TOLERANCE)
         slope = np.arccos(np.clip(normals[:, 2], -1, 1))
         assert slope.max() <= MAX_SLOPE + 1e-3
+        # Orientation as Blender applies the rotation attribute: the instance's up axis leans toward the
+        # surface normal by Align to Normal × the slope (trees 0.5, bushes 0), and the scale is in range.
+        up = matrices[:, :3, 2]
+        scale = np.linalg.norm(up, axis=1)
+        assert ((scale >= 0.85 - 1e-6) & (scale <= 1.15 + 1e-6)).all()
+        tilt = np.arccos(np.clip(up[:, 2] / scale, -1, 1))
+        align = 0.5 if layer_obj is trees_obj else 0.0
+        np.testing.assert_allclose(tilt, align * slope, atol=2e-3)
         # Exclusion margins hold.
         margin = 3.0 if layer_obj is trees_obj else 1.0
         assert distance_to_segments(positions[:, :2], built["segments"]).min() >= margin - TOLERANCE
@@ -169,11 +177,15 @@ def test_real_object_outputs_and_their_limit(mode: str) -> None:
     terrain = make_terrain(size=20.0, subdivisions=8, displace=1.0)
     bpy.context.scene.strew.terrain = terrain
     rocks = make_prefabs("Rocks", 2)
-    add_layer("Rocks", rocks, 2.0, 2.0, seed=3, output_mode=mode)
+    add_layer("Rocks", rocks, 2.0, 2.0, seed=3, output_mode=mode, align_to_normal=1.0)
     assert bpy.ops.strew.scatter() == {'FINISHED'}
     placed = bpy.data.collections["Strew Rocks"].objects
     assert len(placed) > 20
     xy = np.array([o.matrix_world.translation[:2] for o in placed])
+    # Fully aligned: each object's up axis is the terrain normal under it (same Euler convention as the GN output).
+    _, normals = ray_down(terrain_bvh(terrain), xy)
+    up = np.array([np.array(o.matrix_world.to_3x3().col[2]) for o in placed])
+    np.testing.assert_allclose(up / np.linalg.norm(up, axis=1, keepdims=True), normals, atol=2e-3)
     assert pairwise_min_ratio(xy, np.full(len(xy), 2.0)) >= 1 - 1e-6
     if mode == 'DUPLICATES':
         assert {o.data.name for o in placed} <= {o.data.name for o in rocks.objects}
