@@ -127,6 +127,18 @@ def _validate(spec: LayerSpec) -> None:
                          "ten radii or more hides the repetition better")
 
 
+def _check_budget(terrain: TerrainLookup, spec: LayerSpec) -> None:
+    """Refuse a layer whose point count (terrain area / min_radius², chunks or not) exceeds ``max_points``."""
+    width, depth = terrain.bounds.size
+    estimate = float(width * depth) / spec.min_radius**2
+    if estimate > spec.max_points:
+        raise ValueError(
+            f"min_radius {spec.min_radius:g} over a {width:g} × {depth:g} terrain means about {estimate:,.0f} "
+            f"points, more than max_points ({spec.max_points:,}): use a larger min_radius, a smaller terrain, "
+            "or raise max_points if the memory allows (about 100 bytes per point)"
+        )
+
+
 def _allowed_function(terrain: TerrainLookup, spec: LayerSpec, origin: np.ndarray) -> ArrayFunction:
     """Terrain coverage, slope, height and the layer's own mask, evaluated with one terrain lookup per call."""
     min_up = math.cos(spec.max_slope)
@@ -297,6 +309,7 @@ def scatter_layer_steps(
     stop a long layer; closing the generator abandons the work with nothing written anywhere.
     """
     _validate(spec)
+    _check_budget(terrain, spec)
     if blockers is not None and len(blockers.positions):
         blockers = Samples(positions=np.asarray(blockers.positions, dtype=np.float64),
                            radii=np.full(len(blockers.positions), max(spec.keep_away, spec.min_radius)))

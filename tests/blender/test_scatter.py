@@ -223,6 +223,10 @@ def _bad_min_above_max(built: dict) -> None:
     layer.min_radius, layer.max_radius = 5.0, 2.0
 
 
+def _bad_too_many_points(built: dict) -> None:
+    bpy.context.scene.strew.layers[0].min_radius = 0.001
+
+
 def _bad_unknown_vertex_group(built: dict) -> None:
     layer = bpy.context.scene.strew.layers[0]
     layer.density_mode = 'VERTEX_GROUP'
@@ -238,6 +242,7 @@ def _bad_unknown_vertex_group(built: dict) -> None:
         (_bad_zero_radius, "Min Radius"),
         (_bad_min_above_max, "Max Radius"),
         (_bad_unknown_vertex_group, "vertex group"),
+        (_bad_too_many_points, "max_points"),
     ],
 )
 def test_bad_input_reports_and_leaves_the_scene_unchanged(spoil, message: str) -> None:

@@ -166,3 +166,11 @@ def test_bad_layer_settings_are_named(changes: dict, field: str) -> None:
     terrain = hill_terrain(width=20.0, depth=20.0, quads=4)
     with pytest.raises(ValueError, match=field):
         scatter_layer(terrain, LayerSpec(**{"min_radius": 1.0, **changes}))
+
+
+def test_a_layer_too_large_for_memory_is_refused_before_any_work() -> None:
+    terrain = hill_terrain(width=20.0, depth=20.0, quads=4)
+    with pytest.raises(ValueError, match="max_points"):
+        scatter_layer(terrain, LayerSpec(min_radius=0.001, chunk_size=5.0))
+    small = scatter_layer(terrain, LayerSpec(min_radius=1.0, max_points=1000))
+    assert 0 < len(small) <= 1000
