@@ -64,8 +64,10 @@ def _throw(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, mut
     near2 = None
     if st.count == 0:  # nothing placed yet: no neighbour to test against
         near2 = np.full(x.size, np.inf) if st.variable else None
-    elif st.variable:  # one neighbour pass: inside a placed disk, else the nearest distance for the radius
-        covered, near2 = st.covered_nearest(x, y, ids)
+    elif st.variable:
+        # Near cells first: inside a placed disk, else the nearest distance for the radius. The far cells
+        # (most of a wide window) are read below, only for darts that are allowed and fit the near points.
+        covered, near2 = st.covered_nearest_near(x, y, ids)
         sel = np.flatnonzero(~covered)
         x, y, ids, keys, near2 = x[sel], y[sel], ids[sel], keys[sel], near2[sel]
     else:
@@ -80,6 +82,9 @@ def _throw(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, mut
         r = st.radius(x, y)
         sel = np.flatnonzero(r * r <= near2)  # conflict when closer than its own radius to any point
         x, y, ids, keys, r = x[sel], y[sel], ids[sel], keys[sel], r[sel]
+        if st.count and st.far is not None and x.size:
+            sel = np.flatnonzero(~st.far_conflicts(x, y, r, ids))
+            x, y, ids, keys, r = x[sel], y[sel], ids[sel], keys[sel], r[sel]
     if st.blockers is not None and x.size:
         sel = np.flatnonzero(~st.blocked(x, y, r))
         x, y, ids, keys = x[sel], y[sel], ids[sel], keys[sel]

@@ -104,3 +104,71 @@ def test_islands_smaller_than_a_start_box_all_get_points(seed: int) -> None:
     assert near.any(axis=0).all()  # every island holds a point
     holes, allowed = fillable(out, settings, probes=200_000)
     assert allowed > 0 and holes <= 1e-4 * allowed
+
+
+@pytest.mark.parametrize("tileable", [False, True])
+def test_split_cover_near_then_far_matches_brute_force(tileable: bool) -> None:
+    """Wide window (variable radius): the near cells are read first and the far cells only for parents
+    with a child still uncovered. Children's cover (and the reach of uncovered children) must match every
+    placed point, one by one."""
+    settings = PoissonSettings(
+        size=(60.0, 48.0), min_radius=1.0, max_radius=3.5, radius_at=wavy_radius(1.0, 3.5), seed=3, tileable=tileable
+    )
+    placed = sample(settings)
+    st = _state(settings)
+    assert st.far is not None  # the two-pass path is the one under test
+    rng = np.random.default_rng(7)
+    keep = rng.random(placed.radii.size) < 0.4  # a thinned set: boxes both covered and free
+    x, y, radii = placed.positions[keep, 0], placed.positions[keep, 1], placed.radii[keep]
+    st.insert(x, y, radii, st.cell_of(x, y))
+    empty = np.flatnonzero(st.slots[st.all_cells()] < 0)
+    ids = st.all_cells()[rng.choice(empty, 300, replace=False)]
+    ix, iy = st.cell_xy(ids)
+    cap = st.r_max * st.r_max
+    for depth in (0, 1, 3):  # parents of a cell, half a cell, 1/8 of a cell, somewhere inside their cell
+        bw, bh = st.sx / 2**depth, st.sy / 2**depth
+        kx, ky = rng.integers(0, 2**depth, (2, ids.size))
+        x0, y0 = ix * st.sx + kx * bw, iy * st.sy + ky * bh
+        covered, reach2 = st.split_cover_reach(x0, y0, ids, bw, bh, True)
+        assert reach2 is not None
+        for k, (ox, oy) in enumerate(((0, 0), (1, 0), (0, 1), (1, 1))):
+            cx, cy = x0 + (ox + 0.5) * 0.5 * bw, y0 + (oy + 0.5) * 0.5 * bh
+            dx, dy = np.abs(cx[:, None] - x[None, :]), np.abs(cy[:, None] - y[None, :])
+            if tileable:
+                dx, dy = np.minimum(dx, st.w - dx), np.minimum(dy, st.h - dy)
+            far2 = (dx + 0.25 * bw) ** 2 + (dy + 0.25 * bh) ** 2
+            np.testing.assert_array_equal(covered[k], (far2 < radii[None, :] ** 2).any(axis=1))
+            live = ~covered[k]  # a covered child is dropped: its reach is not needed (nor always complete)
+            want = np.minimum(far2.min(axis=1), cap)[live]
+            np.testing.assert_allclose(np.minimum(reach2[k, live], cap), want, rtol=1e-12)
+        assert covered.any() and not covered.all()
+
+
+@pytest.mark.parametrize("tileable", [False, True])
+def test_dart_test_near_then_far_matches_brute_force(tileable: bool) -> None:
+    """Variable-radius darts test the near cells first (cover and nearest distance), then the far cells
+    once their radius is known: together a dart is rejected exactly when a placed point is closer than
+    the larger of the two radii."""
+    radius_at = wavy_radius(1.0, 3.5)
+    settings = PoissonSettings(
+        size=(60.0, 48.0), min_radius=1.0, max_radius=3.5, radius_at=radius_at, seed=4, tileable=tileable
+    )
+    placed = sample(settings)
+    st = _state(settings)
+    rng = np.random.default_rng(8)
+    keep = rng.random(placed.radii.size) < 0.4
+    px, py, pr = placed.positions[keep, 0], placed.positions[keep, 1], placed.radii[keep]
+    st.insert(px, py, pr, st.cell_of(px, py))
+    x, y = rng.uniform(0.0, 60.0, 2000), rng.uniform(0.0, 48.0, 2000)
+    ids = st.cell_of(x, y)
+    r = st.radius(x, y)
+    covered, near2 = st.covered_nearest_near(x, y, ids)
+    got = covered | (r * r > near2) | st.far_conflicts(x, y, r, ids)
+    dx, dy = np.abs(x[:, None] - px[None, :]), np.abs(y[:, None] - py[None, :])
+    if tileable:
+        dx, dy = np.minimum(dx, st.w - dx), np.minimum(dy, st.h - dy)
+    want = (dx * dx + dy * dy < np.maximum(r[:, None], pr[None, :]) ** 2).any(axis=1)
+    np.testing.assert_array_equal(got, want)
+    assert want.any() and not want.all()
+    near_only = covered | (r * r > near2)
+    assert (want & ~near_only).any()  # some darts are only caught by the far cells
