@@ -7,6 +7,13 @@ import bpy
 from .. import __version__
 
 
+def property_layout(layout: bpy.types.UILayout) -> bpy.types.UILayout:
+    """Blender's property-editor look: labels on the left, no animation decorators."""
+    layout.use_property_split = True
+    layout.use_property_decorate = False
+    return layout
+
+
 class STREW_PT_main(bpy.types.Panel):
     """Header panel of the Strew tab."""
 

@@ -7,6 +7,7 @@ from bpy.app.translations import pgettext_iface as iface_
 
 from ..core.tile_sockets import SIDES
 from ..scene.room_kit import PASSABLE_KEY, ROTATIONS_KEY, SOCKETS_KEY, WALKABLE_KEY, WEIGHT_KEY
+from .main import property_layout
 
 
 class STREW_UL_fixed_tiles(bpy.types.UIList):
@@ -26,8 +27,7 @@ class STREW_UL_fixed_tiles(bpy.types.UIList):
 
 def draw_tile_settings(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
     """A tile's sockets, weight, rotations and walkability; says when a custom property overrides a value."""
-    layout.use_property_split = True
-    layout.use_property_decorate = False
+    property_layout(layout)
     settings = obj.strew
     if SOCKETS_KEY in obj:
         box = layout.box()
@@ -84,9 +84,7 @@ class STREW_PT_rooms(_RoomsPanel, bpy.types.Panel):
 
     def draw(self, context: bpy.types.Context) -> None:
         room = context.scene.strew.room
-        layout = self.layout
-        layout.use_property_split = True
-        layout.use_property_decorate = False
+        layout = property_layout(self.layout)
         row = layout.row(align=True)
         row.prop(room, "kit")
         row.operator("strew.build_demo_kit", text="", icon='ADD')
@@ -113,9 +111,7 @@ class STREW_PT_rooms_rules(_RoomsPanel, bpy.types.Panel):
 
     def draw(self, context: bpy.types.Context) -> None:
         room = context.scene.strew.room
-        layout = self.layout
-        layout.use_property_split = True
-        layout.use_property_decorate = False
+        layout = property_layout(self.layout)
         layout.prop(room, "periodic")
         layout.prop(room, "use_border")
         column = layout.column()
@@ -146,9 +142,7 @@ class STREW_PT_rooms_search(_RoomsPanel, bpy.types.Panel):
 
     def draw(self, context: bpy.types.Context) -> None:
         room = context.scene.strew.room
-        layout = self.layout
-        layout.use_property_split = True
-        layout.use_property_decorate = False
+        layout = property_layout(self.layout)
         for prop in ("heuristic", "max_backtracks", "max_restarts", "time_limit"):
             layout.prop(room, prop)
 

@@ -6,6 +6,7 @@ import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
 from ..scene.instancer import WEIGHT_KEY, prefabs_of
+from .main import property_layout
 
 
 class STREW_UL_layers(bpy.types.UIList):
@@ -44,10 +45,7 @@ class _LayerPanel(_ScatterPanel):
         return _active_layer(context) is not None
 
     def _layout(self) -> bpy.types.UILayout:
-        layout = self.layout
-        layout.use_property_split = True
-        layout.use_property_decorate = False
-        return layout
+        return property_layout(self.layout)
 
 
 class STREW_PT_scatter(_ScatterPanel, bpy.types.Panel):
@@ -56,9 +54,7 @@ class STREW_PT_scatter(_ScatterPanel, bpy.types.Panel):
 
     def draw(self, context: bpy.types.Context) -> None:
         settings = context.scene.strew
-        layout = self.layout
-        layout.use_property_split = True
-        layout.use_property_decorate = False
+        layout = property_layout(self.layout)
         layout.prop(settings, "terrain")
 
         row = layout.row()
@@ -200,9 +196,7 @@ class STREW_PT_scatter_large(_ScatterPanel, bpy.types.Panel):
     def draw(self, context: bpy.types.Context) -> None:
         settings = context.scene.strew
         layer = _active_layer(context)
-        layout = self.layout
-        layout.use_property_split = True
-        layout.use_property_decorate = False
+        layout = property_layout(self.layout)
         layout.prop(settings, "chunk_size")
         layout.prop(settings, "max_objects")
         if layer is not None:
