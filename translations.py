@@ -477,6 +477,47 @@ RUSSIAN: dict[str, str] = {
         "Набор «{name}» пуст: добавьте объекты-плитки (или создайте демо-набор)",
     "Cell Size must be three sizes > 0, got {size!r}":
         "Размер ячейки должен состоять из трёх размеров > 0, получено {size!r}",
+    # -- presets -------------------------------------------------------------------------------------------
+    "Load Layer Preset": "Загрузить пресет слоёв",
+    "Layer Presets": "Пресеты слоёв",
+    "Save Layers as Preset…": "Сохранить слои как пресет…",
+    "Add the layers of a preset (a shipped biome or one you saved) to this scene":
+        "Добавить в сцену слои пресета (готового биома или сохранённого вами)",
+    "Preset": "Пресет",
+    "Replace Layers": "Заменить слои",
+    "Remove this scene's layers first": "Сначала удалить слои этой сцены",
+    "Save Layer Preset": "Сохранить пресет слоёв",
+    "Save this scene's scatter layers as a preset, to load in any file":
+        "Сохранить слои разброса этой сцены как пресет, чтобы загрузить его в любом файле",
+    "Overwrite": "Перезаписать",
+    "Replace a preset of the same name": "Заменить пресет с тем же именем",
+    "Add a scatter layer first": "Сначала добавьте слой разброса",
+    "Saved preset '{name}' ({count} layers)": "Пресет «{name}» сохранён (слоёв: {count})",
+    "Loaded preset '{name}': {layers}": "Пресет «{name}» загружен: {layers}",
+    "No preset named '{name}'": "Нет пресета с именем «{name}»",
+    "Not in this file, left empty: {names}": "Нет в этом файле, оставлено пустым: {names}",
+    "There are no layers to save: add a layer first": "Нет слоёв для сохранения: сначала добавьте слой",
+    "{where}: expected an integer, got {value!r}": "{where}: ожидалось целое число, получено {value!r}",
+    "{where}: expected a number, got {value!r}": "{where}: ожидалось число, получено {value!r}",
+    "{where}: settings of type {kind} are not part of presets": "{where}: настройки типа {kind} не входят в пресеты",
+    "Preset name {name!r}: use 1–64 letters, digits, spaces, '.', '-', '_' or brackets":
+        "Имя пресета {name!r}: используйте 1–64 буквы, цифры, пробелы, «.», «-», «_» или скобки",
+    "Preset '{name}' exists: choose another name or turn on Overwrite":
+        "Пресет «{name}» уже есть: выберите другое имя или включите «Перезаписать»",
+    '{file} is not a Strew layer preset (no "format": "{format}")':
+        '{file} — не пресет слоёв Strew (нет "format": "{format}")',
+    "{file} is preset version {found!r}; this Strew reads {version}":
+        "{file} — пресет версии {found!r}; эта версия Strew читает {version}",
+    '{file}: "layers" must be a non-empty list of objects': '{file}: "layers" должен быть непустым списком объектов',
+    "layer {number} ('{name}'), setting '{key}'": "слой {number} («{name}»), настройка «{key}»",
+    "Preset {file} cannot be read ({reason}): pick another file":
+        "Пресет {file} не читается ({reason}): выберите другой файл",
+    '{where}: expected null or a data-block {{"id": …, "name": …}}':
+        '{where}: ожидалось null или блок данных {{"id": …, "name": …}}',
+    "{where}: expected true or false, got {value!r}": "{where}: ожидалось true или false, получено {value!r}",
+    "{where}: {value!r} is outside {low:g} … {high:g}": "{where}: {value!r} вне диапазона {low:g} … {high:g}",
+    "{where}: expected text, got {value!r}": "{where}: ожидался текст, получено {value!r}",
+    "{where}: expected one of {names}, got {value!r}": "{where}: ожидалось одно из {names}, получено {value!r}",
 }
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

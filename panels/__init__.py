@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from . import main, preview, rooms, scatter
+from . import main, presets, preview, rooms, scatter
 
 # Parent panels first: sub-panels (``bl_parent_id``) need their parent registered.
-_modules = (main, scatter, preview, rooms)
+_modules = (main, presets, scatter, preview, rooms)
 
 
 def register() -> None:

@@ -65,6 +65,8 @@ class STREW_PT_scatter(_ScatterPanel, bpy.types.Panel):
         column.separator()
         column.operator("strew.layer_move", icon='TRIA_UP', text="").direction = 'UP'
         column.operator("strew.layer_move", icon='TRIA_DOWN', text="").direction = 'DOWN'
+        column.separator()
+        column.menu("STREW_MT_layer_presets", icon='PRESET', text="")
 
         row = layout.row(align=True)
         row.scale_y = 1.4

@@ -1,0 +1,152 @@
+"""What a camera can see: frustum culling with a margin, clipping by distance, density falloff with distance.
+
+A :class:`CameraView` is the camera's world matrix and its frame (the four corners of the view rectangle in
+camera space, as Blender's ``Camera.view_frame`` gives them: aspect, sensor fit and lens shift included). The
+camera looks down its local -Z. Points are kept when they lie within ``margin`` of the view volume (so an
+instance whose centre is just outside the frame but whose crown reaches in still renders) and no farther than
+``max_distance`` from the camera.
+
+Examples
+--------
+>>> import numpy as np
+>>> view = CameraView.perspective(location=(0, 0, 0), fov=np.pi / 2, aspect=1.0)  # looks down -Z
+>>> points = np.array([[0.0, 0.0, -5.0], [0.0, 0.0, 5.0], [10.0, 0.0, -5.0]])
+>>> in_view(points, view, margin=0.0).tolist()
+[True, False, False]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class CameraView:
+    """A camera in world space.
+
+    ``matrix_world`` is the (4, 4) camera-to-world matrix; ``frame`` the (4, 3) corners of the view rectangle
+    in camera space, in order around the rectangle (any depth for a perspective camera); ``orthographic``
+    makes the view a box along -Z instead of a pyramid from the camera's origin.
+    """
+
+    matrix_world: np.ndarray
+    frame: np.ndarray
+    orthographic: bool = False
+
+    @staticmethod
+    def perspective(location: tuple[float, float, float], fov: float, aspect: float,
+                    rotation: np.ndarray | None = None) -> CameraView:
+        """A perspective camera at ``location`` with horizontal field of view ``fov`` and width/height ``aspect``."""
+        if not 0 < fov < math.pi:
+            raise ValueError(f"fov must be between 0 and π radians, got {fov}")
+        if not aspect > 0:
+            raise ValueError(f"aspect must be > 0, got {aspect}")
+        half_w = math.tan(fov / 2)
+        half_h = half_w / aspect
+        frame = np.array([[half_w, half_h, -1.0], [-half_w, half_h, -1.0],
+                          [-half_w, -half_h, -1.0], [half_w, -half_h, -1.0]])
+        matrix = np.eye(4)
+        if rotation is not None:
+            matrix[:3, :3] = rotation
+        matrix[:3, 3] = location
+        return CameraView(matrix_world=matrix, frame=frame)
+
+    @property
+    def location(self) -> np.ndarray:
+        return np.asarray(self.matrix_world, dtype=np.float64)[:3, 3]
+
+
+def _validate(view: CameraView) -> tuple[np.ndarray, np.ndarray]:
+    matrix = np.asarray(view.matrix_world, dtype=np.float64)
+    frame = np.asarray(view.frame, dtype=np.float64)
+    if matrix.shape != (4, 4) or not np.isfinite(matrix).all():
+        raise ValueError(f"matrix_world must be a finite (4, 4) matrix, got shape {matrix.shape}")
+    if frame.shape != (4, 3) or not np.isfinite(frame).all():
+        raise ValueError(f"frame must be the (4, 3) corners of the view rectangle, got shape {frame.shape}")
+    if abs(np.linalg.det(matrix[:3, :3])) < 1e-12:
+        raise ValueError("matrix_world is singular (a camera scaled to zero): give the camera a non-zero scale")
+    if not view.orthographic and (frame[:, 2] >= 0).any():
+        raise ValueError("a perspective frame must lie in front of the camera (z < 0 in camera space)")
+    return matrix, frame
+
+
+def _side_planes(frame: np.ndarray, orthographic: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Outward unit normals (4, 3) and offsets (4,) of the view volume's side planes: inside is n·p ≤ d."""
+    centre = frame.mean(axis=0)
+    normals = np.empty((4, 3))
+    offsets = np.empty(4)
+    for i in range(4):
+        a, b = frame[i], frame[(i + 1) % 4]
+        along = np.array([0.0, 0.0, -1.0]) if orthographic else a
+        n = np.cross(b - a, along)
+        length = np.linalg.norm(n)
+        if length < 1e-12:
+            raise ValueError("the camera frame is degenerate (two corners coincide): check the camera's lens")
+        n /= length
+        if n @ (centre - a) > 0:
+            n = -n
+        normals[i], offsets[i] = n, n @ a
+    return normals, offsets
+
+
+def _camera_space(points: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    points = np.asarray(points, dtype=np.float64)
+    if points.ndim != 2 or points.shape[1] != 3:
+        raise ValueError(f"points must have shape (N, 3), got {points.shape}")
+    rot, loc = matrix[:3, :3], matrix[:3, 3]
+    # Camera space of p is R⁻¹ (p − t); solve instead of inverting so a scaled camera stays exact.
+    return np.linalg.solve(rot, (points - loc).T).T
+
+
+def in_view(points: np.ndarray, view: CameraView, margin: float = 0.0,
+            max_distance: float | None = None) -> np.ndarray:
+    """``(N,) bool``: which world-space ``points`` lie within ``margin`` of the view volume.
+
+    The volume is the pyramid (or box) through the frame, in front of the camera; ``margin`` (world units)
+    widens every side plane outward, so everything within ``margin`` of the volume is kept (a little more near
+    the volume's edges). ``max_distance`` (world units from the camera's location) clips far points.
+    """
+    if not (math.isfinite(margin) and margin >= 0):
+        raise ValueError(f"margin must be a finite distance ≥ 0, got {margin}")
+    if max_distance is not None and not max_distance > 0:
+        raise ValueError(f"max_distance must be > 0 or None, got {max_distance}")
+    matrix, frame = _validate(view)
+    local = _camera_space(points, matrix)
+    scale = np.linalg.norm(matrix[:3, :3], axis=0)  # world length of one camera-space unit along each axis
+    normals, offsets = _side_planes(frame, view.orthographic)
+    # Distances are measured in camera space; turn the world margin into its largest camera-space equivalent,
+    # so everything within ``margin`` in the world is kept even on a non-uniformly scaled camera.
+    local_margin = margin / float(scale.min())
+    keep = local[:, 2] <= local_margin  # in front of the camera (within the margin)
+    keep &= (local @ normals.T <= offsets + local_margin).all(axis=1)
+    if max_distance is not None:
+        keep &= distance_to(points, view) <= max_distance
+    return keep
+
+
+def distance_to(points: np.ndarray, view: CameraView) -> np.ndarray:
+    """``(N,)`` world distance of each point from the camera's location."""
+    points = np.asarray(points, dtype=np.float64)
+    if points.ndim != 2 or points.shape[1] != 3:
+        raise ValueError(f"points must have shape (N, 3), got {points.shape}")
+    return np.linalg.norm(points - view.location, axis=1)
+
+
+def distance_falloff(distance: np.ndarray, start: float, end: float, floor: float = 0.0) -> np.ndarray:
+    """Density factor ``1`` up to ``start``, falling smoothly to ``floor`` at ``end`` and beyond.
+
+    Multiplies a layer's density, so spacing grows with distance from the camera (smoothstep, no kink).
+    """
+    if not (math.isfinite(start) and math.isfinite(end) and 0 <= start < end):
+        raise ValueError(f"falloff needs 0 ≤ start < end, got start={start}, end={end}")
+    if not 0 <= floor <= 1:
+        raise ValueError(f"floor must be between 0 and 1, got {floor}")
+    t = np.clip((np.asarray(distance, dtype=np.float64) - start) / (end - start), 0.0, 1.0)
+    smooth = t * t * (3.0 - 2.0 * t)
+    return 1.0 - (1.0 - floor) * smooth
+
+
+__all__ = ["CameraView", "distance_falloff", "distance_to", "in_view"]

@@ -1,0 +1,222 @@
+"""Layer-stack presets: a scene's scatter layers to a JSON document and back.
+
+A preset holds every layer setting by its property identifier (read through RNA, so new settings are saved
+without touching this module). Data-block settings (a layer's collection, an exclusion collection, an image)
+are saved by name and found again by name in the file that loads the preset; a missing one stays empty and is
+reported. Loading validates the whole document before it changes anything.
+
+Shipped biomes live in the extension's ``presets`` folder (read only); the user's own in the extension's user
+folder (``bpy.utils.extension_path_user``), which survives updates of the extension.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import bpy
+from bpy.app.translations import pgettext_rpt as rpt_
+
+FORMAT = "strew-layer-preset"
+VERSION = 1
+SUFFIX = ".json"
+SHIPPED = Path(__file__).resolve().parent.parent / "presets"
+_SKIPPED = {"rna_type"}
+_ID_COLLECTIONS = {"Collection": "collections", "Image": "images", "Object": "objects"}
+
+
+class PresetError(ValueError):
+    """A preset that cannot be saved or loaded; the message says what to change."""
+
+
+@dataclass
+class LoadReport:
+    """What a load did: the layers it added and the names it could not find in this file."""
+
+    layers: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+
+
+def user_folder() -> Path:
+    """The folder of the user's presets (created on first use)."""
+    return Path(bpy.utils.extension_path_user(__package__.rsplit(".", 1)[0], path="presets", create=True))
+
+
+def safe_name(name: str) -> str:
+    """A preset name that is also a portable file name, or ``PresetError``."""
+    cleaned = name.strip()
+    if not cleaned or not re.fullmatch(r"[\w][\w .()\-]*", cleaned) or len(cleaned) > 64:
+        raise PresetError(rpt_("Preset name {name!r}: use 1–64 letters, digits, spaces, '.', '-', '_' or brackets")
+                          .format(name=name))
+    return cleaned
+
+
+def available() -> dict[str, Path]:
+    """Preset name → file: shipped biomes first, the user's own after (a user preset hides a shipped one)."""
+    found: dict[str, Path] = {}
+    folders = [SHIPPED]
+    with contextlib.suppress(ValueError, OSError, AttributeError):  # not running as an installed extension
+        folders.append(user_folder())
+    for folder in folders:
+        if folder.is_dir():
+            for path in sorted(folder.glob(f"*{SUFFIX}")):
+                found[path.stem] = path
+    return found
+
+
+def _properties(layer: bpy.types.PropertyGroup):
+    for prop in layer.bl_rna.properties:
+        if prop.identifier not in _SKIPPED and not prop.is_readonly:
+            yield prop
+
+
+def layer_to_dict(layer: bpy.types.PropertyGroup) -> dict[str, Any]:
+    """Every setting of ``layer``: numbers, flags, enum identifiers, text, and data-blocks by name."""
+    out: dict[str, Any] = {}
+    for prop in _properties(layer):
+        value = getattr(layer, prop.identifier)
+        if prop.type == 'POINTER':
+            if isinstance(value, bpy.types.ID):
+                out[prop.identifier] = {"id": type(value).__name__, "name": value.name}
+            elif value is None:
+                out[prop.identifier] = None
+            continue
+        if getattr(prop, "is_array", False):
+            value = list(value)
+        out[prop.identifier] = value
+    return out
+
+
+def stack_to_dict(settings: bpy.types.PropertyGroup, name: str) -> dict[str, Any]:
+    """The preset document of a scene's layer stack."""
+    return {"format": FORMAT, "version": VERSION, "name": name,
+            "layers": [layer_to_dict(layer) for layer in settings.layers]}
+
+
+def save(settings: bpy.types.PropertyGroup, name: str, overwrite: bool = False) -> Path:
+    """Write the layer stack as the user preset ``name``; refuses to replace a file unless ``overwrite``."""
+    name = safe_name(name)
+    if not len(settings.layers):
+        raise PresetError(rpt_("There are no layers to save: add a layer first"))
+    path = user_folder() / f"{name}{SUFFIX}"
+    if path.exists() and not overwrite:
+        raise PresetError(rpt_("Preset '{name}' exists: choose another name or turn on Overwrite").format(name=name))
+    text = json.dumps(stack_to_dict(settings, name), indent=1, ensure_ascii=False)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def read(path: Path) -> dict[str, Any]:
+    """The document in ``path``, checked for its format; ``PresetError`` otherwise."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise PresetError(rpt_("Preset {file} cannot be read ({reason}): pick another file").format(
+            file=path.name, reason=exc.__class__.__name__)) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise PresetError(rpt_("{file} is not a Strew layer preset (no \"format\": \"{format}\")").format(
+            file=path.name, format=FORMAT))
+    if data.get("version") != VERSION:
+        raise PresetError(rpt_("{file} is preset version {found!r}; this Strew reads {version}").format(
+            file=path.name, found=data.get("version"), version=VERSION))
+    layers = data.get("layers")
+    if not isinstance(layers, list) or not layers or not all(isinstance(layer, dict) for layer in layers):
+        raise PresetError(rpt_("{file}: \"layers\" must be a non-empty list of objects").format(file=path.name))
+    return data
+
+
+def _check_value(prop: Any, value: Any, where: str) -> Any:
+    """``value`` converted for ``prop``, or ``PresetError`` naming ``where`` and the expected form."""
+    kind = prop.type
+    if kind == 'POINTER':
+        if value is None:
+            return None
+        if not (isinstance(value, dict) and isinstance(value.get("name"), str)
+                and value.get("id") in _ID_COLLECTIONS):
+            raise PresetError(rpt_("{where}: expected null or a data-block {{\"id\": …, \"name\": …}}").format(
+                where=where))
+        return value
+    if kind == 'BOOLEAN':
+        if not isinstance(value, bool):
+            raise PresetError(rpt_("{where}: expected true or false, got {value!r}").format(where=where, value=value))
+        return value
+    if kind in ('INT', 'FLOAT'):
+        wrong_kind = kind == 'INT' and isinstance(value, float)
+        if isinstance(value, bool) or not isinstance(value, int | float) or wrong_kind:
+            expected = rpt_("{where}: expected an integer, got {value!r}") if kind == 'INT' else rpt_(
+                "{where}: expected a number, got {value!r}")
+            raise PresetError(expected.format(where=where, value=value))
+        low, high = prop.hard_min, prop.hard_max
+        if not low <= value <= high:
+            raise PresetError(rpt_("{where}: {value!r} is outside {low:g} … {high:g}").format(
+                where=where, value=value, low=low, high=high))
+        return value
+    if kind == 'STRING':
+        if not isinstance(value, str):
+            raise PresetError(rpt_("{where}: expected text, got {value!r}").format(where=where, value=value))
+        return value
+    if kind == 'ENUM':
+        names = {item.identifier for item in prop.enum_items}
+        if not isinstance(value, str) or value not in names:
+            raise PresetError(rpt_("{where}: expected one of {names}, got {value!r}").format(
+                where=where, names=", ".join(sorted(names)), value=value))
+        return value
+    raise PresetError(rpt_("{where}: settings of type {kind} are not part of presets").format(where=where, kind=kind))
+
+
+def _resolve(value: dict[str, str] | None, report: LoadReport) -> bpy.types.ID | None:
+    if value is None:
+        return None
+    found = getattr(bpy.data, _ID_COLLECTIONS[value["id"]]).get(value["name"])
+    if found is None:
+        report.missing.append(f"{value['id']} '{value['name']}'")
+    return found
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    """``name``, or ``name 2``, ``name 3`` … when a layer of that name exists (outputs are named by layer)."""
+    candidate, number = name, 2
+    while candidate in taken:
+        candidate, number = f"{name} {number}", number + 1
+    return candidate
+
+
+def load(settings: bpy.types.PropertyGroup, data: dict[str, Any], replace: bool = False) -> LoadReport:
+    """Add the preset's layers below the existing ones (or instead of them with ``replace``).
+
+    Every value is checked before the first layer changes, so a bad preset leaves the scene as it was.
+    """
+    layer_rna = type(settings).bl_rna.properties["layers"].fixed_type
+    props = {prop.identifier: prop for prop in layer_rna.properties
+             if prop.identifier not in _SKIPPED and not prop.is_readonly}
+    report = LoadReport()
+    checked: list[dict[str, Any]] = []
+    for index, layer in enumerate(data["layers"]):
+        values = {}
+        name = layer.get("name", f"Layer {index + 1}")
+        for key, value in layer.items():
+            if key not in props:
+                report.ignored.append(f"{name}.{key}")
+                continue
+            where = rpt_("layer {number} ('{name}'), setting '{key}'").format(number=index + 1, name=name, key=key)
+            values[key] = _check_value(props[key], value, where)
+        checked.append(values)
+    if replace:
+        settings.layers.clear()
+    taken = {layer.name for layer in settings.layers}
+    for values in checked:
+        layer = settings.layers.add()
+        for key, value in values.items():
+            setattr(layer, key, _resolve(value, report) if props[key].type == 'POINTER' else value)
+        layer.name = _unique(layer.name or "Layer", taken)
+        taken.add(layer.name)
+        report.layers.append(layer.name)
+    settings.active_layer_index = len(settings.layers) - 1
+    return report
