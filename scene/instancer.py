@@ -18,7 +18,7 @@ from mathutils import Matrix
 from ..core.orient import rotation_matrices
 from .custom_props import prefab_weight
 from .naming import natural_name_key
-from .ownership import OWNER_KEY, mark
+from .ownership import is_owned, mark
 
 OWNER = "scatter"
 NODE_GROUP_NAME = "Strew Instancer"
@@ -46,7 +46,7 @@ def prefabs_of(collection: bpy.types.Collection) -> list[Prefab]:
 def instancer_node_group() -> bpy.types.NodeTree:
     """The shared "Strew Instancer" node group (rebuilt when missing or from another version)."""
     for group in bpy.data.node_groups:
-        if group.get(OWNER_KEY) == OWNER and group.get("strew_version") == NODE_GROUP_VERSION:
+        if is_owned(group, OWNER) and group.get("strew_version") == NODE_GROUP_VERSION:
             return group
     group = bpy.data.node_groups.new(NODE_GROUP_NAME, 'GeometryNodeTree')
     mark(group, OWNER, strew_version=NODE_GROUP_VERSION)

@@ -19,7 +19,7 @@ from ..core.tile_sockets import SIDES, cell_overflow, detect_sockets, mirror_pai
 from ..core.wfc import SocketTile
 from . import custom_props as props
 from .custom_props import SOCKETS_KEY, CustomPropertyError
-from .ownership import OWNER_KEY
+from .ownership import is_owned
 
 
 class KitError(Exception):
@@ -40,7 +40,7 @@ class Kit:
 def tile_objects(collection: bpy.types.Collection) -> list[bpy.types.Object]:
     """The kit's tiles: every object in the collection (and its children) that is not parented to another one
     and was not created by Strew (a room is never read back as a kit)."""
-    objects = [o for o in collection.all_objects if OWNER_KEY not in o]
+    objects = [o for o in collection.all_objects if not is_owned(o)]
     members = set(objects)
     return sorted((o for o in objects if o.parent not in members), key=lambda o: o.name)
 

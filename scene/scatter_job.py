@@ -21,7 +21,7 @@ from ..core.terrain import TerrainLookup
 from ..properties.modes import OutputMode
 from . import layer_fields, scatter_spec
 from .instancer import OUTPUT_COLLECTION, OWNER, Placement, write_objects, write_point_instancer
-from .ownership import LAYER_KEY, is_owned, owned_collection, remove_owned
+from .ownership import LAYER_KEY, disown, is_owned, owned_collection, remove_owned
 from .scatter_spec import LayerInput, ScatterError
 from .terrain import read_mesh
 
@@ -68,7 +68,11 @@ def existing_points(scene: bpy.types.Scene, layer_name: str) -> Samples | None:
 
 
 def clear_layer_output(scene: bpy.types.Scene, layer_name: str | None = None) -> int:
-    """Remove what Strew wrote for one layer (or all layers); returns how many objects went."""
+    """Remove what Strew wrote in ``scene`` for one layer (or all layers); returns how many objects went.
+
+    Only data-blocks carrying Strew's mark go; a collection of Strew's that still holds the user's objects
+    afterwards is handed over to the user. The prefab wrappers go once no object of any scene instances them.
+    """
     output = owned_collection(scene, OUTPUT_COLLECTION, OWNER, create=False)
     if output is None:
         return 0
@@ -77,12 +81,19 @@ def clear_layer_output(scene: bpy.types.Scene, layer_name: str | None = None) ->
         return is_owned(block, OWNER) and (layer_name is None or block.get(LAYER_KEY) == layer_name)
 
     removed = 0
+    wrappers: set[bpy.types.Collection] = set()
     for child in [c for c in output.children if wanted(c)]:
-        removed += remove_owned(list(child.objects), OWNER)
-        bpy.data.batch_remove([child])
-    wrappers = [c for c in bpy.data.collections if wanted(c) and c.name.startswith("Strew Prefab ")]
-    if wrappers:
-        bpy.data.batch_remove(wrappers)
+        objects = [o for o in child.objects if is_owned(o, OWNER)]
+        wrappers |= {o.instance_collection for o in objects
+                     if o.instance_collection is not None and is_owned(o.instance_collection, OWNER)}
+        removed += remove_owned(objects, OWNER)
+        if len(child.objects) or len(child.children):
+            disown(child)
+        else:
+            bpy.data.batch_remove([child])
+    unused = [wrapper for wrapper in wrappers if wrapper.users == 0]
+    if unused:
+        bpy.data.batch_remove(unused)
     removed += remove_owned([o for o in output.objects if wanted(o)], OWNER)
     if layer_name is None and not output.objects and not output.children:
         bpy.data.batch_remove([output])
