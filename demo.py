@@ -264,7 +264,7 @@ def render(scene: bpy.types.Scene, camera: bpy.types.Object, path: Path) -> floa
 
 def build_demo(out: Path, render_images: bool = True, samples: int = 16) -> int:
     """Build, scatter, save and (optionally) render the demo; prints what it made and how long each step took."""
-    from .cli import ensure_registered
+    from . import ensure_registered
 
     out = out.resolve()
     out.mkdir(parents=True, exist_ok=True)

@@ -76,7 +76,7 @@ def build_room_demo(scene: bpy.types.Scene, out: Path, render_images: bool = Tru
                     seed: int = ROOM_SEED, size=ROOM_SIZE, origin=ROOM_ORIGIN) -> dict:
     """Build the demo kit, assemble a two-storey room at ``origin`` and (optionally) render two views.
 
-    Needs the extension registered (``strew.cli.ensure_registered``). Raises ``RuntimeError`` when the room
+    Needs the extension registered (``strew.ensure_registered``). Raises ``RuntimeError`` when the room
     cannot be assembled (the operator's report).
     """
     out = Path(out)

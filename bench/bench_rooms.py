@@ -19,7 +19,7 @@ CASES = (
 
 def _setup():
     import bpy
-    from strew.cli import ensure_registered
+    from strew import ensure_registered
     from strew.scene.demo_kit import build_demo_kit
 
     bpy.ops.wm.read_homefile(use_empty=True)

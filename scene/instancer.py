@@ -16,14 +16,14 @@ import numpy as np
 from mathutils import Matrix
 
 from ..core.orient import rotation_matrices
+from .custom_props import prefab_weight
 from .naming import natural_name_key
-from .ownership import mark
+from .ownership import is_owned, mark
 
 OWNER = "scatter"
 NODE_GROUP_NAME = "Strew Instancer"
 NODE_GROUP_VERSION = 1
 OUTPUT_COLLECTION = "Strew Output"
-WEIGHT_KEY = "strew_weight"
 
 
 @dataclass(frozen=True)
@@ -35,16 +35,9 @@ class Prefab:
     weight: float
 
 
-def prefab_weight(datablock: bpy.types.ID) -> float:
-    """A plain custom property ``strew_weight`` wins over the ``object.strew.weight`` setting (default 1)."""
-    if WEIGHT_KEY in datablock:
-        return float(datablock[WEIGHT_KEY])
-    settings = getattr(datablock, "strew", None)
-    return float(settings.weight) if settings is not None else 1.0
-
-
 def prefabs_of(collection: bpy.types.Collection) -> list[Prefab]:
-    """The collection's direct children (objects and collections) in the order Pick Instance uses."""
+    """The collection's direct children (objects and collections) in the order Pick Instance uses, with their
+    weights (``CustomPropertyError`` for an unusable ``strew_weight``)."""
     children: list[bpy.types.ID] = [*collection.children, *collection.objects]
     children.sort(key=lambda block: natural_name_key(block.name))
     return [Prefab(block.name, block, prefab_weight(block)) for block in children]
@@ -53,7 +46,7 @@ def prefabs_of(collection: bpy.types.Collection) -> list[Prefab]:
 def instancer_node_group() -> bpy.types.NodeTree:
     """The shared "Strew Instancer" node group (rebuilt when missing or from another version)."""
     for group in bpy.data.node_groups:
-        if group.get("strew_owner") == OWNER and group.get("strew_version") == NODE_GROUP_VERSION:
+        if is_owned(group, OWNER) and group.get("strew_version") == NODE_GROUP_VERSION:
             return group
     group = bpy.data.node_groups.new(NODE_GROUP_NAME, 'GeometryNodeTree')
     mark(group, OWNER, strew_version=NODE_GROUP_VERSION)

@@ -24,7 +24,7 @@ from mathutils import Matrix
 
 from ..core.wfc import Contradiction, Rules, SocketTile, rules_from_tiles, solve_detailed
 from ..core.wfc.sockets import sockets_fit, turn_label, turned
-from .ownership import OWNER_KEY, is_owned, mark, owned_collection
+from .ownership import OWNER_KEY, is_owned, mark, owned_collection, rename
 from .room_kit import Kit, KitError, read_kit
 
 OWNER = "room"
@@ -363,7 +363,7 @@ def build_steps(scene: bpy.types.Scene, plan: Plan, params: RoomParams) -> Gener
     staging["strew_grid_shape"] = tuple(int(s) for s in plan.grid.shape)
     clear_room(scene, params.room_name)
     scene.collection.children.link(staging)
-    staging.name = params.room_name  # Blender adds .001 when a user's collection already has the name
+    rename(staging, params.room_name)  # Blender adds .001 when a user's collection already has the name
 
 
 def assemble(
