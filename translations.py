@@ -524,6 +524,94 @@ RUSSIAN: dict[str, str] = {
     "three sizes > 0 (x, y, z), e.g. [4.0, 4.0, 3.0]": "три размера > 0 (x, y, z), например [4.0, 4.0, 3.0]",
     '"a=b, c=d" or a list of label pairs, e.g. [["door", "arch"]]':
         "«a=b, c=d» или список пар меток, например [[\"door\", \"arch\"]]",
+    # -- camera, display, variety, proximity, keep-away rules ----------------------------------------------
+    "Add Keep-Away Rule": "Добавить правило отступа",
+    "Keep the active layer a set distance from one earlier layer":
+        "Держать активный слой на заданном расстоянии от одного из верхних слоёв",
+    "Remove Keep-Away Rule": "Удалить правило отступа",
+    "Remove the active layer's selected keep-away rule": "Удалить выбранное правило отступа активного слоя",
+    "Keep Away per Layer": "Отступ по слоям",
+    "Variety": "Разнообразие",
+    "Proximity": "Близость",
+    "Camera": "Камера",
+    "Viewport Display": "Вид во вьюпорте",
+    "An earlier layer to keep away from": "Верхний слой, от которого держать отступ",
+    "Distance": "Расстояние",
+    "Minimum distance from that layer's instances": "Наименьшее расстояние до экземпляров того слоя",
+    "Keep-Away Rules": "Правила отступа",
+    "Active Rule": "Активное правило",
+    "Curves and meshes (seen from above) whose distance changes the density":
+        "Кривые и меши (вид сверху), расстояние до которых меняет плотность",
+    "Effect": "Действие",
+    "Whether instances gather near the objects or avoid them": "Собираются ли экземпляры у объектов или избегают их",
+    "Attract": "Притяжение",
+    "Denser near the objects, thinning out with distance (grass by water)":
+        "Гуще у объектов, реже с расстоянием (трава у воды)",
+    "Repel": "Отталкивание",
+    "Sparser near the objects, full density far away (trees thinning near roads)":
+        "Реже у объектов, полная плотность вдали (деревья редеют у дорог)",
+    "Near": "Близко",
+    "Up to this distance the effect is full": "До этого расстояния действие полное",
+    "Far": "Далеко",
+    "From this distance on there is no effect; between Near and Far it fades smoothly":
+        "Начиная с этого расстояния действия нет; между «Близко» и «Далеко» оно плавно убывает",
+    "Random Tilt": "Случайный наклон",
+    "Lean each instance by a random angle up to this, in a random direction":
+        "Наклонять каждый экземпляр на случайный угол до этого, в случайную сторону",
+    "Scale by Density": "Масштаб от плотности",
+    "Smaller instances where the density is low (1: down to 5 % of the size at zero density)":
+        "Меньше экземпляры там, где плотность низкая (1: до 5 % размера при нулевой плотности)",
+    "Scale by Slope": "Масштаб от уклона",
+    "Smaller instances on steep ground (1: down to 5 % of the size on a vertical wall)":
+        "Меньше экземпляры на крутых склонах (1: до 5 % размера на отвесной стене)",
+    "How instances are drawn in the viewport (renders always show them in full)":
+        "Как экземпляры рисуются во вьюпорте (в рендере всегда полностью)",
+    "Full": "Полностью",
+    "Draw every instance with its own geometry": "Рисовать каждый экземпляр с его геометрией",
+    "Bounds": "Габариты",
+    "Draw each instance as its prefab's bounding box (fast for heavy prefabs)":
+        "Рисовать каждый экземпляр габаритным ящиком префаба (быстро для тяжёлых префабов)",
+    "Points": "Точки",
+    "Draw only a point per instance (fastest)": "Рисовать только точку на экземпляр (быстрее всего)",
+    "Viewport Share": "Доля во вьюпорте",
+    "Share of the instances drawn in the viewport (renders always show all)":
+        "Доля экземпляров, рисуемых во вьюпорте (в рендере всегда все)",
+    "Camera Culling": "Отсечение камерой",
+    "Place instances only where the camera can see them (plus a margin)":
+        "Размещать экземпляры только там, где их видит камера (плюс запас)",
+    "Camera to cull to; empty uses the scene camera": "Камера для отсечения; пусто — камера сцены",
+    "Also keep instances this close to the edge of the view (crowns reaching into the frame, shadows)":
+        "Оставлять и экземпляры на таком расстоянии от края кадра (кроны, заходящие в кадр, тени)",
+    "Clip Distance": "Дальность",
+    "No instances farther than this from the camera (0: no limit)":
+        "Нет экземпляров дальше этого расстояния от камеры (0: без предела)",
+    "Distance Falloff": "Спад с расстоянием",
+    "Thin instances out with distance from the camera, toward Max Radius spacing":
+        "Разрежать экземпляры с удалением от камеры, до шага «Макс. радиус»",
+    "Falloff Start": "Начало спада",
+    "Full density up to this distance from the camera": "Полная плотность до этого расстояния от камеры",
+    "Falloff End": "Конец спада",
+    "Density reaches Far Density at this distance and stays there":
+        "На этом расстоянии плотность доходит до «Плотности вдали» и дальше не меняется",
+    "Far Density": "Плотность вдали",
+    "Share of the density that remains far from the camera": "Доля плотности, остающаяся вдали от камеры",
+    "Only a layer below another one can keep away from it": "Держать отступ может только слой под другим слоем",
+    "The active layer has no keep-away rule": "У активного слоя нет правил отступа",
+    'proximity collection "{name}" has no curves or meshes': "в коллекции близости «{name}» нет кривых и мешей",
+    "Camera culling or falloff is on but there is no camera: set the scene camera or pick one in the layer's "
+    "Camera settings":
+        "Отсечение или спад камерой включены, но камеры нет: задайте камеру сцены или выберите её "
+        "в настройках «Камера» слоя",
+    "A keep-away rule names the layer itself; its own spacing already applies":
+        "Правило отступа указывает на сам слой; его собственный шаг уже действует",
+    'Camera "{name}" is panoramic: camera culling needs a perspective or orthographic camera':
+        "Камера «{name}» панорамная: для отсечения нужна перспективная или ортографическая камера",
+    "Proximity Far ({far:g}) must be beyond Near ({near:g})":
+        "«Далеко» близости ({far:g}) должно быть больше «Близко» ({near:g})",
+    "Falloff End ({end:g}) must be beyond Falloff Start ({start:g})":
+        "«Конец спада» ({end:g}) должен быть дальше «Начала спада» ({start:g})",
+    'Keep-away rule: "{other}" is not a layer above this one (layers only keep away from earlier layers)':
+        "Правило отступа: «{other}» — не слой выше этого (отступ держат только от верхних слоёв)",
 }
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

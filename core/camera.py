@@ -18,9 +18,12 @@ Examples
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+
+ArrayFunction = Callable[[np.ndarray], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -149,4 +152,33 @@ def distance_falloff(distance: np.ndarray, start: float, end: float, floor: floa
     return 1.0 - (1.0 - floor) * smooth
 
 
-__all__ = ["CameraView", "distance_falloff", "distance_to", "in_view"]
+def _on_surface(xy: np.ndarray, heights: ArrayFunction, view: CameraView) -> np.ndarray:
+    """Points on the surface above ``xy``; off the surface (NaN height) at the camera's own height."""
+    xy = np.asarray(xy, dtype=np.float64)
+    z = np.asarray(heights(xy), dtype=np.float64)
+    return np.column_stack([xy, np.where(np.isfinite(z), z, view.location[2])])
+
+
+def view_mask(view: CameraView, heights: ArrayFunction, margin: float = 0.0,
+              max_distance: float | None = None) -> ArrayFunction:
+    """A sampler mask ``xy -> bool``: the surface point above ``xy`` (``heights(xy)`` gives z) is in view."""
+    in_view(np.zeros((0, 3)), view, margin, max_distance)  # validate once, before the sampler calls it
+
+    def visible(xy: np.ndarray) -> np.ndarray:
+        return in_view(_on_surface(xy, heights, view), view, margin, max_distance)
+
+    return visible
+
+
+def falloff_density(view: CameraView, heights: ArrayFunction, start: float, end: float,
+                    floor: float = 0.0) -> ArrayFunction:
+    """A density factor ``xy -> [floor, 1]`` that thins instances with their distance from the camera."""
+    distance_falloff(np.zeros(0), start, end, floor)  # validate once
+
+    def factor(xy: np.ndarray) -> np.ndarray:
+        return distance_falloff(distance_to(_on_surface(xy, heights, view), view), start, end, floor)
+
+    return factor
+
+
+__all__ = ["CameraView", "distance_falloff", "distance_to", "falloff_density", "in_view", "view_mask"]

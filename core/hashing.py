@@ -41,6 +41,8 @@ class Stream(enum.IntEnum):
     YAW = 2
     SCALE = 3
     KEEP = 4
+    TILT = 5
+    HEADING = 6
 
 
 def _mix(h: NDArray[np.uint64]) -> NDArray[np.uint64]:

@@ -56,13 +56,35 @@ def euler_from_matrices(matrices: np.ndarray) -> np.ndarray:
     return np.stack([rx, ry, rz], axis=1)
 
 
-def instance_rotations(normals: np.ndarray, yaw: np.ndarray, align: float) -> np.ndarray:
-    """Euler XYZ angles that turn each instance by ``yaw`` about +Z, then lean it toward its normal.
+def _tilt_matrices(angle: np.ndarray, heading: np.ndarray) -> np.ndarray:
+    """(N, 3, 3) rotations by ``angle`` about the horizontal axis at ``heading`` (radians from +X)."""
+    kx, ky = np.cos(heading), np.sin(heading)
+    c, s = np.cos(angle), np.sin(angle)
+    t = 1.0 - c
+    out = np.empty((len(angle), 3, 3))
+    out[:, 0] = np.stack([c + t * kx * kx, t * kx * ky, s * ky], axis=1)
+    out[:, 1] = np.stack([t * kx * ky, c + t * ky * ky, -s * kx], axis=1)
+    out[:, 2] = np.stack([-s * ky, s * kx, c], axis=1)
+    return out
+
+
+def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Stacked 3×3 products written out (bit-identical results, unlike BLAS-backed ``matmul``)."""
+    return (a[:, :, :, None] * b[:, None, :, :]).sum(axis=2)
+
+
+def instance_rotations(normals: np.ndarray, yaw: np.ndarray, align: float,
+                       tilt: np.ndarray | None = None, heading: np.ndarray | None = None) -> np.ndarray:
+    """Euler XYZ angles that turn each instance by ``yaw`` about +Z, tilt it, then lean it toward its normal.
 
     ``align`` = 0 keeps instances upright, 1 makes their +Z follow the unit ``normals`` (which must point up
     or sideways: z ≥ 0), values between lean part of the way (the angle is interpolated, not the vector).
+    ``tilt`` (radians) with ``heading`` leans each instance away from that up direction, about a horizontal
+    axis at ``heading``.
     """
     normals, yaw = _check(normals, yaw, align)
+    if (tilt is None) != (heading is None):
+        raise ValueError("tilt and heading go together: give both or neither")
     length = np.linalg.norm(normals, axis=1, keepdims=True)
     n = normals / np.where(length > 0, length, 1.0)
     cos_full = np.clip(n[:, 2], -1.0, 1.0)
@@ -78,6 +100,11 @@ def instance_rotations(normals: np.ndarray, yaw: np.ndarray, align: float) -> np
     cross[:, 1, 0], cross[:, 1, 2] = kz, -kx
     cross[:, 2, 0], cross[:, 2, 1] = -ky, kx
     lean = c * np.eye(3) + s * cross + (1.0 - c) * axis[:, :, None] * axis[:, None, :]
+    if tilt is not None and heading is not None:
+        tilt, heading = np.asarray(tilt, dtype=np.float64), np.asarray(heading, dtype=np.float64)
+        if tilt.shape != yaw.shape or heading.shape != yaw.shape or not np.isfinite(tilt).all():
+            raise ValueError(f"tilt and heading must be finite with shape ({len(yaw)},)")
+        lean = _product(lean, _tilt_matrices(tilt, heading))
     # lean · Rz(yaw), written out element by element: np.matmul may call BLAS kernels whose rounding depends on
     # memory alignment, and the same inputs must give bit-identical rotations.
     cy, sy = np.cos(yaw)[:, None], np.sin(yaw)[:, None]

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import variety
 from .hashing import Stream, hash_choice, hash_scale, hash_uniform, hash_yaw
 from .orient import instance_rotations
 from .poisson import PoissonSettings, Samples, sample
@@ -53,6 +54,9 @@ class LayerSpec:
     align: float = 0.0
     random_yaw: bool = True
     scale_range: tuple[float, float] = (1.0, 1.0)
+    tilt: float = 0.0
+    scale_by_density: float = 0.0
+    scale_by_slope: float = 0.0
     prefab_weights: tuple[float, ...] = (1.0,)
     tile_size: float | None = None
     tile_keep: float = 1.0
@@ -138,6 +142,7 @@ def _validate(spec: LayerSpec) -> None:
         raise ValueError(f"max_slope must be between 0 and π/2 radians, got {spec.max_slope}")
     if not 0 <= spec.align <= 1 or not 0 <= spec.tile_keep <= 1:
         raise ValueError(f"align and tile_keep must be between 0 and 1, got {spec.align} and {spec.tile_keep}")
+    variety.validate(spec.tilt, spec.scale_by_density, spec.scale_by_slope)
     low, high = _pair("scale_range", spec.scale_range)
     if not 0 < low <= high:
         raise ValueError(f"scale_range must satisfy 0 < min ≤ max, got {spec.scale_range}")
@@ -333,8 +338,19 @@ def _clear_of(xy: np.ndarray, radius: float, blockers: Samples) -> np.ndarray:
     return ok
 
 
+def _blocker_radii(spec: LayerSpec, count: int, keep: np.ndarray | None) -> np.ndarray:
+    """Distance this layer keeps from each blocker: ``max(min_radius, keep_away, keep[i])``."""
+    radii = np.full(count, max(spec.keep_away, spec.min_radius))
+    if keep is None:
+        return radii
+    keep = np.asarray(keep, dtype=np.float64)
+    if keep.shape != (count,) or not np.isfinite(keep).all() or (keep < 0).any():
+        raise ValueError(f"keep must hold one finite distance ≥ 0 per blocker ({count}), got shape {keep.shape}")
+    return np.maximum(radii, keep)
+
+
 def scatter_layer_steps(
-    terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None = None
+    terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None = None, keep: np.ndarray | None = None
 ) -> Generator[float, None, LayerPoints]:
     """:func:`scatter_layer` as a generator: yields the fraction done before each chunk, returns the points.
 
@@ -344,7 +360,7 @@ def scatter_layer_steps(
     _check_budget(terrain, spec)
     if blockers is not None and len(blockers.positions):
         blockers = Samples(positions=np.asarray(blockers.positions, dtype=np.float64),
-                           radii=np.full(len(blockers.positions), max(spec.keep_away, spec.min_radius)))
+                           radii=_blocker_radii(spec, len(blockers.positions), keep))
     if spec.tile_size is not None:
         samples = _sample_tiled(terrain, spec, blockers)
     else:
@@ -357,14 +373,16 @@ def scatter_layer(
     spec: LayerSpec,
     blockers: Samples | None = None,
     cancel: Cancel | None = None,
+    keep: np.ndarray | None = None,
 ) -> LayerPoints:
     """Scatter one layer over the terrain's XY bounds and place each point on the top-most surface.
 
-    ``blockers`` are earlier layers' points; each is given radius ``max(its radius, spec.keep_away)`` here
-    so the layer keeps ``max(own radius, keep_away)`` from them. ``cancel(fraction_done) -> bool`` is polled
-    between chunks; returning True raises :class:`Cancelled`.
+    ``blockers`` are earlier layers' points (their radii are not used): the layer keeps
+    ``max(min_radius, keep_away)`` from each, or ``keep[i]`` from blocker ``i`` when that is larger (a
+    keep-away rule for one pair of layers). ``cancel(fraction_done) -> bool`` is polled between chunks;
+    returning True raises :class:`Cancelled`.
     """
-    steps = scatter_layer_steps(terrain, spec, blockers)
+    steps = scatter_layer_steps(terrain, spec, blockers, keep)
     while True:
         try:
             fraction = next(steps)
@@ -398,7 +416,12 @@ def _place(terrain: TerrainLookup, spec: LayerSpec, samples: Samples) -> LayerPo
         normals[block] = hit.normal
         prefab[block] = hash_choice(part, spec.seed, weights)
         yaw = hash_yaw(part, spec.seed) if spec.random_yaw else np.zeros(len(part))
-        rotations[block] = instance_rotations(hit.normal, yaw, spec.align)
+        tilt, heading = variety.tilts(part, spec.seed, spec.tilt) if spec.tilt > 0 else (None, None)
+        rotations[block] = instance_rotations(hit.normal, yaw, spec.align, tilt, heading)
         scales[block] = hash_scale(part, spec.seed, *spec.scale_range)
+        if spec.scale_by_density > 0 or spec.scale_by_slope > 0:
+            density = np.ones(len(part)) if spec.density is None else np.asarray(spec.density(part), dtype=float)
+            scales[block] *= variety.scale_factors(density, hit.normal[:, 2], spec.scale_by_density,
+                                                   spec.scale_by_slope)
     return LayerPoints(positions=positions, radii=np.asarray(samples.radii, dtype=np.float64), normals=normals,
                        prefab_index=prefab, rotations=rotations, scales=scales)

@@ -91,6 +91,56 @@ class STREW_OT_layer_move(bpy.types.Operator):
         return {'FINISHED'}
 
 
-classes = (STREW_OT_layer_add, STREW_OT_layer_remove, STREW_OT_layer_move)
+class STREW_OT_keep_away_add(bpy.types.Operator):
+    """Keep the active layer a set distance from one earlier layer"""
+
+    bl_idname = "strew.keep_away_add"
+    bl_label = "Add Keep-Away Rule"
+    bl_options = {'REGISTER', 'UNDO'}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        settings = context.scene.strew if context.scene else None
+        if settings is None or not 0 < settings.active_layer_index < len(settings.layers):
+            cls.poll_message_set("Only a layer below another one can keep away from it")
+            return False
+        return True
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        settings = _settings(context)
+        layer = settings.layers[settings.active_layer_index]
+        rule = layer.keep_away_rules.add()
+        rule.layer = settings.layers[settings.active_layer_index - 1].name
+        layer.active_rule_index = len(layer.keep_away_rules) - 1
+        return {'FINISHED'}
+
+
+class STREW_OT_keep_away_remove(bpy.types.Operator):
+    """Remove the active layer's selected keep-away rule"""
+
+    bl_idname = "strew.keep_away_remove"
+    bl_label = "Remove Keep-Away Rule"
+    bl_options = {'REGISTER', 'UNDO'}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        settings = context.scene.strew if context.scene else None
+        if settings is None or not 0 <= settings.active_layer_index < len(settings.layers) \
+                or not len(settings.layers[settings.active_layer_index].keep_away_rules):
+            cls.poll_message_set("The active layer has no keep-away rule")
+            return False
+        return True
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        settings = _settings(context)
+        layer = settings.layers[settings.active_layer_index]
+        index = min(layer.active_rule_index, len(layer.keep_away_rules) - 1)
+        layer.keep_away_rules.remove(index)
+        layer.active_rule_index = max(0, index - 1)
+        return {'FINISHED'}
+
+
+classes = (STREW_OT_layer_add, STREW_OT_layer_remove, STREW_OT_layer_move, STREW_OT_keep_away_add,
+           STREW_OT_keep_away_remove)
 
 register, unregister = bpy.utils.register_classes_factory(classes)

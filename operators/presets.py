@@ -37,7 +37,7 @@ class STREW_OT_preset_save(bpy.types.Operator):
         return True
 
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
-        return context.window_manager.invoke_props_dialog(self)
+        return context.window_manager.invoke_props_dialog(self)  # type: ignore[return-value]
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         try:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from . import main, presets, preview, rooms, scatter
+from . import main, presets, preview, rooms, scatter, scatter_look
 
 # Parent panels first: sub-panels (``bl_parent_id``) need their parent registered.
-_modules = (main, presets, scatter, preview, rooms)
+_modules = (main, presets, scatter, scatter_look, preview, rooms)
 
 
 def register() -> None:

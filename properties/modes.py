@@ -21,3 +21,18 @@ class OutputMode(StrEnum):
     GEOMETRY_NODES = 'GEOMETRY_NODES'
     EMPTIES = 'EMPTIES'
     DUPLICATES = 'DUPLICATES'
+
+
+class DisplayMode(StrEnum):
+    """How a layer's output is drawn in the viewport (``StrewLayer.display_mode``)."""
+
+    FULL = 'FULL'
+    BOUNDS = 'BOUNDS'
+    POINTS = 'POINTS'
+
+
+class ProximityMode(StrEnum):
+    """Whether a layer gathers near its proximity objects or avoids them (``StrewLayer.proximity_mode``)."""
+
+    ATTRACT = 'ATTRACT'
+    REPEL = 'REPEL'

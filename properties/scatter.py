@@ -15,6 +15,14 @@ from bpy.props import (
     StringProperty,
 )
 
+from .layer_look import (
+    LayerCameraSettings,
+    LayerDisplaySettings,
+    LayerKeepAwaySettings,
+    LayerProximitySettings,
+    LayerVarietySettings,
+    StrewKeepAwayRule,
+)
 from .modes import DensityMode, OutputMode
 from .rooms import StrewRoomSettings
 
@@ -39,7 +47,8 @@ OUTPUT_MODES = [
 ]
 
 
-class StrewLayer(bpy.types.PropertyGroup):
+class StrewLayer(LayerCameraSettings, LayerDisplaySettings, LayerVarietySettings, LayerProximitySettings,
+                 LayerKeepAwaySettings, bpy.types.PropertyGroup):
     """One scatter pass (trees, bushes, rocks…). Layers run top to bottom; earlier layers block later ones."""
 
     # ``name`` is inherited from PropertyGroup: the layer's name, also used for its output object.
@@ -180,7 +189,7 @@ class StrewSceneSettings(bpy.types.PropertyGroup):
     room: PointerProperty(type=StrewRoomSettings)  # type: ignore[valid-type]
 
 
-classes = (StrewLayer, StrewSceneSettings)
+classes = (StrewKeepAwayRule, StrewLayer, StrewSceneSettings)
 _register, _unregister = bpy.utils.register_classes_factory(classes)
 
 

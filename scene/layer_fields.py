@@ -8,12 +8,15 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
+from ..core.camera import falloff_density, view_mask
 from ..core.curves import CurveRemap
-from ..core.fields import Field, ImageField, VertexField
-from ..core.masks import AwayFromPolylines, Mask, OutsidePolygons
+from ..core.fields import Field, FunctionField, ImageField, VertexField
+from ..core.masks import AwayFromPolylines, FunctionMask, Mask, OutsidePolygons
 from ..core.noise import PerlinNoise
+from ..core.proximity import Proximity
 from ..core.terrain import TerrainLookup
 from ..properties.modes import DensityMode
+from .layer_look import LookInput
 from .scatter_spec import DensityInput, LayerInput, MaskInput
 from .terrain import MeshArrays, read_exclusions
 
@@ -87,7 +90,52 @@ def layer_mask(mask: MaskInput, terrain: TerrainLookup, mesh: MeshArrays,
     return combined
 
 
+def _proximity(look: LookInput, depsgraph: bpy.types.Depsgraph) -> Field | None:
+    if look.proximity is None:
+        return None
+    segments, footprints = read_exclusions(look.proximity.collection, depsgraph)
+    if not segments and not footprints:
+        raise ValueError(rpt_('proximity collection "{name}" has no curves or meshes').format(
+            name=look.proximity.collection.name))
+    lines = list(np.concatenate(segments)) if segments else []
+    areas = list(np.concatenate(footprints)) if footprints else []
+    return Proximity(lines, areas, look.proximity.near, look.proximity.far, look.proximity.attract)
+
+
+def _camera(look: LookInput, terrain: TerrainLookup) -> tuple[Mask | None, Field | None]:
+    camera = look.camera
+    if camera is None:
+        return None, None
+
+    def heights(xy: np.ndarray) -> np.ndarray:
+        return terrain.sample(xy).z
+
+    mask = None
+    if camera.margin is not None:
+        mask = FunctionMask(view_mask(camera.view, heights, camera.margin, camera.max_distance), "camera view")
+    falloff = None
+    if camera.falloff is not None:
+        falloff = FunctionField(falloff_density(camera.view, heights, *camera.falloff), "camera falloff")
+    return mask, falloff
+
+
+def _product(base: Field | None, *factors: Field | None) -> Field | None:
+    """``base`` times every factor; a missing base counts as full density."""
+    present = [f for f in factors if f is not None]
+    if not present:
+        return base
+    combined: Field = present[0] if base is None else base * present[0]
+    for factor in present[1:]:
+        combined = combined * factor
+    return combined
+
+
 def build(layer: LayerInput, terrain: TerrainLookup, mesh: MeshArrays, depsgraph: bpy.types.Depsgraph) -> LayerFields:
     """Fields and masks of one layer; raises ``ValueError`` with a message for the user."""
-    return LayerFields(density=density_field(layer.density, layer.spec.seed, terrain, mesh),
-                       mask=layer_mask(layer.mask, terrain, mesh, depsgraph))
+    view, falloff = _camera(layer.look, terrain)
+    density = _product(density_field(layer.density, layer.spec.seed, terrain, mesh),
+                       _proximity(layer.look, depsgraph), falloff)
+    mask = layer_mask(layer.mask, terrain, mesh, depsgraph)
+    if view is not None:
+        mask = view if mask is None else mask & view
+    return LayerFields(density=density, mask=mask)

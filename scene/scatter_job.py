@@ -20,6 +20,7 @@ from ..core.scatter import LayerPoints, scatter_layer_steps
 from ..core.terrain import TerrainLookup
 from ..properties.modes import OutputMode
 from . import layer_fields, scatter_spec
+from .display import remove_unused_bounds, show_in_viewport
 from .instancer import OUTPUT_COLLECTION, OWNER, Placement, write_objects, write_point_instancer
 from .ownership import LAYER_KEY, disown, is_owned, owned_collection, remove_owned
 from .scatter_spec import LayerInput, ScatterError
@@ -95,6 +96,7 @@ def clear_layer_output(scene: bpy.types.Scene, layer_name: str | None = None) ->
     if unused:
         bpy.data.batch_remove(unused)
     removed += remove_owned([o for o in output.objects if wanted(o)], OWNER)
+    remove_unused_bounds()
     if layer_name is None and not output.objects and not output.children:
         bpy.data.batch_remove([output])
     return removed
@@ -105,7 +107,8 @@ def _write(scene: bpy.types.Scene, layer: LayerInput, points: LayerPoints) -> No
     output = owned_collection(scene, OUTPUT_COLLECTION, OWNER)
     placement = Placement(points.positions, points.rotations, points.scales, points.prefab_index, points.radii)
     if layer.output == OutputMode.GEOMETRY_NODES:
-        write_point_instancer(output, layer.name, layer.collection, placement)
+        obj = write_point_instancer(output, layer.name, layer.collection, placement)
+        show_in_viewport(obj, list(layer.prefabs), layer.look.display, layer.look.viewport_share)
     else:
         collection = write_objects(output, layer.name, list(layer.prefabs), placement,
                                    linked_duplicates=layer.output == OutputMode.DUPLICATES)
@@ -141,9 +144,11 @@ def run(context: bpy.types.Context, layer_indices: list[int] | None = None) -> G
     yield 0.1
 
     # Blockers: layers above the first computed one, as they stand in the scene now.
-    blockers: Samples | None = None
+    placed: dict[str, Samples] = {}
     for name in job.blocker_layers:
-        blockers = _merge_samples(blockers, existing_points(scene, name))
+        found = existing_points(scene, name)
+        if found is not None:
+            placed[name] = found
 
     results: list[tuple[LayerInput, LayerPoints, float]] = []
     for number, layer in enumerate(job.layers):
@@ -152,7 +157,7 @@ def run(context: bpy.types.Context, layer_indices: list[int] | None = None) -> G
         try:
             fields = layer_fields.build(layer, terrain, mesh, context.evaluated_depsgraph_get())
             spec = dataclasses.replace(layer.spec, density=fields.density, mask=fields.mask)
-            steps = scatter_layer_steps(terrain, spec, blockers)
+            steps = scatter_layer_steps(terrain, spec, *blockers_for(placed, layer.look.keep_away))
             while True:
                 try:
                     fraction = next(steps)
@@ -165,7 +170,7 @@ def run(context: bpy.types.Context, layer_indices: list[int] | None = None) -> G
         took = time.perf_counter() - started
         stages[f"sample {layer.name}"] = took
         results.append((layer, points, took))
-        blockers = _merge_samples(blockers, points.as_blockers())
+        placed[layer.name] = points.as_blockers()
         yield 0.1 + 0.8 * (number + 1) / len(job.layers)
 
     started = time.perf_counter()
@@ -182,12 +187,14 @@ def run(context: bpy.types.Context, layer_indices: list[int] | None = None) -> G
     return JobResult([LayerReport(layer.name, len(points), took) for layer, points, took in results], stages)
 
 
-def _merge_samples(a: Samples | None, b: Samples | None) -> Samples | None:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return Samples(positions=np.concatenate([a.positions, b.positions]), radii=np.concatenate([a.radii, b.radii]))
+def blockers_for(placed: dict[str, Samples], keep_away: dict[str, float]) -> tuple[Samples | None, np.ndarray | None]:
+    """The earlier layers' points as blockers, and the distance the pair rules ask from each (0: none)."""
+    if not placed:
+        return None, None
+    blockers = Samples(positions=np.concatenate([s.positions for s in placed.values()]),
+                       radii=np.concatenate([s.radii for s in placed.values()]))
+    keep = np.concatenate([np.full(len(s.radii), keep_away.get(name, 0.0)) for name, s in placed.items()])
+    return blockers, keep
 
 
 def run_to_end(context: bpy.types.Context, layer_indices: list[int] | None = None) -> JobResult:

@@ -16,8 +16,10 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.scatter import LayerSpec
 from ..properties.modes import DensityMode, OutputMode
+from . import layer_look
 from .custom_props import CustomPropertyError
 from .instancer import Prefab, prefabs_of
+from .layer_look import LookInput
 
 
 class ScatterError(Exception):
@@ -59,6 +61,7 @@ class LayerInput:
     density: DensityInput
     mask: MaskInput
     spec: LayerSpec
+    look: LookInput
 
     @property
     def vertex_groups(self) -> set[str]:
@@ -79,7 +82,8 @@ class ScatterInput:
     max_objects: int
 
 
-def _layer(layer: bpy.types.PropertyGroup, chunk_size: float) -> LayerInput:
+def _layer(layer: bpy.types.PropertyGroup, chunk_size: float, scene: bpy.types.Scene,
+           earlier: list[str]) -> LayerInput:
     name = rpt_('Layer "{name}"').format(name=layer.name)
 
     def fail(template: str, **values: object) -> ScatterError:
@@ -133,12 +137,16 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float) -> LayerInput:
             tile_size=layer.tile_size if layer.use_tile else None,
             tile_keep=layer.tile_keep,
             chunk_size=chunk_size,
+            tilt=layer.tilt,
+            scale_by_density=layer.scale_by_density,
+            scale_by_slope=layer.scale_by_slope,
         )
+        look = layer_look.read(layer, scene, earlier)
     except ValueError as error:
         raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)) from error
     mask = MaskInput(vertex_group=layer.mask_vertex_group, threshold=layer.mask_threshold,
                      exclusion=layer.exclusion_collection, margin=layer.exclusion_margin)
-    return LayerInput(layer.name, collection, prefabs, OutputMode(layer.output_mode), density, mask, spec)
+    return LayerInput(layer.name, collection, prefabs, OutputMode(layer.output_mode), density, mask, spec, look)
 
 
 def read(scene: bpy.types.Scene, layer_indices: list[int] | None = None) -> ScatterInput:
@@ -158,7 +166,9 @@ def read(scene: bpy.types.Scene, layer_indices: list[int] | None = None) -> Scat
     names = [layer.name for layer in chosen]
     if len(set(names)) != len(names):
         raise ScatterError(rpt_('Two layers have the same name: rename one (each layer writes "Strew <name>")'))
-    layers = tuple(_layer(layer, settings.chunk_size) for layer in chosen)
+    enabled = [layer.name for layer in every if layer.enabled]
+    layers = tuple(_layer(layer, settings.chunk_size, scene, enabled[:enabled.index(layer.name)]
+                          if layer.name in enabled else enabled) for layer in chosen)
     first = indices[0] if indices else 0
     blockers = tuple(layer.name for layer in every[:first] if layer.enabled)
     return ScatterInput(terrain, layers, blockers, settings.max_objects)

@@ -1,0 +1,171 @@
+"""Viewport display of a layer's instancer: a share of the instances, their bounding boxes or points only.
+
+A second Geometry Nodes modifier, "Strew Viewport", after the instancer. It changes nothing outside the
+viewport (an *Is Viewport* switch), so renders always show every instance in full. Bounds are drawn by
+instancing one wire box per prefab, from a Strew-owned collection "Strew Bounds <layer>" whose children keep
+the prefabs' Pick Instance order.
+"""
+
+from __future__ import annotations
+
+import bpy
+import numpy as np
+
+from ..properties.modes import DisplayMode
+from .instancer import OWNER, Prefab
+from .ownership import LAYER_KEY, is_owned, mark
+
+NODE_GROUP_NAME = "Strew Viewport"
+NODE_GROUP_VERSION = 1
+MODIFIER_NAME = "Strew Viewport"
+POINT_SIZE = 0.15  # drawn point radius, as a share of the instance's spacing radius
+
+
+def _box(name: str, low: np.ndarray, high: np.ndarray) -> bpy.types.Mesh:
+    corners = [(x, y, z) for x in (low[0], high[0]) for y in (low[1], high[1]) for z in (low[2], high[2])]
+    edges = [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)]
+    mesh = bpy.data.meshes.new(name)
+    mesh.from_pydata(corners, edges, [])
+    return mesh
+
+
+def _bounds(prefab: Prefab) -> tuple[np.ndarray, np.ndarray]:
+    """Low and high corners of what one instance of ``prefab`` shows, in the instance's own space."""
+    block = prefab.datablock
+    if isinstance(block, bpy.types.Object):
+        corners = np.array([tuple(c) for c in block.bound_box], dtype=np.float64)  # Reset Children: local space
+    else:
+        offset = np.array(block.instance_offset, dtype=np.float64)
+        parts = [np.array([(obj.matrix_world @ _vector(tuple(c)))[:] for c in obj.bound_box]) - offset
+                 for obj in block.all_objects]
+        corners = np.concatenate(parts) if parts else np.zeros((1, 3))
+    return corners.min(axis=0), corners.max(axis=0)
+
+
+def _vector(values: tuple[float, ...]):  # mathutils is importable only inside Blender
+    from mathutils import Vector
+
+    return Vector(values)
+
+
+def _bounds_collection(layer_name: str, prefabs: list[Prefab]) -> bpy.types.Collection:
+    """A fresh "Strew Bounds <layer>" collection: one wire box per prefab, named in Pick Instance order."""
+    for old in [c for c in bpy.data.collections if is_owned(c, OWNER) and c.get("strew_bounds") == layer_name]:
+        remove_bounds(old)
+    collection = bpy.data.collections.new(f"Strew Bounds {layer_name}")
+    mark(collection, OWNER, strew_layer=layer_name, strew_bounds=layer_name)
+    for number, prefab in enumerate(prefabs):
+        name = f"Strew Bounds {layer_name} {number:05d}"
+        mesh = _box(name, *_bounds(prefab))
+        mark(mesh, OWNER, strew_layer=layer_name)
+        obj = bpy.data.objects.new(name, mesh)
+        obj.display_type = 'WIRE'
+        mark(obj, OWNER, strew_layer=layer_name)
+        collection.objects.link(obj)
+    return collection
+
+
+def remove_unused_bounds() -> None:
+    """Remove the bounds collections no instancer uses any more (after Clear or a re-scatter)."""
+    for collection in [c for c in bpy.data.collections if is_owned(c, OWNER) and c.get("strew_bounds")]:
+        if collection.users == 0:
+            remove_bounds(collection)
+
+
+def remove_bounds(collection: bpy.types.Collection) -> None:
+    """Remove a bounds collection with its boxes (all Strew's)."""
+    objects = [o for o in collection.objects if is_owned(o, OWNER)]
+    meshes = [o.data for o in objects if o.data is not None and is_owned(o.data, OWNER)]
+    bpy.data.batch_remove([*objects, *meshes, collection])
+
+
+def viewport_node_group() -> bpy.types.NodeTree:
+    """The shared "Strew Viewport" node group (rebuilt when missing or from another version)."""
+    for group in bpy.data.node_groups:
+        if is_owned(group, OWNER) and group.get("strew_version") == NODE_GROUP_VERSION \
+                and group.get("strew_kind") == "viewport":
+            return group
+    group = bpy.data.node_groups.new(NODE_GROUP_NAME, 'GeometryNodeTree')
+    mark(group, OWNER, strew_version=NODE_GROUP_VERSION, strew_kind="viewport")
+    interface = group.interface
+    interface.new_socket("Geometry", in_out='INPUT', socket_type='NodeSocketGeometry')
+    interface.new_socket("Share", in_out='INPUT', socket_type='NodeSocketFloat')
+    interface.new_socket("Bounds", in_out='INPUT', socket_type='NodeSocketBool')
+    interface.new_socket("Points", in_out='INPUT', socket_type='NodeSocketBool')
+    interface.new_socket("Boxes", in_out='INPUT', socket_type='NodeSocketCollection')
+    interface.new_socket("Geometry", in_out='OUTPUT', socket_type='NodeSocketGeometry')
+    nodes, links = group.nodes, group.links
+    group_in, group_out = nodes.new('NodeGroupInput'), nodes.new('NodeGroupOutput')
+
+    def named(name: str, data_type: str) -> bpy.types.NodeSocket:
+        node = nodes.new('GeometryNodeInputNamedAttribute')
+        node.data_type = data_type
+        node.inputs['Name'].default_value = name
+        return node.outputs['Attribute']
+
+    def switch(condition, when_false, when_true) -> bpy.types.NodeSocket:
+        node = nodes.new('GeometryNodeSwitch')
+        node.input_type = 'GEOMETRY'
+        links.new(condition, node.inputs['Switch'])
+        links.new(when_false, node.inputs['False'])
+        links.new(when_true, node.inputs['True'])
+        return node.outputs[0]
+
+    viewport = nodes.new('GeometryNodeIsViewport').outputs[0]
+    keep = nodes.new('FunctionNodeRandomValue')
+    keep.data_type = 'BOOLEAN'
+    links.new(group_in.outputs['Share'], keep.inputs['Probability'])
+    drop = nodes.new('FunctionNodeBooleanMath')
+    drop.operation = 'NIMPLY'  # viewport and not kept
+    links.new(viewport, drop.inputs[0])
+    links.new(next(o for o in keep.outputs if o.type == 'BOOLEAN'), drop.inputs[1])
+    thinned = nodes.new('GeometryNodeDeleteGeometry')
+    thinned.domain = 'INSTANCE'
+    links.new(group_in.outputs['Geometry'], thinned.inputs['Geometry'])
+    links.new(drop.outputs[0], thinned.inputs['Selection'])
+
+    points = nodes.new('GeometryNodeInstancesToPoints')
+    links.new(thinned.outputs[0], points.inputs['Instances'])
+    sized = nodes.new('GeometryNodeSetPointRadius')
+    radius = nodes.new('ShaderNodeMath')
+    radius.operation = 'MULTIPLY'
+    radius.inputs[1].default_value = POINT_SIZE
+    links.new(named("strew_radius", 'FLOAT'), radius.inputs[0])
+    links.new(points.outputs[0], sized.inputs['Points'])
+    links.new(radius.outputs[0], sized.inputs['Radius'])
+
+    info = nodes.new('GeometryNodeCollectionInfo')
+    info.transform_space = 'ORIGINAL'
+    info.inputs['Separate Children'].default_value = True
+    info.inputs['Reset Children'].default_value = True
+    links.new(group_in.outputs['Boxes'], info.inputs['Collection'])
+    boxes = nodes.new('GeometryNodeInstanceOnPoints')
+    boxes.inputs['Pick Instance'].default_value = True
+    links.new(points.outputs[0], boxes.inputs['Points'])
+    links.new(info.outputs[0], boxes.inputs['Instance'])
+    links.new(named("strew_prefab", 'INT'), boxes.inputs['Instance Index'])
+    links.new(named("strew_rotation", 'FLOAT_VECTOR'), boxes.inputs['Rotation'])
+    links.new(named("strew_scale", 'FLOAT'), boxes.inputs['Scale'])
+
+    shown = switch(group_in.outputs['Bounds'], thinned.outputs[0], boxes.outputs[0])
+    shown = switch(group_in.outputs['Points'], shown, sized.outputs[0])
+    links.new(switch(viewport, thinned.outputs[0], shown), group_out.inputs[0])
+    for x, node in enumerate(nodes):
+        node.location = (x * 200.0, 0.0)
+    return group
+
+
+def show_in_viewport(obj: bpy.types.Object, prefabs: list[Prefab], mode: DisplayMode, share: float) -> None:
+    """Give a layer's instancer object its viewport display (nothing to add for full display of all)."""
+    if mode == DisplayMode.FULL and share >= 1.0:
+        return
+    layer_name = obj.get(LAYER_KEY, obj.name)
+    modifier = obj.modifiers.new(MODIFIER_NAME, 'NODES')
+    group = viewport_node_group()
+    modifier.node_group = group
+    sockets = {item.name: item.identifier for item in group.interface.items_tree if item.in_out == 'INPUT'}
+    modifier[sockets["Share"]] = float(share)
+    modifier[sockets["Bounds"]] = mode == DisplayMode.BOUNDS
+    modifier[sockets["Points"]] = mode == DisplayMode.POINTS
+    if mode == DisplayMode.BOUNDS:
+        modifier[sockets["Boxes"]] = _bounds_collection(layer_name, prefabs)
