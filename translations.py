@@ -612,6 +612,32 @@ RUSSIAN: dict[str, str] = {
         "«Конец спада» ({end:g}) должен быть дальше «Начала спада» ({start:g})",
     'Keep-away rule: "{other}" is not a layer above this one (layers only keep away from earlier layers)':
         "Правило отступа: «{other}» — не слой выше этого (отступ держат только от верхних слоёв)",
+    # -- paint brush ---------------------------------------------------------------------------------------
+    "Paint Instances": "Рисовать экземпляры",
+    "Paint instances of the active layer on the terrain with its spacing and masks; Ctrl erases":
+        "Рисовать экземпляры активного слоя на ландшафте с его шагом и масками; Ctrl стирает",
+    "Layer to paint (-1: the active layer)": "Слой для рисования (-1: активный слой)",
+    "Brush Radius": "Радиус кисти",
+    "Radius of the brush on the terrain": "Радиус кисти на ландшафте",
+    "Erase": "Стирать",
+    "Remove instances instead of adding them": "Удалять экземпляры вместо добавления",
+    "Stroke": "Мазок",
+    "Paint": "Рисование",
+    "Location": "Положение",
+    "Pick a terrain and add a layer first": "Сначала выберите ландшафт и добавьте слой",
+    "Paint from the 3D Viewport": "Рисуйте во вьюпорте 3D",
+    "Painting cancelled; the layer is as it was": "Рисование отменено; слой остался прежним",
+    "Paint {layer}: drag to paint, Ctrl+drag to erase, [ ] brush {radius:.1f} m, Enter or right-click to finish, "
+    "Esc to cancel":
+        "Рисование {layer}: тяните — рисовать, Ctrl+тяните — стирать, [ ] кисть {radius:.1f} м, "
+        "Enter или правый щелчок — готово, Esc — отмена",
+    "Painting changed {count:,} instances": "Рисование изменило экземпляров: {count:,}",
+    "Ctrl+drag erases; painted instances stay when you Scatter again":
+        "Ctrl+перетаскивание стирает; нарисованные экземпляры сохраняются при новом разбросе",
+    'Layer "{name}": painting needs the Point Instancer output':
+        "Слой «{name}»: для рисования нужен вывод «Точечный инстансер»",
+    "Erased {count:,} instances": "Стёрто экземпляров: {count:,}",
+    "Painted {count:,} instances": "Нарисовано экземпляров: {count:,}",
 }
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

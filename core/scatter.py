@@ -393,6 +393,20 @@ def scatter_layer(
             raise Cancelled
 
 
+def layer_functions(terrain: TerrainLookup, spec: LayerSpec) -> tuple[ArrayFunction | None, ArrayFunction]:
+    """The layer's ``radius_at(xy)`` (None for a constant radius) and ``is_allowed(xy)`` in world xy.
+
+    These are the functions the sampler uses, for callers that add points by hand (the paint brush).
+    """
+    origin = np.zeros(2)
+    return _radius_function(spec, origin), _allowed_function(terrain, spec, origin)
+
+
+def place(terrain: TerrainLookup, spec: LayerSpec, samples: Samples) -> LayerPoints:
+    """Height, normal, prefab, rotation and scale of ``samples`` (world xy) exactly as the layer places them."""
+    return _place(terrain, spec, samples)
+
+
 PLACEMENT_BLOCK = 65_536
 
 

@@ -18,6 +18,17 @@ class STREW_UL_keep_away(bpy.types.UIList):
         row.prop(item, "distance", text="")
 
 
+class STREW_PT_scatter_paint(_LayerPanel, bpy.types.Panel):
+    bl_idname = "STREW_PT_scatter_paint"
+    bl_label = "Paint"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    def draw(self, context: bpy.types.Context) -> None:
+        layout = self._layout()
+        layout.operator("strew.paint", icon='BRUSH_DATA')
+        layout.label(text="Ctrl+drag erases; painted instances stay when you Scatter again", icon='INFO')
+
+
 class STREW_PT_scatter_keep_away(_LayerPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_scatter_keep_away"
     bl_label = "Keep Away per Layer"
@@ -97,6 +108,7 @@ class STREW_PT_scatter_display(_LayerPanel, bpy.types.Panel):
 
 
 classes = (
+    STREW_PT_scatter_paint,
     STREW_UL_keep_away,
     STREW_PT_scatter_keep_away,
     STREW_PT_scatter_variety,

@@ -16,12 +16,13 @@ import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.poisson import Samples
-from ..core.scatter import LayerPoints, scatter_layer_steps
+from ..core.scatter import scatter_layer_steps
 from ..core.terrain import TerrainLookup
 from ..properties.modes import OutputMode
 from . import layer_fields, scatter_spec
 from .display import remove_unused_bounds, show_in_viewport
-from .instancer import OUTPUT_COLLECTION, OWNER, Placement, write_objects, write_point_instancer
+from .instancer import OUTPUT_COLLECTION, OWNER, Placement, write_objects
+from .layer_points import PointSet, as_blockers, painted_points, write_instancer
 from .ownership import LAYER_KEY, disown, is_owned, owned_collection, remove_owned
 from .scatter_spec import LayerInput, ScatterError
 from .terrain import read_mesh
@@ -102,12 +103,12 @@ def clear_layer_output(scene: bpy.types.Scene, layer_name: str | None = None) ->
     return removed
 
 
-def _write(scene: bpy.types.Scene, layer: LayerInput, points: LayerPoints) -> None:
+def _write(scene: bpy.types.Scene, layer: LayerInput, points: PointSet) -> None:
     clear_layer_output(scene, layer.name)
     output = owned_collection(scene, OUTPUT_COLLECTION, OWNER)
     placement = Placement(points.positions, points.rotations, points.scales, points.prefab_index, points.radii)
     if layer.output == OutputMode.GEOMETRY_NODES:
-        obj = write_point_instancer(output, layer.name, layer.collection, placement)
+        obj = write_instancer(output, layer.name, layer.collection, points)
         show_in_viewport(obj, list(layer.prefabs), layer.look.display, layer.look.viewport_share)
     else:
         collection = write_objects(output, layer.name, list(layer.prefabs), placement,
@@ -150,14 +151,19 @@ def run(context: bpy.types.Context, layer_indices: list[int] | None = None) -> G
         if found is not None:
             placed[name] = found
 
-    results: list[tuple[LayerInput, LayerPoints, float]] = []
+    results: list[tuple[LayerInput, PointSet, float]] = []
     for number, layer in enumerate(job.layers):
         started = time.perf_counter()
         span = 0.8 / len(job.layers)
         try:
             fields = layer_fields.build(layer, terrain, mesh, context.evaluated_depsgraph_get())
             spec = dataclasses.replace(layer.spec, density=fields.density, mask=fields.mask)
-            steps = scatter_layer_steps(terrain, spec, *blockers_for(placed, layer.look.keep_away))
+            painted = painted_points(scene, layer.name)
+            blockers, keep = blockers_for(placed | ({layer.name: as_blockers(painted)} if painted else {}),
+                                          layer.look.keep_away | ({layer.name: 0.0} if painted else {}))
+            if painted is not None:  # painted instances keep their own spacing: the larger of the two radii
+                keep[-len(painted):] = painted.radii
+            steps = scatter_layer_steps(terrain, spec, blockers, keep)
             while True:
                 try:
                     fraction = next(steps)
@@ -169,8 +175,9 @@ def run(context: bpy.types.Context, layer_indices: list[int] | None = None) -> G
             raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)) from error
         took = time.perf_counter() - started
         stages[f"sample {layer.name}"] = took
-        results.append((layer, points, took))
-        placed[layer.name] = points.as_blockers()
+        result = PointSet.of(points, False) if painted is None else PointSet.join(PointSet.of(points, False), painted)
+        results.append((layer, result, took))
+        placed[layer.name] = as_blockers(result)
         yield 0.1 + 0.8 * (number + 1) / len(job.layers)
 
     started = time.perf_counter()

@@ -1,0 +1,131 @@
+"""A layer's Point Instancer output as arrays: read it, write it, and tell painted instances apart.
+
+Instances painted by hand carry the point attribute ``strew_painted = 1``; Scatter keeps them (they block the
+new sample and are written back with it) until Clear removes the layer's output.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import bpy
+import numpy as np
+
+from ..core.poisson import Samples
+from ..core.scatter import LayerPoints
+from .instancer import OUTPUT_COLLECTION, OWNER, Placement, write_point_instancer
+from .ownership import LAYER_KEY, is_owned, owned_collection
+
+PAINTED = "strew_painted"
+_ATTRIBUTES = {  # name: (type, foreach field, components)
+    "strew_prefab": ('INT', "value", 1),
+    "strew_rotation": ('FLOAT_VECTOR', "vector", 3),
+    "strew_scale": ('FLOAT', "value", 1),
+    "strew_radius": ('FLOAT', "value", 1),
+}
+
+
+@dataclass
+class PointSet:
+    """A layer's instances as arrays (world space), with the painted flag."""
+
+    positions: np.ndarray
+    rotations: np.ndarray
+    scales: np.ndarray
+    prefab_index: np.ndarray
+    radii: np.ndarray
+    painted: np.ndarray  # bool
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def take(self, keep: np.ndarray) -> PointSet:
+        return PointSet(*(getattr(self, f.name)[keep] for f in dataclasses.fields(self)))
+
+    @staticmethod
+    def join(a: PointSet, b: PointSet) -> PointSet:
+        return PointSet(*(np.concatenate([getattr(a, f.name), getattr(b, f.name)]) for f in dataclasses.fields(a)))
+
+    @staticmethod
+    def of(points: LayerPoints, painted: bool) -> PointSet:
+        return PointSet(points.positions, points.rotations, points.scales, points.prefab_index, points.radii,
+                        np.full(len(points), painted))
+
+
+def output_object(scene: bpy.types.Scene, layer_name: str) -> bpy.types.Object | None:
+    """The layer's Point Instancer object, wherever the user moved Strew's output collection."""
+    output = owned_collection(scene, OUTPUT_COLLECTION, OWNER, create=False)
+    if output is None:
+        return None
+    for obj in output.objects:
+        if is_owned(obj, OWNER) and obj.get(LAYER_KEY) == layer_name and obj.type == 'MESH':
+            return obj
+    return None
+
+
+def read_points(obj: bpy.types.Object) -> PointSet:
+    """The instances of a Point Instancer object, in world space."""
+    mesh = obj.data
+    count = len(mesh.vertices)
+    co = np.empty(count * 3)
+    mesh.vertices.foreach_get("co", co)
+    matrix = np.array(obj.matrix_world)
+    positions = co.reshape(-1, 3) @ matrix[:3, :3].T + matrix[:3, 3]
+    values = {}
+    for name, (kind, field, width) in _ATTRIBUTES.items():
+        data = np.zeros(count * width, dtype=np.int32 if kind == 'INT' else np.float32)
+        if name in mesh.attributes:
+            mesh.attributes[name].data.foreach_get(field, data)
+        values[name] = data.reshape(-1, 3) if width == 3 else data
+    painted = np.zeros(count, dtype=np.int32)
+    if PAINTED in mesh.attributes:
+        mesh.attributes[PAINTED].data.foreach_get("value", painted)
+    return PointSet(positions, values["strew_rotation"].astype(np.float64), values["strew_scale"].astype(np.float64),
+                    values["strew_prefab"].astype(np.int64), values["strew_radius"].astype(np.float64),
+                    painted.astype(bool))
+
+
+def write_instancer(output: bpy.types.Collection, layer_name: str, collection: bpy.types.Collection,
+                    points: PointSet) -> bpy.types.Object:
+    """A new Point Instancer object for ``points``, painted flags included."""
+    placement = Placement(points.positions, points.rotations, points.scales, points.prefab_index, points.radii)
+    obj = write_point_instancer(output, layer_name, collection, placement)
+    flags = obj.data.attributes.new(PAINTED, 'INT', 'POINT')
+    flags.data.foreach_set("value", points.painted.astype(np.int32))
+    return obj
+
+
+def painted_points(scene: bpy.types.Scene, layer_name: str) -> PointSet | None:
+    """The instances painted by hand in the layer's current output, or None."""
+    obj = output_object(scene, layer_name)
+    if obj is None or PAINTED not in obj.data.attributes:
+        return None
+    points = read_points(obj)
+    return points.take(points.painted) if points.painted.any() else None
+
+
+def as_blockers(points: PointSet) -> Samples:
+    return Samples(points.positions[:, :2].copy(), points.radii.copy())
+
+
+def replace_points(scene: bpy.types.Scene, layer_name: str, collection: bpy.types.Collection,
+                   points: PointSet) -> bpy.types.Object:
+    """Replace the layer's Point Instancer object by one holding ``points`` (keeping its viewport settings)."""
+    old = output_object(scene, layer_name)
+    extra = []  # the old object's other Geometry Nodes modifiers (viewport display), to carry over
+    if old is not None:
+        for modifier in list(old.modifiers)[1:]:
+            if modifier.type == 'NODES':
+                extra.append((modifier.name, modifier.node_group, {k: modifier[k] for k in modifier.keys()}))  # noqa: SIM118
+        mesh = old.data
+        bpy.data.objects.remove(old)
+        if mesh.users == 0 and is_owned(mesh, OWNER):
+            bpy.data.meshes.remove(mesh)
+    obj = write_instancer(owned_collection(scene, OUTPUT_COLLECTION, OWNER), layer_name, collection, points)
+    for name, group, values in extra:
+        modifier = obj.modifiers.new(name, 'NODES')
+        modifier.node_group = group
+        for key, value in values.items():
+            modifier[key] = value
+    return obj
