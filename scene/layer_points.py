@@ -120,7 +120,7 @@ def replace_points(scene: bpy.types.Scene, layer_name: str, collection: bpy.type
                 extra.append((modifier.name, modifier.node_group, {k: modifier[k] for k in modifier.keys()}))  # noqa: SIM118
         mesh = old.data
         bpy.data.objects.remove(old)
-        if mesh.users == 0 and is_owned(mesh, OWNER):
+        if isinstance(mesh, bpy.types.Mesh) and mesh.users == 0 and is_owned(mesh, OWNER):
             bpy.data.meshes.remove(mesh)
     obj = write_instancer(owned_collection(scene, OUTPUT_COLLECTION, OWNER), layer_name, collection, points)
     for name, group, values in extra:
