@@ -11,7 +11,7 @@ TITLE = "Camera culling (issue 17)"
 
 
 def run() -> str:
-    from strew.core.camera import CameraView, falloff_density, view_mask
+    from strew.core.camera import CameraView, FalloffDensity, SurfaceHeights, ViewMask
     from strew.core.scatter import LayerSpec, scatter_layer
 
     from bench.bench_scatter import large_world_terrain
@@ -27,17 +27,15 @@ def run() -> str:
                          [0.0, math.sin(pitch), math.cos(pitch)]])
     view = CameraView.perspective(tuple(eye), math.radians(60.0), 16 / 9, rotation)
 
-    def heights(xy: np.ndarray) -> np.ndarray:
-        return terrain.sample(xy).z
-
+    heights = SurfaceHeights(terrain)
     base = dict(min_radius=6.0, max_radius=18.0, seed=1, chunk_size=512.0, max_slope=math.radians(40))
     cases = [
         ("whole world", LayerSpec(**base)),
-        ("culled to the view, margin 20 m", LayerSpec(**base, mask=view_mask(view, heights, 20.0))),
-        ("culled, clipped at 2 km", LayerSpec(**base, mask=view_mask(view, heights, 20.0, 2_000.0))),
+        ("culled to the view, margin 20 m", LayerSpec(**base, mask=ViewMask(view, heights, 20.0))),
+        ("culled, clipped at 2 km", LayerSpec(**base, mask=ViewMask(view, heights, 20.0, 2_000.0))),
         ("culled, clipped at 2 km, falloff 300 m → 2 km", LayerSpec(
-            **base, mask=view_mask(view, heights, 20.0, 2_000.0),
-            density=falloff_density(view, heights, 300.0, 2_000.0, 0.0))),
+            **base, mask=ViewMask(view, heights, 20.0, 2_000.0),
+            density=FalloffDensity(view, heights, 300.0, 2_000.0, 0.0))),
     ]
     rows = [
         f"World {size / 1000:.0f} km × {size / 1000:.0f} km ({len(terrain.triangles):,} triangles), one layer "

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .terrain import TerrainLookup
+
 ArrayFunction = Callable[[np.ndarray], np.ndarray]
 
 
@@ -152,33 +154,54 @@ def distance_falloff(distance: np.ndarray, start: float, end: float, floor: floa
     return 1.0 - (1.0 - floor) * smooth
 
 
-def _on_surface(xy: np.ndarray, heights: ArrayFunction, view: CameraView) -> np.ndarray:
-    """Points on the surface above ``xy``; off the surface (NaN height) at the camera's own height."""
-    xy = np.asarray(xy, dtype=np.float64)
-    z = np.asarray(heights(xy), dtype=np.float64)
-    return np.column_stack([xy, np.where(np.isfinite(z), z, view.location[2])])
+class _OnSurface:
+    """Base of the sampler functions below: the surface point above ``xy`` (a picklable callable, so a
+    process pool can take it)."""
+
+    def __init__(self, view: CameraView, heights: ArrayFunction) -> None:
+        self.view, self.heights = view, heights
+
+    def points(self, xy: np.ndarray) -> np.ndarray:
+        """Points on the surface above ``xy``; off the surface (NaN height) at the camera's own height."""
+        xy = np.asarray(xy, dtype=np.float64)
+        z = np.asarray(self.heights(xy), dtype=np.float64)
+        return np.column_stack([xy, np.where(np.isfinite(z), z, self.view.location[2])])
 
 
-def view_mask(view: CameraView, heights: ArrayFunction, margin: float = 0.0,
-              max_distance: float | None = None) -> ArrayFunction:
+class ViewMask(_OnSurface):
     """A sampler mask ``xy -> bool``: the surface point above ``xy`` (``heights(xy)`` gives z) is in view."""
-    in_view(np.zeros((0, 3)), view, margin, max_distance)  # validate once, before the sampler calls it
 
-    def visible(xy: np.ndarray) -> np.ndarray:
-        return in_view(_on_surface(xy, heights, view), view, margin, max_distance)
+    def __init__(self, view: CameraView, heights: ArrayFunction, margin: float = 0.0,
+                 max_distance: float | None = None) -> None:
+        in_view(np.zeros((0, 3)), view, margin, max_distance)  # validate once, before the sampler calls it
+        super().__init__(view, heights)
+        self.margin, self.max_distance = margin, max_distance
 
-    return visible
+    def __call__(self, xy: np.ndarray) -> np.ndarray:
+        return in_view(self.points(xy), self.view, self.margin, self.max_distance)
 
 
-def falloff_density(view: CameraView, heights: ArrayFunction, start: float, end: float,
-                    floor: float = 0.0) -> ArrayFunction:
+class FalloffDensity(_OnSurface):
     """A density factor ``xy -> [floor, 1]`` that thins instances with their distance from the camera."""
-    distance_falloff(np.zeros(0), start, end, floor)  # validate once
 
-    def factor(xy: np.ndarray) -> np.ndarray:
-        return distance_falloff(distance_to(_on_surface(xy, heights, view), view), start, end, floor)
+    def __init__(self, view: CameraView, heights: ArrayFunction, start: float, end: float,
+                 floor: float = 0.0) -> None:
+        distance_falloff(np.zeros(0), start, end, floor)  # validate once
+        super().__init__(view, heights)
+        self.start, self.end, self.floor = start, end, floor
 
-    return factor
+    def __call__(self, xy: np.ndarray) -> np.ndarray:
+        return distance_falloff(distance_to(self.points(xy), self.view), self.start, self.end, self.floor)
 
 
-__all__ = ["CameraView", "distance_falloff", "distance_to", "falloff_density", "in_view", "view_mask"]
+class SurfaceHeights:
+    """``xy -> z`` of a terrain lookup's top surface (NaN off the terrain), as a picklable callable."""
+
+    def __init__(self, terrain: TerrainLookup) -> None:
+        self.terrain = terrain
+
+    def __call__(self, xy: np.ndarray) -> np.ndarray:
+        return self.terrain.sample(xy).z
+
+
+__all__ = ["CameraView", "FalloffDensity", "SurfaceHeights", "ViewMask", "distance_falloff", "distance_to", "in_view"]

@@ -8,7 +8,7 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core.camera import falloff_density, view_mask
+from ..core.camera import FalloffDensity, SurfaceHeights, ViewMask
 from ..core.curves import CurveRemap
 from ..core.fields import Field, FunctionField, ImageField, VertexField
 from ..core.masks import AwayFromPolylines, FunctionMask, Mask, OutsidePolygons
@@ -107,15 +107,13 @@ def _camera(look: LookInput, terrain: TerrainLookup) -> tuple[Mask | None, Field
     if camera is None:
         return None, None
 
-    def heights(xy: np.ndarray) -> np.ndarray:
-        return terrain.sample(xy).z
-
+    heights = SurfaceHeights(terrain)
     mask = None
     if camera.margin is not None:
-        mask = FunctionMask(view_mask(camera.view, heights, camera.margin, camera.max_distance), "camera view")
+        mask = FunctionMask(ViewMask(camera.view, heights, camera.margin, camera.max_distance), "camera view")
     falloff = None
     if camera.falloff is not None:
-        falloff = FunctionField(falloff_density(camera.view, heights, *camera.falloff), "camera falloff")
+        falloff = FunctionField(FalloffDensity(camera.view, heights, *camera.falloff), "camera falloff")
     return mask, falloff
 
 

@@ -79,3 +79,24 @@ def test_falloff_is_monotone_and_bounded() -> None:
 def test_bad_input_is_a_value_error(call, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_sampler_functions_pickle_and_agree_with_in_view() -> None:
+    import pickle
+
+    from strew.core.camera import FalloffDensity, SurfaceHeights, ViewMask
+    from strew.core.terrain import TerrainLookup
+
+    vertices = np.array([[0, 0, 0], [100, 0, 0], [100, 100, 10], [0, 100, 10]], dtype=float)
+    terrain = TerrainLookup(vertices, np.array([[0, 1, 2], [0, 2, 3]]))
+    view = CameraView.perspective((50.0, -20.0, 30.0), 1.2, 1.5, np.array([[1, 0, 0], [0, 0, -1], [0, 1, 0.0]]))
+    heights = SurfaceHeights(terrain)
+    mask, falloff = ViewMask(view, heights, 2.0, 80.0), FalloffDensity(view, heights, 20.0, 60.0, 0.1)
+    xy = np.random.default_rng(0).uniform(-20, 120, (5000, 2))
+    surface = np.column_stack([xy, terrain.sample(xy).z])
+    on = np.isfinite(surface[:, 2])
+    assert (mask(xy)[on] == in_view(surface[on], view, 2.0, 80.0)).all()
+    for fn in (mask, falloff):
+        copy = pickle.loads(pickle.dumps(fn))
+        assert np.array_equal(copy(xy), fn(xy))
+    assert np.isfinite(falloff(xy)).all()  # off the terrain too
