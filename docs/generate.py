@@ -362,7 +362,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=HERE / "images", help="folder for the PNG figures")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    for figure in FIGURES:
+    from figures_look import FIGURES as LOOK_FIGURES  # imports this module: load it only once main() runs
+
+    for figure in (*FIGURES, *LOOK_FIGURES):
         started = time.perf_counter()
         note = figure(args.out)
         print(f"{figure.__name__:<18} {time.perf_counter() - started:6.2f} s  {note}")
