@@ -219,7 +219,7 @@ def _kit(args: argparse.Namespace) -> int:
     target = writable_blend(args.output)
     import bpy
 
-    from .scene.demo_kit import build_demo_kit
+    from .demos.kit import build_demo_kit
 
     bpy.ops.wm.read_homefile(use_empty=True)
     ensure_registered()
@@ -242,7 +242,7 @@ def _demo(args: argparse.Namespace) -> int:
     if args.samples < 1:
         raise CliError(f"--samples {args.samples}: give at least 1 sample per pixel")
     out = writable_folder(args.out)
-    from .demo import build_demo
+    from .demos.build import build_demo
 
     return build_demo(out, render_images=not args.no_render, samples=args.samples)
 

@@ -20,7 +20,7 @@ CASES = (
 def _setup():
     import bpy
     from strew import ensure_registered
-    from strew.scene.demo_kit import build_demo_kit
+    from strew.demos.kit import build_demo_kit
 
     bpy.ops.wm.read_homefile(use_empty=True)
     ensure_registered()

@@ -19,9 +19,9 @@ from bpy.props import (
     StringProperty,
 )
 
+from ..demos.kit import build_demo_kit
 from ..properties.rooms import HEURISTIC_ITEMS
 from ..scene import room_job
-from ..scene.demo_kit import build_demo_kit
 from ..scene.room_kit import (
     KitError,
     detect_object_sockets,
