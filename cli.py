@@ -20,6 +20,7 @@ it does); :data:`COMMANDS` lists them in the order ``--help`` shows.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -99,14 +100,29 @@ def _parse_layer(text: str) -> tuple[str, float, float, str | None]:
         low, high = float(parts[1]), float(parts[2])
     except ValueError as error:
         raise CliError(f"--layer {text!r}: radii must be numbers, e.g. Trees:4:9") from error
+    if not (math.isfinite(low) and math.isfinite(high) and low > 0):
+        raise CliError(f"--layer {text!r}: Min Radius must be a number > 0 (and Max Radius finite), e.g. Trees:4:9")
+    if high < low:
+        raise CliError(f"--layer {text!r}: Max Radius ({high:g}) is smaller than Min Radius ({low:g}), e.g. Trees:4:9")
+    if not parts[0].strip():
+        raise CliError(f"--layer {text!r}: give the layer a name, e.g. Trees:4:9")
     return parts[0], low, high, parts[3] if len(parts) == 4 else None
+
+
+def _check_scatter_numbers(args: argparse.Namespace) -> None:
+    """Numbers Blender would silently clamp to a property's range are refused instead."""
+    if args.seed is not None and args.seed < 0:
+        raise CliError(f"--seed {args.seed}: give a seed ≥ 0")
+    if args.max_slope is not None and not 0 <= args.max_slope <= 90:
+        raise CliError(f"--max-slope {args.max_slope:g}: give an angle between 0 and 90 degrees")
+    if args.chunk_size is not None and not args.chunk_size >= 1:
+        raise CliError(f"--chunk-size {args.chunk_size:g}: give a chunk side ≥ 1")
 
 
 def _scatter(args: argparse.Namespace) -> int:
     source, target = _output(args)
     layers = [_parse_layer(text) for text in args.layer]
-    import math
-
+    _check_scatter_numbers(args)
     import bpy
 
     from .scene import scatter_job
