@@ -122,7 +122,7 @@ class STREW_OT_clear_room(bpy.types.Operator):
     bl_description = "Remove the room Strew assembled; the kit and your own objects are never touched"
     bl_options = {'REGISTER', 'UNDO'}
 
-    room_name: StringProperty(name="Room", description="Room to clear (default: the panel's)",  # type: ignore[valid-type]
+    room_name: StringProperty(name="Room", description="Room to clear (default: the panel's)",
                               options={'SKIP_SAVE'})
 
     def execute(self, context: bpy.types.Context) -> set[str]:
@@ -140,12 +140,12 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
                       "afterwards")
     bl_options = {'REGISTER', 'UNDO'}
 
-    target: EnumProperty(  # type: ignore[valid-type]
+    target: EnumProperty(
         name="Tiles", items=[('KIT', "Whole Kit", "Every tile of the panel's kit"),
                              ('SELECTED', "Selected", "The selected objects")], default='KIT')
-    kit: StringProperty(name="Kit", description="Kit collection (default: the panel's)",  # type: ignore[valid-type]
+    kit: StringProperty(name="Kit", description="Kit collection (default: the panel's)",
                         options={'SKIP_SAVE'})
-    quantum: FloatProperty(  # type: ignore[valid-type]
+    quantum: FloatProperty(
         name="Precision", default=0.01, min=1e-5, soft_max=0.1, subtype='DISTANCE', unit='LENGTH',
         description="Vertices are rounded to this step before hashing; geometry off by more gets another label")
 
@@ -196,7 +196,7 @@ class STREW_OT_build_demo_kit(bpy.types.Operator):
                       "corridors, stairs, balconies, air) with sockets set, in a new collection")
     bl_options = {'REGISTER', 'UNDO'}
 
-    name: StringProperty(name="Name", default="Tiles")  # type: ignore[valid-type]
+    name: StringProperty(name="Name", default="Tiles")
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         started = time.perf_counter()

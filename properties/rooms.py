@@ -92,11 +92,11 @@ ROOM_OPTIONS = tuple(room_options(operator=True))
 class StrewFixedTile(bpy.types.PropertyGroup):
     """A tile pinned to a cell (e.g. the entrance)."""
 
-    tile: PointerProperty(  # type: ignore[valid-type]
+    tile: PointerProperty(
         name="Tile", type=bpy.types.Object, description="Tile of the kit to place in this cell",
     )
-    rotation: EnumProperty(name="Rotation", items=ROTATION_ITEMS, default='0')  # type: ignore[valid-type]
-    cell: IntVectorProperty(  # type: ignore[valid-type]
+    rotation: EnumProperty(name="Rotation", items=ROTATION_ITEMS, default='0')
+    cell: IntVectorProperty(
         name="Cell", size=3, min=0, description="Grid cell (x, y, z) counted from the room origin",
     )
 
