@@ -576,3 +576,14 @@ def test_mirrored_tiles_are_placed_with_a_negative_scale_and_still_fit() -> None
     for obj in mirrored:
         assert np.linalg.det(np.array(obj.matrix_world)[:3, :3]) < 0
     assert not any(obj["strew_mirror"] for tile, _, obj in room.values() if tile != "dead end")
+
+
+@pytest.mark.parametrize("options, message", [({"size": (0, 0, 0)}, "size must be ≥ 1"),
+                                              ({"size": (-3, 4, 1)}, "size must be ≥ 1"),
+                                              ({"seed": -1}, "seed"), ({"time_limit": 0.0}, "time limit")])
+def test_out_of_range_options_are_reported_not_clamped(options, message) -> None:
+    kit = _hand_kit()
+    before = scene_snapshot()
+    with pytest.raises(RuntimeError, match=message):
+        bpy.ops.strew.assemble_room(kit=kit.name, border="grass", **{"size": (4, 4, 1), **options})
+    assert scene_snapshot() == before
