@@ -1,6 +1,6 @@
 """Socket labels from tile geometry: the vertices on each side's boundary plane, quantised and hashed.
 
-Pure numpy (no ``bpy``). Conventions (shared with the Blender side, see docs/rooms.md):
+Pure numpy (no ``bpy``). Conventions (shared with the Blender side, see docs/readme/rooms.md):
 
 - A tile's origin is the **centre of its cell's bottom face**: the cell spans ``x, y`` in
   ``[-size/2, size/2]`` and ``z`` in ``[0, height]`` in the tile's local coordinates.
@@ -26,9 +26,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .wfc.vocab import HORIZONTAL, SIDES_3D
-
-SIDES = SIDES_3D
+SIDES = ("n", "e", "s", "w", "up", "down")
 CellSize = Sequence[float] | np.ndarray
 """A cell's size along x, y and z."""
 MIRROR_SUFFIX = "~"
@@ -120,7 +118,7 @@ def detect_sockets(vertices: np.ndarray, cell_size: CellSize, quantum: float = 0
     profiles = side_profiles(vertices, size, tolerance)
     out = {}
     for side in SIDES:
-        label = horizontal_label if side in HORIZONTAL else vertical_label
+        label = horizontal_label if side in ("n", "e", "s", "w") else vertical_label
         out[side] = label(profiles[side], quantum)
     return out
 
