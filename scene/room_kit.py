@@ -74,6 +74,7 @@ def read_tile(obj: bpy.types.Object) -> SocketTile:
         rotations = props.resolve(obj, props.ROTATIONS, tuple(sorted(int(r) for r in settings.rotations)))
         walkable = props.resolve(obj, props.WALKABLE, bool(settings.walkable))
         passable = props.resolve(obj, props.PASSABLE, tuple(side for side in SIDES if side in settings.passable))
+        mirror = props.resolve(obj, props.MIRROR, False)
     except CustomPropertyError as error:
         raise KitError(str(error)) from error
     if not rotations:
@@ -82,7 +83,7 @@ def read_tile(obj: bpy.types.Object) -> SocketTile:
         ).format(name=obj.name))
     try:
         return SocketTile(obj.name, sockets, weight=weight, rotations=rotations, walkable=walkable,
-                          passable=passable)
+                          passable=passable, mirror=mirror)
     except ValueError as error:
         raise KitError(str(error)) from error
 
