@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 import bpy
 import numpy as np
@@ -20,6 +21,8 @@ from ..core.wfc import SocketTile
 from . import custom_props as props
 from .custom_props import SOCKETS_KEY, CustomPropertyError
 from .ownership import is_owned
+
+T = TypeVar("T")
 
 
 class KitError(Exception):
@@ -45,12 +48,17 @@ def tile_objects(collection: bpy.types.Collection) -> list[bpy.types.Object]:
     return sorted((o for o in objects if o.parent not in members), key=lambda o: o.name)
 
 
-def object_sockets(obj: bpy.types.Object) -> dict[str, str] | None:
-    """The tile's sockets (custom property first), or None when it has none."""
+def _custom(block: bpy.types.ID, prop: props.CustomProperty[T]) -> T | None:
+    """A custom property of a tile or kit (see ``custom_props``), its problems reported as :class:`KitError`."""
     try:
-        custom = props.read(obj, props.SOCKETS)
+        return props.read(block, prop)
     except CustomPropertyError as error:
         raise KitError(str(error)) from error
+
+
+def object_sockets(obj: bpy.types.Object) -> dict[str, str] | None:
+    """The tile's sockets (custom property first), or None when it has none."""
+    custom = _custom(obj, props.SOCKETS)
     if custom is not None:
         return custom
     settings = obj.strew
@@ -125,10 +133,7 @@ def bounds_cell_size(objects: list[bpy.types.Object]) -> tuple[float, float, flo
 
 
 def kit_cell_size(collection: bpy.types.Collection, objects: list[bpy.types.Object]) -> tuple[float, float, float]:
-    try:
-        custom = props.read(collection, props.CELL_SIZE)
-    except CustomPropertyError as error:
-        raise KitError(str(error)) from error
+    custom = _custom(collection, props.CELL_SIZE)
     if custom is not None:
         return custom
     size = bounds_cell_size(objects)
