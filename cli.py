@@ -233,6 +233,8 @@ def _add_kit(commands: Commands) -> None:
 
 def _kit(args: argparse.Namespace) -> int:
     target = writable_blend(args.output)
+    if not args.name.strip():
+        raise CliError("--name: give the kit collection a name, e.g. --name Tiles")
     import bpy
 
     from .demos.kit import build_demo_kit

@@ -484,6 +484,8 @@ RUSSIAN: dict[str, str] = {
     '"{name}": custom property {key} = {value} cannot be used; give {expected}':
         "«{name}»: пользовательское свойство {key} = {value} не подходит; укажите {expected}",
     "a number ≥ 0, e.g. 1.5": "число ≥ 0, например 1.5",
+    '{layer}: "{collection}" is what Strew made; pick the collection whose objects it should place':
+        "{layer}: «{collection}» создана Strew; выберите коллекцию, объекты которой он должен расставлять",
     "a dict of side -> label, e.g. n: wall, e: door, s: wall, w: open":
         "словарь сторона -> метка, например n: wall, e: door, s: wall, w: open",
     "a list of turns in degrees from 0, 90, 180, 270, e.g. [0, 90]":

@@ -18,6 +18,7 @@ from ..core.scatter import LayerSpec
 from ..properties.modes import DensityMode, OutputMode
 from .custom_props import CustomPropertyError
 from .instancer import Prefab, prefabs_of
+from .ownership import is_owned
 
 
 class ScatterError(Exception):
@@ -88,6 +89,9 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float) -> LayerInput:
     collection = layer.collection
     if collection is None:
         raise fail("{layer} has no collection: pick the collection whose objects it should place")
+    if is_owned(collection):
+        raise fail('{layer}: "{collection}" is what Strew made; pick the collection whose objects it should place',
+                   collection=collection.name)
     try:
         prefabs = tuple(prefabs_of(collection))
     except CustomPropertyError as error:

@@ -77,6 +77,7 @@ CASES: list[tuple[str, Case, str]] = [
      "is a file, not a folder"),
     ("kit: output is a folder", lambda f: ["kit", str(f["folder"])], "is a folder"),
     ("kit: output under a file", lambda f: ["kit", str(f["file"] / "kit.blend")], "is a file, not a folder"),
+    ("kit: empty name", lambda f: ["kit", str(f["dir"] / "kit.blend"), "--name", " "], "--name"),
     ("demo: out is a file", lambda f: ["demo", "--out", str(f["file"]), "--no-render"], "is a file"),
     ("demo: out under a file", lambda f: ["demo", "--out", str(f["file"] / "demo"), "--no-render"],
      "is a file, not a folder"),

@@ -107,3 +107,14 @@ def test_user_collection_named_strew_output_is_never_touched() -> None:
     assert list(theirs.objects) == [camera]
     assert bpy.ops.strew.clear() == {'FINISHED'}
     assert list(theirs.objects) == [camera] and "Their Camera" in bpy.data.objects
+
+
+def test_strew_output_is_refused_as_a_layer_collection() -> None:
+    scene = bpy.context.scene
+    _small_scene(scene)
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    scene.strew.layers[0].collection = bpy.data.collections["Strew Output"]
+    before = _strew_objects()
+    with pytest.raises(RuntimeError, match="is what Strew made"):
+        bpy.ops.strew.scatter()
+    assert _strew_objects() == before
