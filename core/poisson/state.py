@@ -55,32 +55,11 @@ def blockwise(method: _Method) -> _Method:
     return cast(_Method, run)
 
 
-def _grid_shape(
-    w: float, h: float, min_radius: float, max_radius: float, tileable: bool
-) -> tuple[int, int, float, float]:
-    """Columns, rows and cell sides (at most ``min_radius / sqrt(2)``); the rectangle is divided exactly.
-
-    When tiled, columns and rows are rounded up to a multiple of the phase period if that does not change
-    the period, so phase groups stay regular across the seam (otherwise extra seam phases are used).
-    """
+def _grid_shape(w: float, h: float, min_radius: float) -> tuple[int, int, float, float]:
+    """Columns, rows and cell sides (at most ``min_radius / sqrt(2)``); the rectangle is divided exactly."""
     side = min_radius / math.sqrt(2.0)
     cols, rows = max(1, math.ceil(w / side)), max(1, math.ceil(h / side))
-    if not tileable:
-        return cols, rows, w / cols, h / rows
-    period = math.ceil(max_radius / min(w / cols, h / rows)) + 1
-    new_cols, new_rows = -(-cols // period) * period, -(-rows // period) * period
-    if math.ceil(max_radius / min(w / new_cols, h / new_rows)) + 1 == period:
-        cols, rows = new_cols, new_rows
     return cols, rows, w / cols, h / rows
-
-
-def _phase_axis(count: int, period: int, tileable: bool) -> tuple[int, int]:
-    """(regular cells, phases) along one axis: cells below the first number use ``index % period``;
-    on a torus the leftover cells at the seam get a phase each so equal phases stay ``period`` apart."""
-    if not tileable:
-        return count, period
-    regular = (count // period) * period
-    return regular, period + (count - regular)
 
 
 class SamplerState:
@@ -94,13 +73,9 @@ class SamplerState:
         self.variable = settings.radius_at is not None and self.max_radius > self.min_radius
         self.tileable = bool(settings.tileable)
         self.rng = np.random.default_rng(settings.seed)
-        cols, rows, sx, sy = _grid_shape(self.w, self.h, self.min_radius, self.max_radius, self.tileable)
+        cols, rows, sx, sy = _grid_shape(self.w, self.h, self.min_radius)
         self.cols, self.rows, self.sx, self.sy = cols, rows, sx, sy
         self.window = math.ceil(self.max_radius / min(sx, sy))
-        self.period = math.ceil(self.max_radius / min(sx, sy)) + 1
-        self.phase_x = _phase_axis(cols, self.period, self.tileable)
-        self.phase_y = _phase_axis(rows, self.period, self.tileable)
-        self.phase_count = self.phase_x[1] * self.phase_y[1]
         # Variable radius: dart throwing starts on boxes of ``coarse`` x ``coarse`` cells (about one
         # max-radius point each) instead of single cells, so the work follows the point count.
         self.coarse = 1
@@ -109,6 +84,9 @@ class SamplerState:
         pad = 0 if self.tileable else self.window + self.coarse
         self.pad, self.stride = pad, cols + 2 * pad
         self.slots = np.full((rows + 2 * pad) * self.stride, -1, dtype=np.int32)
+        # Darts of one round listed per cell (``darts.resolve_in_time_order``); all zero between rounds.
+        self.dart_start = np.zeros(self.slots.size, dtype=np.int32)
+        self.dart_count = np.zeros(self.slots.size, dtype=np.int32)
         span = np.arange(-self.window, self.window + 1)
         ox, oy = np.meshgrid(span, span)
         ox, oy = ox.ravel(), oy.ravel()
@@ -162,16 +140,6 @@ class SamplerState:
         iy, ix = np.divmod(np.arange(self.cols * self.rows, dtype=np.int64), self.cols)
         return self.cell_ids(ix, iy)
 
-    def phase_of(self, ids: np.ndarray) -> np.ndarray:
-        """Phase group of each cell: two different cells of one group are >= ``period`` cells apart, so
-        points in them (closer than ``max_radius`` only within ``period - 1`` cells) never conflict."""
-        ix, iy = self.cell_xy(ids)
-        p = self.period
-        (rx, _), (ry, _) = self.phase_x, self.phase_y
-        px = np.where(ix < rx, ix % p, p + ix - rx)
-        py = np.where(iy < ry, iy % p, p + iy - ry)
-        return px + self.phase_x[1] * py
-
     def cell_of(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         ix = np.minimum((x / self.sx).astype(np.int64), self.cols - 1)
         iy = np.minimum((y / self.sy).astype(np.int64), self.rows - 1)
@@ -204,17 +172,23 @@ class SamplerState:
             self._cover_offsets[key] = (ox, oy, oy * self.stride + ox)
         return self._cover_offsets[key]
 
+    def window_cells(
+        self, ids: np.ndarray, offsets: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    ) -> np.ndarray:
+        """Cell id of every window cell around each cell (wrapped on a torus): shape (M, K)."""
+        off_x, off_y, off_flat = offsets or (self.off_x, self.off_y, self.off_flat)
+        if not self.tileable:
+            return ids[:, None] + off_flat[None, :]
+        ix, iy = self.cell_xy(ids)
+        nx = (ix[:, None] + off_x[None, :]) % self.cols
+        ny = (iy[:, None] + off_y[None, :]) % self.rows
+        return ny * self.cols + nx
+
     def neighbours(
         self, ids: np.ndarray, offsets: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
     ) -> np.ndarray:
         """Point index (or -1) of every window cell around each cell: shape (M, K)."""
-        off_x, off_y, off_flat = offsets or (self.off_x, self.off_y, self.off_flat)
-        if not self.tileable:
-            return np.take(self.slots, ids[:, None] + off_flat[None, :])  # np.take: faster than slots[...]
-        ix, iy = self.cell_xy(ids)
-        nx = (ix[:, None] + off_x[None, :]) % self.cols
-        ny = (iy[:, None] + off_y[None, :]) % self.rows
-        return np.take(self.slots, ny * self.cols + nx)
+        return np.take(self.slots, self.window_cells(ids, offsets))  # np.take: faster than slots[...]
 
     def _pairs(
         self, ids: np.ndarray, offsets: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
