@@ -11,14 +11,12 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 
 from .._spatial import DiskIndex, hash_cell_multiple
-
-if TYPE_CHECKING:
-    from .settings import PoissonSettings
+from .settings import PoissonSettings, varies
 
 NEAR = 2  # window cells tested first (a 5 x 5 block: the whole window for a constant radius)
 CHUNK = 4096  # candidates per block in neighbour tests: keeps the (M, K) temporaries in cache
@@ -55,11 +53,32 @@ def blockwise(method: _Method) -> _Method:
     return cast(_Method, run)
 
 
-def _grid_shape(w: float, h: float, min_radius: float) -> tuple[int, int, float, float]:
-    """Columns, rows and cell sides (at most ``min_radius / sqrt(2)``); the rectangle is divided exactly."""
+class GridLayout(NamedTuple):
+    """The background grid: ``cols x rows`` cells of ``sx x sy``, a neighbour window of ``window`` cells
+    (enough to reach ``max_radius``), first boxes of ``coarse x coarse`` cells, and ``pad`` border cells."""
+
+    cols: int
+    rows: int
+    sx: float
+    sy: float
+    window: int
+    coarse: int
+    pad: int
+
+
+def grid_layout(
+    w: float, h: float, min_radius: float, max_radius: float, variable: bool, tileable: bool
+) -> GridLayout:
+    """Cells no larger than ``min_radius / sqrt(2)`` (one point per cell at most), dividing the rectangle
+    exactly. A variable radius starts on boxes of about one max-radius point each, so the work follows the
+    number of points; without wrapping the grid is padded so neighbour lookups never leave the array."""
     side = min_radius / math.sqrt(2.0)
     cols, rows = max(1, math.ceil(w / side)), max(1, math.ceil(h / side))
-    return cols, rows, w / cols, h / rows
+    sx, sy = w / cols, h / rows
+    window = math.ceil(max_radius / min(sx, sy))
+    coarse = 2 ** max(0, round(math.log2(max_radius / min_radius))) if variable and not tileable else 1
+    pad = 0 if tileable else window + coarse
+    return GridLayout(cols, rows, sx, sy, window, coarse, pad)
 
 
 class SamplerState:
@@ -69,19 +88,14 @@ class SamplerState:
         self.settings = settings
         self.w, self.h = float(settings.size[0]), float(settings.size[1])
         self.min_radius = float(settings.min_radius)
-        self.max_radius = float(cast(float, settings.max_radius))
-        self.variable = settings.radius_at is not None and self.max_radius > self.min_radius
+        self.variable = varies(settings)
+        # The largest radius a point can carry.
+        self.max_radius = float(cast(float, settings.max_radius)) if self.variable else self.min_radius
         self.tileable = bool(settings.tileable)
         self.rng = np.random.default_rng(settings.seed)
-        cols, rows, sx, sy = _grid_shape(self.w, self.h, self.min_radius)
+        layout = grid_layout(self.w, self.h, self.min_radius, self.max_radius, self.variable, self.tileable)
+        cols, rows, sx, sy, self.window, self.coarse, pad = layout
         self.cols, self.rows, self.sx, self.sy = cols, rows, sx, sy
-        self.window = math.ceil(self.max_radius / min(sx, sy))
-        # Variable radius: dart throwing starts on boxes of ``coarse`` x ``coarse`` cells (about one
-        # max-radius point each) instead of single cells, so the work follows the point count.
-        self.coarse = 1
-        if self.variable and not self.tileable:
-            self.coarse = 2 ** max(0, round(math.log2(self.max_radius / self.min_radius)))
-        pad = 0 if self.tileable else self.window + self.coarse
         self.pad, self.stride = pad, cols + 2 * pad
         self.slots = np.full((rows + 2 * pad) * self.stride, -1, dtype=np.int32)
         # Darts of one round listed per cell (``darts.resolve_in_time_order``); all zero between rounds.
