@@ -26,11 +26,13 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .cover import own_cover_reach, split_cover_reach
 from .darts import resolve_in_time_order
 from .state import SamplerState
 
 LEVEL0_ROUNDS = 3
 DARTS_PER_BOX = 0.5  # mean darts per live box in a round (fewer darts per round: fewer pairs to resolve)
+DARTS_PER_COARSE_BOX = 2.0  # ... per box of several cells (a variable radius' first rounds)
 MAX_LEVEL = 60
 # With a mask or a variable radius, stop refining when the boxes still alive cover less than this share of
 # the domain.
@@ -50,13 +52,13 @@ def _take(boxes: Boxes, sel: np.ndarray) -> Boxes:
 
 
 def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, darts_per_box: float) -> None:
-    """One round of dart throwing: a Poisson number of darts (mean ``darts_per_box``) uniform in every box,
-    in a random time order; a dart is kept when it fits the points placed before it (``resolve_in_time_order``
+    """One round of dart throwing: darts uniform over the boxes (``darts_per_box`` per box on average), in a
+    random time order; a dart is kept when it fits the points placed before it (``resolve_in_time_order``
     for the darts of this round), so the round equals throwing the darts one by one."""
     x0, y0, keys = boxes
-    per_box = st.rng.poisson(darts_per_box, x0.size)
-    box = np.repeat(np.arange(x0.size), per_box)
-    box = box[st.rng.permutation(box.size)]  # the time order
+    # A Poisson process over the union of the boxes: a Poisson number of darts, each in a uniform box, in
+    # the order drawn (independent darts: the order is a uniformly random time order).
+    box = st.rng.integers(0, x0.size, st.rng.poisson(darts_per_box * x0.size))
     u = st.rng.random((2, box.size))
     x = x0[box] + u[0] * bw
     y = y0[box] + u[1] * bh
@@ -226,7 +228,7 @@ def _drop_covered(
 ) -> tuple[Boxes, np.ndarray | None]:
     """Boxes not inside a placed point's own disk, and their reach (variable radius; see ``_prune``)."""
     x0, y0, ids = boxes
-    covered, reach2 = st.own_cover_reach(
+    covered, reach2 = own_cover_reach(st,
         x0 + 0.5 * bw, y0 + 0.5 * bh, 0.5 * bw, 0.5 * bh, ids, cells, _reach_test(st, bw, bh)
     )
     sel = np.flatnonzero(~covered)
@@ -263,7 +265,7 @@ def fill_maximal(st: SamplerState) -> None:
             boxes, reach2 = _drop_covered(st, boxes, bw, bh, cells)
             if st.variable and (st.blockers is not None or reach2 is not None):
                 boxes = _prune(st, boxes, bw, bh, cells, False, reach2)
-        _round(st, boxes, bw, bh, cells, DARTS_PER_BOX)
+        _round(st, boxes, bw, bh, cells, DARTS_PER_BOX if cells == 1 else DARTS_PER_COARSE_BOX)
 
     masked = st.settings.is_allowed is not None
     exact = not masked and not st.variable
@@ -277,7 +279,7 @@ def fill_maximal(st: SamplerState) -> None:
     while boxes[0].size and level < MAX_LEVEL and min(bw, bh) > 2.0 * resolution:
         level += 1
         if cells > 1:
-            covered, reach = st.split_cover_reach(*boxes, bw, bh, _reach_test(st, 0.5 * bw, 0.5 * bh), cells)
+            covered, reach = split_cover_reach(st, *boxes, bw, bh, _reach_test(st, 0.5 * bw, 0.5 * bh), cells)
             boxes = _split(st, boxes, bw, bh, cells)
             bw, bh, cells = 0.5 * bw, 0.5 * bh, cells // 2
             ix, iy = st.cell_xy(boxes[2])  # by cell, not by coordinate: rounding must not keep a box outside
@@ -288,7 +290,7 @@ def fill_maximal(st: SamplerState) -> None:
             boxes, reach2 = _take(boxes, sel), None if reach is None else reach.ravel()[sel]
         else:
             x0, y0, ids = boxes
-            covered, reach = st.split_cover_reach(x0, y0, ids, bw, bh, _reach_test(st, 0.5 * bw, 0.5 * bh))
+            covered, reach = split_cover_reach(st, x0, y0, ids, bw, bh, _reach_test(st, 0.5 * bw, 0.5 * bh))
             bw, bh = 0.5 * bw, 0.5 * bh
             boxes = (
                 np.concatenate((x0, x0 + bw, x0, x0 + bw)),
@@ -300,6 +302,6 @@ def fill_maximal(st: SamplerState) -> None:
         boxes = _prune(st, boxes, bw, bh, cells, masked, reach2)
         if boxes[0].size * bw * bh <= tolerance or boxes[0].size > box_budget:
             break  # negligible area left, or a mask/radius too rough to resolve (e.g. white noise)
-        _round(st, boxes, bw, bh, cells, DARTS_PER_BOX)
+        _round(st, boxes, bw, bh, cells, DARTS_PER_BOX if cells == 1 else DARTS_PER_COARSE_BOX)
         if cells == 1:
             boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))

@@ -113,7 +113,7 @@ class SamplerState:
         self.far = None if near.all() else (self.off_x[~near], self.off_y[~near], self.off_flat[~near])
         widest = max(self.off_flat.size, (2 * self.window + self.coarse) ** 2)
         self.block_rows = max(16, min(CHUNK, CHUNK_CELLS // widest))
-        self._cover_offsets: dict[tuple[float, float, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.cover_cache: dict[tuple[float, float, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         capacity = cols * rows + 1
         self.px = np.empty(capacity)
         self.py = np.empty(capacity)
@@ -159,33 +159,6 @@ class SamplerState:
         iy = np.minimum((y / self.sy).astype(np.int64), self.rows - 1)
         return self.cell_ids(ix, iy)
 
-    def cover_offsets(
-        self, bw: float, bh: float, cells: int = 1
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Window offsets (from a box's lower-left cell) whose points can hold the whole box in one disk.
-
-        The box is ``bw x bh`` and spans ``cells x cells`` cells (1: it lies inside one, empty, cell). A
-        point ``ox >= cells`` columns away is at least ``(ox-cells)*sx + bw`` from the box's far side, one
-        at ``ox < 0`` at least ``(-ox-1)*sx + bw``, and one above the box at least ``bw/2``; offsets whose
-        bound reaches ``max_radius`` are skipped.
-        """
-        key = (bw, bh, cells)
-        if key not in self._cover_offsets:
-            span = np.arange(-self.window, self.window + cells)
-            ox, oy = (a.ravel() for a in np.meshgrid(span, span))
-            fx = np.where(
-                ox >= cells, (ox - cells) * self.sx + bw, np.where(ox < 0, (-ox - 1) * self.sx + bw, 0.5 * bw)
-            )
-            fy = np.where(
-                oy >= cells, (oy - cells) * self.sy + bh, np.where(oy < 0, (-oy - 1) * self.sy + bh, 0.5 * bh)
-            )
-            keep = fx * fx + fy * fy < self.max_radius * self.max_radius
-            if cells == 1:
-                keep &= (ox != 0) | (oy != 0)
-            ox, oy = ox[keep], oy[keep]
-            self._cover_offsets[key] = (ox, oy, oy * self.stride + ox)
-        return self._cover_offsets[key]
-
     def window_cells(
         self, ids: np.ndarray, offsets: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
     ) -> np.ndarray:
@@ -204,7 +177,7 @@ class SamplerState:
         """Point index (or -1) of every window cell around each cell: shape (M, K)."""
         return np.take(self.slots, self.window_cells(ids, offsets))  # np.take: faster than slots[...]
 
-    def _pairs(
+    def pairs(
         self, ids: np.ndarray, offsets: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         nb = self.neighbours(ids, offsets)
@@ -213,7 +186,7 @@ class SamplerState:
         sel = np.flatnonzero(nb >= 0)
         return sel // k, np.take(nb, sel)
 
-    def _delta(self, x: np.ndarray, y: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def delta(self, x: np.ndarray, y: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         dx = x - self.px[j]
         dy = y - self.py[j]
         if self.tileable:
@@ -275,10 +248,10 @@ class SamplerState:
     ) -> tuple[np.ndarray, np.ndarray]:
         out = np.zeros(x.size, dtype=bool)
         near2 = np.full(x.size, np.inf)
-        q, j = self._pairs(ids, offsets)
+        q, j = self.pairs(ids, offsets)
         if q.size == 0:
             return out, near2
-        dx, dy = self._delta(x[q], y[q], j)
+        dx, dy = self.delta(x[q], y[q], j)
         d2 = dx * dx + dy * dy
         out[q[d2 < self.pr[j] ** 2]] = True
         starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per dart
@@ -294,122 +267,16 @@ class SamplerState:
         offsets: tuple[np.ndarray, np.ndarray, np.ndarray],
     ) -> np.ndarray:
         out = np.zeros(x.size, dtype=bool)
-        q, j = self._pairs(ids, offsets)
+        q, j = self.pairs(ids, offsets)
         if q.size == 0:
             return out
-        dx, dy = self._delta(x[q], y[q], j)
+        dx, dy = self.delta(x[q], y[q], j)
         if r is None:
             need2 = self.pr[j] ** 2 if self.variable else self.min_radius * self.min_radius
         else:
             need2 = np.maximum(r[q], self.pr[j]) ** 2
         out[q[dx * dx + dy * dy < need2]] = True
         return out
-
-    @blockwise
-    def own_cover_reach(
-        self,
-        cx: np.ndarray,
-        cy: np.ndarray,
-        half_w: float,
-        half_h: float,
-        ids: np.ndarray,
-        cells: int,
-        want_reach: bool,
-    ) -> tuple[np.ndarray, np.ndarray | None]:
-        """For boxes (centre ``cx, cy``, half sides given, lower-left cell ``ids``, spanning ``cells x cells``
-        cells or inside one empty cell): whether each lies in one placed point's own disk (its farthest
-        corner closer than ``max(r_point, min_radius)``), and, with ``want_reach``, the smallest squared
-        distance from a placed point to its farthest corner (inf when none is near): a point standing in
-        the box with a radius beyond that would conflict."""
-        covered = np.zeros(cx.size, dtype=bool)
-        reach2 = np.full(cx.size, np.inf) if want_reach else None
-        q, j = self._pairs(ids, self.cover_offsets(2.0 * half_w, 2.0 * half_h, cells))
-        if q.size == 0:
-            return covered, reach2
-        dx, dy = self._delta(cx[q], cy[q], j)
-        fx = np.abs(dx) + half_w
-        fy = np.abs(dy) + half_h
-        far2 = fx * fx + fy * fy
-        need2 = self.pr[j] ** 2 if self.variable else self.min_radius * self.min_radius
-        covered[q[far2 < need2]] = True
-        if reach2 is not None:
-            starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per box
-            reach2[q[starts]] = np.minimum.reduceat(far2, starts)
-        return covered, reach2
-
-    @blockwise
-    def split_cover_reach(
-        self,
-        x0: np.ndarray,
-        y0: np.ndarray,
-        ids: np.ndarray,
-        bw: float,
-        bh: float,
-        want_reach: bool,
-        cells: int = 1,
-    ) -> tuple[np.ndarray, np.ndarray | None]:
-        """Split each ``bw x bh`` box (corner ``x0, y0``; inside one empty cell, or spanning ``cells x cells``
-        cells from ``ids``) in four; ``own_cover_reach`` of the children as (4, M) arrays (lower-left,
-        lower-right, upper-left, upper-right). The neighbours are gathered once per parent, not per child:
-        the offsets that can matter for a child-sized box anywhere in the parent's span."""
-        offsets = self.cover_offsets(0.5 * bw, 0.5 * bh, cells)
-        if self.far is None:
-            return self._split_cover_in(x0, y0, ids, bw, bh, want_reach, offsets)
-        # Wide window: the near cells first; the far cells only for parents with a child still uncovered.
-        near, far = self._near_far(offsets, cells)
-        covered, reach2 = self._split_cover_in(x0, y0, ids, bw, bh, want_reach, near)
-        rest = np.flatnonzero(~covered.all(axis=0))
-        if rest.size and far[0].size:
-            far_covered, far_reach2 = self._split_cover_in(x0[rest], y0[rest], ids[rest], bw, bh, want_reach, far)
-            covered[:, rest] |= far_covered
-            if reach2 is not None and far_reach2 is not None:
-                reach2[:, rest] = np.minimum(reach2[:, rest], far_reach2)
-        return covered, reach2
-
-    def _near_far(
-        self, offsets: tuple[np.ndarray, np.ndarray, np.ndarray], cells: int
-    ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """Window offsets (from a box's lower-left cell, the box spanning ``cells`` cells) within ``NEAR``
-        cells of the box, and the others."""
-        ox, oy, flat = offsets
-        near = (ox >= -NEAR) & (ox < cells + NEAR) & (oy >= -NEAR) & (oy < cells + NEAR)
-        return (ox[near], oy[near], flat[near]), (ox[~near], oy[~near], flat[~near])
-
-    def _split_cover_in(
-        self,
-        x0: np.ndarray,
-        y0: np.ndarray,
-        ids: np.ndarray,
-        bw: float,
-        bh: float,
-        want_reach: bool,
-        offsets: tuple[np.ndarray, np.ndarray, np.ndarray],
-    ) -> tuple[np.ndarray, np.ndarray | None]:
-        covered = np.zeros((4, x0.size), dtype=bool)
-        reach2 = np.full((4, x0.size), np.inf) if want_reach else None
-        qw, qh = 0.25 * bw, 0.25 * bh  # half side of a child = offset of its centre from the parent's
-        q, j = self._pairs(ids, offsets)
-        if q.size == 0:
-            return covered, reach2
-        dx, dy = self._delta(x0[q] + 2.0 * qw, y0[q] + 2.0 * qh, j)
-        fx_lo, fx_hi = np.abs(dx - qw), np.abs(dx + qw)
-        fy_lo, fy_hi = np.abs(dy - qh), np.abs(dy + qh)
-        fx_lo += qw
-        fx_hi += qw
-        fy_lo += qh
-        fy_hi += qh
-        fx_lo *= fx_lo
-        fx_hi *= fx_hi
-        fy_lo *= fy_lo
-        fy_hi *= fy_hi
-        need2 = self.pr[j] ** 2 if self.variable else self.min_radius * self.min_radius
-        starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per parent
-        for k, (fx, fy) in enumerate(((fx_lo, fy_lo), (fx_hi, fy_lo), (fx_lo, fy_hi), (fx_hi, fy_hi))):
-            far2 = fx + fy
-            covered[k, q[far2 < need2]] = True
-            if reach2 is not None:
-                reach2[k, q[starts]] = np.minimum.reduceat(far2, starts)
-        return covered, reach2
 
     def blocked(self, x: np.ndarray, y: np.ndarray, r: np.ndarray | None) -> np.ndarray:
         if self.blockers is None:
@@ -471,12 +338,12 @@ class SamplerState:
         if k < 2:
             return
         x, y, r, ids = self.px[first:n], self.py[first:n], self.pr[first:n], self.pc[first:n]
-        q, j = self._pairs(ids)
+        q, j = self.pairs(ids)
         earlier = (j >= first) & (j < first + q)
         q, j = q[earlier], j[earlier]
         if q.size == 0:
             return
-        dx, dy = self._delta(x[q], y[q], j)
+        dx, dy = self.delta(x[q], y[q], j)
         need2 = np.maximum(r[q], self.pr[j]) ** 2
         drop = np.zeros(k, dtype=bool)
         drop[q[dx * dx + dy * dy < need2]] = True
