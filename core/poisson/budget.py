@@ -18,6 +18,7 @@ from .state import grid_layout
 BYTES_PER_POINT = 400
 # Window cells that cost about as much as one point-equivalent (the costliest of timed radius ratios 3-60).
 WINDOW_WORK = 300.0
+MAX_WINDOW = 1e6  # cells of the neighbour window's half width beyond which a job is refused outright
 
 
 def job_load(settings: PoissonSettings) -> tuple[float, float]:
@@ -31,9 +32,12 @@ def job_load(settings: PoissonSettings) -> tuple[float, float]:
         return cols * rows / 2.0, cols * rows / 2.0
     variable = varies(settings)
     largest = float(cast(float, settings.max_radius)) if variable else min_radius
+    if largest / side > MAX_WINDOW:  # the window alone is beyond any budget (and any integer arithmetic)
+        return cols * rows / 2.0, math.inf
     layout = grid_layout(w, h, min_radius, largest, variable, bool(settings.tileable))
     grid = float(layout.cols + 2 * layout.pad) * float(layout.rows + 2 * layout.pad) / 2.0
-    window_cells = min((2.0 * layout.window + 1.0) ** 2, math.pi * (layout.window + 1.0) ** 2)
+    window = float(layout.window)
+    window_cells = min((2.0 * window + 1.0) * (2.0 * window + 1.0), math.pi * (window + 1.0) * (window + 1.0))
     return grid, grid * (1.0 + (window_cells / WINDOW_WORK if variable else 0.0))
 
 

@@ -52,6 +52,8 @@ def test_a_wide_radius_range_is_refused_and_says_to_lower_max_radius() -> None:
         ({"size": (1e9, 1e-9)}, "background grid"),  # few points, but a grid of 1.4e9 cells
         ({"max_radius": math.inf}, "max_radius must be finite"),
         ({"max_radius": math.inf, "radius_at": lambda xy: xy[:, 0]}, "max_radius must be finite"),
+        ({"max_radius": 1e300, "radius_at": lambda xy: xy[:, 0]}, "lower max_radius"),
+        ({"min_radius": 1e-5, "max_radius": 1e308, "radius_at": lambda xy: xy[:, 0]}, "max_points"),
     ],
 )
 def test_extreme_values_are_refused_with_a_clear_message(changes: dict, words: str) -> None:
