@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._csr import expand_ranges
+from .._grid import expand_ranges
 from .state import SamplerState
 
 
