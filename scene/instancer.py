@@ -24,6 +24,11 @@ OWNER = "scatter"
 NODE_GROUP_NAME = "Strew Instancer"
 NODE_GROUP_VERSION = 1
 OUTPUT_COLLECTION = "Strew Output"
+# Per-point attributes of the point instancer (``RADIUS`` is also the custom property of real-object output).
+PREFAB_ATTRIBUTE = "strew_prefab"
+ROTATION_ATTRIBUTE = "strew_rotation"
+SCALE_ATTRIBUTE = "strew_scale"
+RADIUS_ATTRIBUTE = "strew_radius"
 
 
 @dataclass(frozen=True)
@@ -74,9 +79,9 @@ def instancer_node_group() -> bpy.types.NodeTree:
     links.new(group_in.outputs[0], on_points.inputs['Points'])
     links.new(group_in.outputs[1], info.inputs['Collection'])
     links.new(info.outputs[0], on_points.inputs['Instance'])
-    links.new(named("strew_prefab", 'INT'), on_points.inputs['Instance Index'])
-    links.new(named("strew_rotation", 'FLOAT_VECTOR'), on_points.inputs['Rotation'])
-    links.new(named("strew_scale", 'FLOAT'), on_points.inputs['Scale'])
+    links.new(named(PREFAB_ATTRIBUTE, 'INT'), on_points.inputs['Instance Index'])
+    links.new(named(ROTATION_ATTRIBUTE, 'FLOAT_VECTOR'), on_points.inputs['Rotation'])
+    links.new(named(SCALE_ATTRIBUTE, 'FLOAT'), on_points.inputs['Scale'])
     links.new(on_points.outputs[0], group_out.inputs[0])
     for x, node in enumerate((group_in, info, on_points, group_out)):
         node.location = (x * 250.0, 0.0)
@@ -111,10 +116,10 @@ def write_point_instancer(
     mark(mesh, OWNER, strew_layer=layer_name)
     mesh.vertices.add(len(placement))
     mesh.vertices.foreach_set("co", placement.positions.astype(np.float32).ravel())
-    _set_attribute(mesh, "strew_prefab", 'INT', "value", placement.prefab_index.astype(np.int32))
-    _set_attribute(mesh, "strew_rotation", 'FLOAT_VECTOR', "vector", placement.rotations.astype(np.float32))
-    _set_attribute(mesh, "strew_scale", 'FLOAT', "value", placement.scales.astype(np.float32))
-    _set_attribute(mesh, "strew_radius", 'FLOAT', "value", placement.radii.astype(np.float32))
+    _set_attribute(mesh, PREFAB_ATTRIBUTE, 'INT', "value", placement.prefab_index.astype(np.int32))
+    _set_attribute(mesh, ROTATION_ATTRIBUTE, 'FLOAT_VECTOR', "vector", placement.rotations.astype(np.float32))
+    _set_attribute(mesh, SCALE_ATTRIBUTE, 'FLOAT', "value", placement.scales.astype(np.float32))
+    _set_attribute(mesh, RADIUS_ATTRIBUTE, 'FLOAT', "value", placement.radii.astype(np.float32))
     mesh.update()
 
     obj = bpy.data.objects.new(name, mesh)
