@@ -43,10 +43,13 @@ def test_user_copy_of_an_output_object_is_never_cleared() -> None:
     _small_scene(bpy.context.scene)
     assert bpy.ops.strew.scatter() == {'FINISHED'}
     original = bpy.data.objects["Strew Stones"]
-    copy = original.copy()  # what Shift+D does: the custom properties come along
-    copy.data = original.data.copy()
-    bpy.data.collections["Strew Output"].objects.link(copy)
-    assert copy.get("strew_owner") == original.get("strew_owner")
+    for obj in bpy.context.view_layer.objects:
+        obj.select_set(obj == original)
+    bpy.context.view_layer.objects.active = original
+    assert bpy.ops.object.duplicate() == {'FINISHED'}  # Shift+D: the copy carries the custom properties
+    copy = bpy.context.view_layer.objects.active
+    assert copy != original and copy.get("strew_owner") == original.get("strew_owner")
+    assert copy.name in bpy.data.collections["Strew Output"].objects
 
     assert bpy.ops.strew.scatter() == {'FINISHED'}
     assert copy.name in bpy.data.objects and copy.name in bpy.data.collections["Strew Output"].objects
