@@ -5,7 +5,7 @@ from __future__ import annotations
 import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
-from ..core.tile_sockets import SIDES
+from ..core.wfc.socket_detect import SIDES
 from ..scene.room_kit import PASSABLE_KEY, ROTATIONS_KEY, SOCKETS_KEY, WALKABLE_KEY, WEIGHT_KEY
 from .main import property_layout
 

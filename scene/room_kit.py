@@ -15,7 +15,7 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core.tile_sockets import SIDES, cell_overflow, detect_sockets, mirror_pairs, parse_compatible
+from ..core.wfc.socket_detect import SIDES, cell_overflow, detect_sockets, mirror_pairs, parse_compatible
 from ..core.wfc import SocketTile
 
 SOCKETS_KEY = "strew_sockets"
@@ -192,7 +192,7 @@ def read_kit(collection: bpy.types.Collection | None, compatible: str = "",
 
 
 def detect_object_sockets(obj: bpy.types.Object, cell_size, quantum: float) -> dict[str, str]:
-    """Detect a tile's sockets from its geometry (see :func:`strew.core.tile_sockets.detect_sockets`)."""
+    """Detect a tile's sockets from its geometry (see :func:`strew.core.wfc.socket_detect.detect_sockets`)."""
     return detect_sockets(local_vertices(obj), cell_size, quantum=quantum)
 
 

@@ -1,6 +1,6 @@
 """Socket labels from tile geometry: the vertices on each side's boundary plane, quantised and hashed.
 
-Pure numpy (no ``bpy``). Conventions (shared with the Blender side, see docs/readme/rooms.md):
+Pure numpy (no ``bpy``). Conventions (shared with the Blender side, see docs/rooms.md):
 
 - A tile's origin is the **centre of its cell's bottom face**: the cell spans ``x, y`` in
   ``[-size/2, size/2]`` and ``z`` in ``[0, height]`` in the tile's local coordinates.

@@ -1,4 +1,4 @@
-"""Socket labels from geometry (strew.core.tile_sockets): facing sides fit exactly when the geometry lines up."""
+"""Socket labels from geometry (strew.core.wfc.socket_detect): facing sides fit exactly when geometry lines up."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strew.core.tile_sockets import (
+from strew.core.wfc.socket_detect import (
     cell_overflow,
     detect_sockets,
     horizontal_label,
