@@ -34,7 +34,7 @@ from .modal_job import ModalJob
 
 # Operator property -> room setting it overrides when a script sets it.
 _OVERRIDES = ("size", "seed", "periodic", "connected", "heuristic", "max_backtracks", "max_restarts", "time_limit",
-              "origin", "compatible", "border_bottom", "border_top")
+              "origin", "compatible", "border_bottom", "border_top", "output")
 
 
 def room_params(operator: bpy.types.Operator, scene: bpy.types.Scene) -> room_job.RoomParams:
@@ -65,7 +65,7 @@ def room_params(operator: bpy.types.Operator, scene: bpy.types.Scene) -> room_jo
         border_bottom=values["border_bottom"], border_top=values["border_top"], compatible=values["compatible"],
         connected=bool(values["connected"]), fixed=fixed, heuristic=values["heuristic"],
         max_backtracks=int(values["max_backtracks"]), max_restarts=int(values["max_restarts"]),
-        time_limit=float(values["time_limit"]),
+        time_limit=float(values["time_limit"]), output=values["output"],
     )
 
 
@@ -105,6 +105,8 @@ class STREW_OT_assemble_room(ModalJob):
                                 options={'SKIP_SAVE'})
     max_restarts: IntProperty(name="Restarts", default=20, min=0, options={'SKIP_SAVE'})  # type: ignore[valid-type]
     time_limit: FloatProperty(name="Time Limit", default=60.0, min=0.1, options={'SKIP_SAVE'})  # type: ignore[valid-type]
+    output: EnumProperty(name="Output", items=room_job.OUTPUT_ITEMS, default='INSTANCES',  # type: ignore[valid-type]
+                         options={'SKIP_SAVE'})
 
     job_error = room_job.RoomError
     cancel_message = "Assemble Room cancelled; the scene is unchanged"

@@ -18,6 +18,7 @@ from bpy.props import (
     StringProperty,
 )
 
+from ..scene.room_output import OUTPUT_ITEMS
 from .object_settings import ROTATION_ITEMS
 
 HEURISTIC_ITEMS = [
@@ -72,7 +73,8 @@ class StrewRoomSettings(bpy.types.PropertyGroup):
         name="Periodic", default=False, description="Wrap around in x and y (the room tiles seamlessly)",
     )
     use_border: BoolProperty(  # type: ignore[valid-type]
-        name="Closed Room", default=True, description="Only sides fitting the border socket face outwards",
+        name="Closed Room", default=False,
+        description="Only sides fitting the border socket(s) face outwards (the demo kit turns it on)",
     )
     border: StringProperty(  # type: ignore[valid-type]
         name="Border", default="wall",
@@ -105,6 +107,10 @@ class StrewRoomSettings(bpy.types.PropertyGroup):
     time_limit: FloatProperty(  # type: ignore[valid-type]
         name="Time Limit", default=60.0, min=0.1, subtype='TIME_ABSOLUTE', unit='TIME_ABSOLUTE',
         description="Give up after this many seconds",
+    )
+    output: EnumProperty(  # type: ignore[valid-type]
+        name="Output", items=OUTPUT_ITEMS, default='INSTANCES',
+        description="How the room is written: one instancer object, or one real object per cell",
     )
 
 

@@ -1,4 +1,4 @@
-"""The Assemble Room job: kit → WFC rules → ``core.wfc`` → placed tile objects, shared by the operator and CLI.
+"""The Assemble Room job: kit → WFC rules → ``core.wfc`` → the room (see room_output), for the operator and CLI.
 
 Everything is computed before the scene is touched; the new room is built into a fresh collection that replaces
 the previous room of the same name only at the end, so an error or ESC leaves the scene exactly as it was.
@@ -11,7 +11,6 @@ about +Z seen from above) and keeps the source tile's scale; the source's own lo
 from __future__ import annotations
 
 import dataclasses
-import math
 import threading
 import time
 from collections.abc import Generator
@@ -20,19 +19,22 @@ from dataclasses import dataclass, field
 import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
-from mathutils import Matrix
 
 from ..core.wfc import Contradiction, Rules, SocketTile, rules_from_tiles, solve_detailed
 from ..core.wfc.sockets import sockets_fit, turn_label, turned
-from .ownership import OWNER_KEY, is_owned, mark, owned_collection
 from .room_kit import Kit, KitError, read_kit
+from .room_output import (  # noqa: F401 (the output's names, re-exported for callers of the job)
+    CELL_KEY,
+    OUTPUT_ITEMS,
+    OWNER,
+    ROOM_KEY,
+    ROTATION_KEY,
+    TILE_KEY,
+    build_steps,
+    clear_room,
+    room_objects,
+)
 
-OWNER = "room"
-ROOM_KEY = "strew_room"
-CELL_KEY = "strew_cell"
-TILE_KEY = "strew_tile"
-ROTATION_KEY = "strew_rotation"
-BUILD_CHUNK = 250
 HEURISTICS = {'AUTO': None, 'ENTROPY': "entropy", 'MRV': "mrv", 'SCANLINE': "scanline"}
 
 
@@ -58,7 +60,7 @@ class RoomParams:
     cell_size: tuple[float, float, float] | None = None  # None: from the kit
     origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
     periodic: bool = False
-    border: str | None = "wall"  # label(s) for the four outer sides, None: no border
+    border: str | None = None  # label(s) for the four outer sides, None: no border
     border_bottom: str = ""
     border_top: str = ""
     compatible: str = ""
@@ -68,6 +70,7 @@ class RoomParams:
     max_backtracks: int = 2000
     max_restarts: int = 20
     time_limit: float = 60.0
+    output: str = 'INSTANCES'  # or 'OBJECTS' (see room_output)
 
     def __post_init__(self) -> None:
         if not self.kit:
@@ -75,6 +78,8 @@ class RoomParams:
         if len(self.size) != 3 or any(int(s) < 1 for s in self.size):
             raise RoomError(rpt_("size: give three cell counts >= 1 (x, y, z), got {size}").format(
                 size=tuple(self.size)))
+        if self.output not in {item[0] for item in OUTPUT_ITEMS}:
+            raise RoomError(rpt_("output: use INSTANCES or OBJECTS, got {value!r}").format(value=self.output))
         if not self.room_name.strip():
             raise RoomError(rpt_("room name: give the output collection a name"))
         if self.heuristic not in HEURISTICS:
@@ -296,74 +301,6 @@ def _solve_error(error: Contradiction | ValueError) -> RoomError:
     if isinstance(error, Contradiction):
         return RoomError(rpt_("No room found: {error}").format(error=error))
     return RoomError(str(error))
-
-
-def room_objects(scene: bpy.types.Scene, name: str) -> list[bpy.types.Object]:
-    collection = owned_collection(scene, name, OWNER, create=False)
-    if collection is None:
-        return []
-    return [obj for obj in collection.objects if is_owned(obj, OWNER)]
-
-
-def clear_room(scene: bpy.types.Scene, name: str) -> int:
-    """Remove the room ``name`` Strew built in ``scene`` (its objects and collection); returns the count.
-
-    A room collection that still holds objects of the user's after that is left in place and handed over to the
-    user (Strew's mark removed), so a later room never hides behind it.
-    """
-    removed = 0
-    while (collection := owned_collection(scene, name, OWNER, create=False)) is not None:
-        doomed = [obj for obj in collection.objects if is_owned(obj, OWNER)]
-        if doomed:
-            bpy.data.batch_remove(doomed)
-        removed += len(doomed)
-        if not len(collection.objects) and not len(collection.children):
-            bpy.data.collections.remove(collection)
-        else:
-            for key in (OWNER_KEY, "strew_name", "strew_kit"):
-                if key in collection:
-                    del collection[key]
-    return removed
-
-
-def build_steps(scene: bpy.types.Scene, plan: Plan, params: RoomParams) -> Generator[float, None, None]:
-    """Write the plan as linked duplicates into a new collection, then swap it in for the old room."""
-    staging = bpy.data.collections.new(params.room_name)
-    mark(staging, OWNER, strew_name=params.room_name, strew_kit=plan.kit.collection.name)
-    created: list[bpy.types.ID] = [staging]
-    try:
-        rules, grid, kit = plan.rules, plan.grid, plan.kit
-        cell = np.array(kit.cell_size)
-        origin = np.array(params.origin, dtype=np.float64)
-        rotations = {r: Matrix.Rotation(math.radians(r), 4, 'Z') for r in (0, 90, 180, 270)}
-        cells = np.argwhere(np.ones(grid.shape, dtype=bool))
-        for start in range(0, len(cells), BUILD_CHUNK):
-            for x, y, z in cells[start:start + BUILD_CHUNK]:
-                v = int(grid[x, y, z])
-                source = kit.objects[rules.tiles[v]]
-                rotation = int(rules.rotations[v])
-                obj = source.copy()
-                obj.parent = None
-                # A kit is often hidden with the monitor/camera toggles: the room must not inherit that.
-                obj.hide_viewport = obj.hide_render = obj.hide_select = False
-                if OWNER_KEY in obj:
-                    del obj[OWNER_KEY]
-                staging.objects.link(obj)
-                created.append(obj)
-                location = origin + cell * (x, y, z)
-                obj.matrix_world = (Matrix.Translation(location) @ rotations[rotation]
-                                    @ Matrix.Diagonal((*source.scale, 1.0)))
-                mark(obj, OWNER, **{ROOM_KEY: params.room_name, CELL_KEY: (int(x), int(y), int(z)),
-                                    TILE_KEY: source.name, ROTATION_KEY: rotation})
-            yield min(1.0, (start + BUILD_CHUNK) / len(cells))
-    except BaseException:
-        bpy.data.batch_remove(created)
-        raise
-    staging[CELL_KEY + "_size"] = tuple(float(c) for c in plan.kit.cell_size)
-    staging["strew_grid_shape"] = tuple(int(s) for s in plan.grid.shape)
-    clear_room(scene, params.room_name)
-    scene.collection.children.link(staging)
-    staging.name = params.room_name  # Blender adds .001 when a user's collection already has the name
 
 
 def assemble(

@@ -15,8 +15,8 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core.wfc.socket_detect import SIDES, cell_overflow, detect_sockets, mirror_pairs, parse_compatible
 from ..core.wfc import SocketTile
+from ..core.wfc.socket_detect import SIDES, cell_overflow, detect_sockets, mirror_pairs, parse_compatible
 
 SOCKETS_KEY = "strew_sockets"
 WEIGHT_KEY = "strew_weight"
@@ -126,15 +126,17 @@ def local_vertices(obj: bpy.types.Object) -> np.ndarray:
 
 
 def bounds_cell_size(objects: list[bpy.types.Object]) -> tuple[float, float, float] | None:
-    """The cell size the tiles' bounds suggest: the largest x/y extent (square cells) and z extent."""
+    """The cell size the tiles' bounds suggest: the largest x/y extent (square cells) and z extent; a flat kit
+    (every tile without height, e.g. 2-D road tiles as planes) gets cubic cells (height = width)."""
     extents = [np.ptp(v, axis=0) for v in (local_vertices(o) for o in objects) if len(v)]
     if not extents:
         return None
     e = np.max(extents, axis=0)
     side = float(max(e[0], e[1]))
-    if side <= 0 or e[2] <= 0:
+    if side <= 0:
         return None
-    return (round(side, 4), round(side, 4), round(float(e[2]), 4))
+    height = float(e[2]) if e[2] > 1e-6 else side
+    return (round(side, 4), round(side, 4), round(height, 4))
 
 
 def kit_cell_size(collection: bpy.types.Collection, objects: list[bpy.types.Object]) -> tuple[float, float, float]:
@@ -147,7 +149,7 @@ def kit_cell_size(collection: bpy.types.Collection, objects: list[bpy.types.Obje
     size = bounds_cell_size(objects)
     if size is None:
         raise KitError(rpt_(
-            'Kit "{name}": cannot tell the cell size from the tiles (no geometry with width and height); '
+            'Kit "{name}": cannot tell the cell size from the tiles (no geometry with a width); '
             "untick Cell Size from Kit and set it"
         ).format(name=collection.name))
     return size
