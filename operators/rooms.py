@@ -19,6 +19,7 @@ from bpy.props import (
     StringProperty,
 )
 
+from ..core.wfc.socket_detect import SIDES
 from ..properties.rooms import HEURISTIC_ITEMS
 from ..scene import room_job
 from ..scene.demo_kit import build_demo_kit
@@ -198,6 +199,10 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
     quantum: FloatProperty(  # type: ignore[valid-type]
         name="Precision", default=0.01, min=1e-5, soft_max=0.1, subtype='DISTANCE', unit='LENGTH',
         description="Vertices are rounded to this step before hashing; geometry off by more gets another label")
+    vertical: BoolProperty(  # type: ignore[valid-type]
+        name="Up and Down", default=False,
+        description="Also label the top and bottom from the geometry (off: they stay as set, since how storeys "
+        "stack, through floors, stairs and voids, is rarely what the top and bottom faces show)")
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         room = context.scene.strew.room
@@ -217,8 +222,10 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
                 size = kit_cell_size(collection, tile_objects(collection))
             else:
                 size = tuple(room.cell_size)
-            found = {obj.name: detect_object_sockets(obj, size, self.quantum) for obj in objects}
-            off = tiles_off_cell(objects, size, self.quantum)
+            sides = SIDES if self.vertical else SIDES[:4]
+            found = {obj.name: {side: label for side, label in detect_object_sockets(obj, size, self.quantum).items()
+                                if side in sides} for obj in objects}
+            off = tiles_off_cell(objects, size, self.quantum, vertical=self.vertical)
         except (KitError, ValueError) as error:
             self.report({'ERROR'}, str(error))
             return {'CANCELLED'}
