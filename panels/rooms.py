@@ -96,6 +96,7 @@ class STREW_PT_rooms(_RoomsPanel, bpy.types.Panel):
         column.prop(room, "cell_size")
         layout.prop(room, "origin")
         layout.prop(room, "seed")
+        layout.prop(room, "output")
         row = layout.row(align=True)
         row.scale_y = 1.4
         row.operator("strew.assemble_room", icon='MOD_BUILD')
@@ -147,6 +148,20 @@ class STREW_PT_rooms_search(_RoomsPanel, bpy.types.Panel):
             layout.prop(room, prop)
 
 
+class STREW_PT_rooms_edit(_RoomsPanel, bpy.types.Panel):
+    bl_idname = "STREW_PT_rooms_edit"
+    bl_label = "Regenerate Box"
+    bl_parent_id = "STREW_PT_rooms"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    def draw(self, context: bpy.types.Context) -> None:
+        room = context.scene.strew.room
+        layout = property_layout(self.layout)
+        layout.prop(room, "box_min")
+        layout.prop(room, "box_max")
+        layout.operator("strew.regenerate_room_box", icon='FILE_REFRESH')
+
+
 class STREW_PT_rooms_tile(_RoomsPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_rooms_tile"
     bl_label = "Active Tile"
@@ -168,6 +183,6 @@ class STREW_PT_rooms_tile(_RoomsPanel, bpy.types.Panel):
 
 
 classes = (STREW_UL_fixed_tiles, STREW_PT_tile, STREW_PT_rooms, STREW_PT_rooms_rules, STREW_PT_rooms_search,
-           STREW_PT_rooms_tile)
+           STREW_PT_rooms_edit, STREW_PT_rooms_tile)
 
 register, unregister = bpy.utils.register_classes_factory(classes)

@@ -112,6 +112,13 @@ class StrewRoomSettings(bpy.types.PropertyGroup):
         name="Output", items=OUTPUT_ITEMS, default='INSTANCES',
         description="How the room is written: one instancer object, or one real object per cell",
     )
+    box_min: IntVectorProperty(  # type: ignore[valid-type]
+        name="From", size=3, min=0, description="First cell (x, y, z) of the box Regenerate Box re-solves",
+    )
+    box_max: IntVectorProperty(  # type: ignore[valid-type]
+        name="To", size=3, default=(2, 2, 0), min=0,
+        description="Last cell (x, y, z) of the box, included; the cells outside the box keep their tiles",
+    )
 
 
 classes = (StrewFixedTile, StrewRoomSettings)

@@ -173,7 +173,8 @@ def detect_sockets(vertices: np.ndarray, cell_size: CellSize, quantum: float = 0
 
     With ``triangles`` (the usual case), a side's label is the hash of the **faces lying in its plane**,
     rasterised at ``quantum``: two facing sides fit when their faces cover the same area (mirrored across the
-    shared plane), however each was modelled. Without, it hashes the **vertices** on the plane.
+    shared plane), however each was modelled. A side with no face in its plane (a flat tile's edge), or every
+    side when no triangles are given, hashes the **vertices** on the plane instead.
 
     Parameters
     ----------
@@ -200,14 +201,15 @@ def detect_sockets(vertices: np.ndarray, cell_size: CellSize, quantum: float = 0
     tolerance = quantum / 2 if tolerance is None else float(tolerance)
     if not (np.isfinite(tolerance) and tolerance >= 0):
         raise ValueError(f"tolerance: must be >= 0, got {tolerance!r}")
-    if triangles is not None:
-        bitmaps = side_bitmaps(vertices, triangles, size, quantum, tolerance)
-        return {side: bitmap_label(bitmaps[side], side) for side in SIDES}
+    bitmaps = side_bitmaps(vertices, triangles, size, quantum, tolerance) if triangles is not None else {}
     profiles = side_profiles(vertices, size, tolerance)
     out = {}
     for side in SIDES:
-        label = horizontal_label if side in ("n", "e", "s", "w") else vertical_label
-        out[side] = label(profiles[side], quantum)
+        if side in bitmaps and bitmaps[side].any():
+            out[side] = bitmap_label(bitmaps[side], side)
+        else:  # no face in the plane (or no faces given): the vertices on it, e.g. a flat tile's edge
+            label = horizontal_label if side in ("n", "e", "s", "w") else vertical_label
+            out[side] = label(profiles[side], quantum)
     return out
 
 

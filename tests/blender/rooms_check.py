@@ -69,6 +69,7 @@ def room_collection(name: str = "Strew Room") -> bpy.types.Collection:
 
 def _instances(room: bpy.types.Object) -> list[tuple[str, np.ndarray]]:
     """(tile name, world matrix) of every instance the room's Geometry Nodes instancer makes, evaluated."""
+    bpy.context.view_layer.update()
     depsgraph = bpy.context.evaluated_depsgraph_get()
     return [(inst.instance_object.original.name, np.array(inst.matrix_world))
             for inst in depsgraph.object_instances
@@ -86,13 +87,13 @@ def read_instancer(obj: bpy.types.Object, cell_size) -> dict:
     rotations = np.empty(n, dtype=np.int32)
     mesh.attributes["strew_rotation"].data.foreach_get("value", rotations)
     names = list(obj["strew_tiles"])
+    instances = _instances(obj)
     matrix = np.array(obj.matrix_world)
     out = {}
     for cell, tile, rotation in zip(np.rint(cells.reshape(n, 3)).astype(int).tolist(), tiles.tolist(),
                                     rotations.tolist(), strict=True):
         assert tuple(cell) not in out, f"two points in cell {cell}"
         out[tuple(cell)] = [names[tile], rotation, None]
-    instances = _instances(obj)
     assert len(instances) == n, (len(instances), n)
     for tile, world in instances:
         local = np.linalg.inv(matrix) @ world[:, 3]

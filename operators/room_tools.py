@@ -1,0 +1,69 @@
+"""Tile Rooms tools beside Assemble Room: Regenerate Box (re-solve a box of cells, keep the rest)."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from types import SimpleNamespace
+
+import bpy
+from bpy.app.translations import pgettext_rpt as rpt_
+from bpy.props import IntProperty, IntVectorProperty
+
+from ..scene.room_edit import regenerate_box
+from ..scene.room_job import RoomError
+from ..scene.room_output import room_collection
+from .rooms import room_params
+
+_PANEL_ONLY = SimpleNamespace(properties=SimpleNamespace(is_property_set=lambda name: False))
+
+
+class STREW_OT_regenerate_room_box(bpy.types.Operator):
+    """Re-solve a box of cells of the assembled room; every cell outside the box keeps its tile"""
+
+    bl_idname = "strew.regenerate_room_box"
+    bl_label = "Regenerate Box"
+    bl_description = ("Re-solve the cells of the box (From … To, inclusive) of the room Strew assembled; the "
+                      "cells around it keep their tiles and the new ones fit them")
+    bl_options = {'REGISTER', 'UNDO'}
+
+    box_min: IntVectorProperty(name="From", size=3, min=0, options={'SKIP_SAVE'})  # type: ignore[valid-type]
+    box_max: IntVectorProperty(name="To", size=3, min=0, options={'SKIP_SAVE'})  # type: ignore[valid-type]
+    seed: IntProperty(name="Seed", min=0, options={'SKIP_SAVE'})  # type: ignore[valid-type]
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        scene = context.scene
+        if scene is None or not hasattr(scene, "strew"):
+            return False
+        if room_collection(scene, scene.strew.room.room_name) is None:
+            cls.poll_message_set("Assemble a room first")
+            return False
+        return True
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        room = context.scene.strew.room
+        given = self.properties.is_property_set
+        box_min = tuple(self.box_min) if given("box_min") else tuple(room.box_min)
+        box_max = tuple(self.box_max) if given("box_max") else tuple(room.box_max)
+        started = time.perf_counter()
+        try:
+            params = room_params(_PANEL_ONLY, context.scene)  # type: ignore[arg-type]
+            if given("seed"):
+                params = dataclasses.replace(params, seed=int(self.seed))
+            result = regenerate_box(context.scene, params, box_min, box_max)
+        except RoomError as error:
+            self.report({'ERROR'}, str(error))
+            return {'CANCELLED'}
+        cells = 1
+        for a, b in zip(box_min, box_max, strict=True):
+            cells *= abs(int(a) - int(b)) + 1
+        self.report({'INFO'}, rpt_('{name}: regenerated {cells:,} cell(s), {changed:,} changed, in {seconds:.2f} s')
+                    .format(name=result.name, cells=cells, changed=result.placed,
+                            seconds=time.perf_counter() - started))
+        return {'FINISHED'}
+
+
+classes = (STREW_OT_regenerate_room_box,)
+
+register, unregister = bpy.utils.register_classes_factory(classes)

@@ -1,0 +1,325 @@
+"""Tile Rooms on any kit: the instancer output read back like a script would, defaults that work on a kit with
+labels of its own, flat kits, Detect Sockets round-tripping the demo kit, Regenerate Box, UV maps, the command
+line's validation and ownership."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import bpy
+import numpy as np
+import pytest
+from conftest import ADDON_MODULE
+from rooms_check import (
+    OPPOSITE,
+    STEP,
+    border_violations,
+    check_positions,
+    placed_tiles,
+    read_room,
+    room_collection,
+    source_tile,
+    turn,
+    violations,
+)
+from scenes import scene_snapshot
+
+
+def _module(name: str):
+    return importlib.import_module(f"{ADDON_MODULE}.{name}")
+
+
+def _pairs(text: str) -> set[frozenset]:
+    return {frozenset(p.strip() for p in item.split("=")) for item in text.split(",") if item.strip()}
+
+
+def _plane(name: str, collection: bpy.types.Collection, size: float, marks=()) -> bpy.types.Object:
+    """A flat tile: a square of side ``size`` at z = 0, plus flat marks (x0, x1, y0, y1) drawn as extra faces."""
+    h = size / 2
+    vertices = [(-h, -h, 0), (h, -h, 0), (h, h, 0), (-h, h, 0)]
+    faces = [(0, 1, 2, 3)]
+    for x0, x1, y0, y1 in marks:
+        n = len(vertices)
+        vertices += [(x0, y0, 0), (x1, y0, 0), (x1, y1, 0), (x0, y1, 0)]
+        faces.append((n, n + 1, n + 2, n + 3))
+    mesh = bpy.data.meshes.new(name)
+    mesh.from_pydata(vertices, [], faces)
+    obj = bpy.data.objects.new(name, mesh)
+    collection.objects.link(obj)
+    return obj
+
+
+def _road_kit(name: str = "Streets") -> bpy.types.Collection:
+    """The seed article's 2-D road tiles as planes (no height), with labels of their own (no "wall")."""
+    kit = bpy.data.collections.new(name)
+    bpy.context.scene.collection.children.link(kit)
+    tiles = {
+        "verge": ({"n": "verge", "e": "verge", "s": "verge", "w": "verge"}, [0], 3.0),
+        "street": ({"n": "asphalt", "e": "verge", "s": "asphalt", "w": "verge"}, [0, 90], 1.0),
+        "bend": ({"n": "asphalt", "e": "asphalt", "s": "verge", "w": "verge"}, [0, 90, 180, 270], 1.0),
+        "junction": ({"n": "asphalt", "e": "asphalt", "s": "asphalt", "w": "verge"}, [0, 90, 180, 270], 0.5),
+    }
+    for number, (tile, (sockets, rotations, weight)) in enumerate(tiles.items()):
+        # the asphalt: a face from the centre to each "asphalt" side, 1 m wide (its edge ends on the side)
+        marks = [{"n": (-0.5, 0.5, -0.5, 1.5), "e": (-0.5, 1.5, -0.5, 0.5), "s": (-0.5, 0.5, -1.5, 0.5),
+                  "w": (-1.5, 0.5, -0.5, 0.5)}[side] for side, label in sockets.items() if label == "asphalt"]
+        obj = _plane(tile, kit, 3.0, marks=marks)
+        obj.location = (number * 5.0, -30.0, 0.0)
+        obj["strew_sockets"] = sockets
+        obj["strew_rotations"] = rotations
+        obj["strew_weight"] = weight
+    return kit
+
+
+def _adjacent_pairs(room: dict):
+    for (x, y, z), value in room.items():
+        for side in ("e", "n", "up"):
+            dx, dy, dz = STEP[side]
+            other = room.get((x + dx, y + dy, z + dz))
+            if other is not None:
+                yield (x, y, z), side, value, other
+
+
+# --- output: one instancer object by default, real objects as an option ------------------------------------------
+
+
+def test_instancer_and_real_objects_hold_the_same_room_and_a_script_reads_both() -> None:
+    kit = _road_kit()
+    assert bpy.ops.strew.assemble_room(kit=kit.name, size=(9, 7, 1), seed=4) == {'FINISHED'}
+    room = room_collection()
+    assert len(room.objects) == 1  # one object per room
+    instancer = room.objects[0]
+    assert instancer.modifiers[0].type == 'NODES' and instancer["strew_tiles"]
+    as_instances = read_room()  # point attributes, checked against what Geometry Nodes instances at each cell
+    check_positions(as_instances, (0, 0, 0), (3.0, 3.0, 3.0))
+    tiles = placed_tiles(as_instances, kit)
+    assert violations(tiles, (9, 7, 1), set()) == []
+    assert bpy.ops.strew.assemble_room(kit=kit.name, size=(9, 7, 1), seed=4, output='OBJECTS') == {'FINISHED'}
+    as_objects = read_room()
+    assert len(room_collection().objects) == 63
+    assert {c: v[:2] for c, v in as_objects.items()} == {c: v[:2] for c, v in as_instances.items()}
+    for cell, (_, _, placed) in as_objects.items():
+        np.testing.assert_allclose(placed.matrix_world, as_instances[cell][2].matrix_world, atol=1e-5)
+    # Clearing removes Strew's data-blocks (points mesh, tile set) and nothing of the kit.
+    assert bpy.ops.strew.assemble_room(kit=kit.name, size=(5, 5, 1), seed=4) == {'FINISHED'}
+    assert bpy.ops.strew.clear_room() == {'FINISHED'}
+    assert not [block for blocks in (bpy.data.objects, bpy.data.meshes, bpy.data.collections)
+                for block in blocks if block.get("strew_owner") == "room"]
+    assert sorted(o.name for o in kit.objects) == ["bend", "junction", "street", "verge"]
+
+
+def test_mirrored_variants_are_negative_scale_in_both_modes() -> None:
+    wfc, room_job, room_kit = _module("core.wfc"), _module("scene.room_job"), _module("scene.room_kit")
+    kit = _road_kit()
+    parsed = room_kit.read_kit(kit)
+    ones = np.ones((3, 3), dtype=bool)
+    rules = wfc.Rules(weights=np.ones(3), allowed={"e": ones, "n": ones}, tiles=("bend", "bend", "street"),
+                      rotations=(0, 90, 90), reflected=(False, True, True))
+    grid = np.array([[0, 1], [2, 1]]).reshape(2, 2, 1)
+    for output in ('INSTANCES', 'OBJECTS'):
+        params = room_job.RoomParams(kit=kit.name, size=(2, 2, 1), output=output, origin=(10.0, 0.0, 0.0))
+        for _ in room_job.build_steps(bpy.context.scene, room_job.Plan(parsed, rules, grid, 0, 0), params):
+            pass
+        placed = read_room()
+        for cell, (tile, rotation, p) in placed.items():
+            v = int(grid[cell])
+            assert (tile, rotation) == (rules.tiles[v], rules.rotations[v])
+            det = np.linalg.det(p.matrix_world[:3, :3])
+            assert (det < 0) == rules.reflected[v], (output, cell, det)
+            # mirrored: x -> -x before the turn, so the turned local x axis is reversed
+            a = np.radians(rotation)
+            x_axis = p.matrix_world[:3, 0] / np.linalg.norm(p.matrix_world[:3, 0])
+            sign = -1.0 if rules.reflected[v] else 1.0
+            np.testing.assert_allclose(x_axis[:2], sign * np.array([np.cos(a), np.sin(a)]), atol=1e-6)
+
+
+def test_a_users_collection_named_like_the_room_is_never_filled_or_reported() -> None:
+    kit = _road_kit()
+    user = bpy.data.collections.new("Strew Room")
+    bpy.context.scene.collection.children.link(user)
+    user.objects.link(bpy.data.objects.new("mine", None))
+    assert bpy.ops.strew.assemble_room(kit=kit.name, size=(4, 4, 1), seed=1) == {'FINISHED'}
+    assert [o.name for o in user.objects] == ["mine"] and "strew_owner" not in user
+    assert room_collection() is not user and len(read_room()) == 16
+    assert bpy.ops.strew.clear_room() == {'FINISHED'}
+    assert [o.name for o in user.objects] == ["mine"] and user.name == "Strew Room"
+
+
+# --- defaults that work on any kit ------------------------------------------------------------------------------
+
+
+def test_a_bare_call_assembles_on_a_kit_without_the_label_wall() -> None:
+    """The documented call on a kit whose labels are its own: Closed Room is off unless asked for."""
+    kit = _road_kit("Tiles")
+    assert bpy.ops.strew.assemble_room(kit="Tiles", size=(10, 10, 1), seed=3) == {'FINISHED'}
+    room = read_room()
+    assert sorted(room) == sorted(np.ndindex(10, 10, 1))
+    assert violations(placed_tiles(room, kit), (10, 10, 1), set()) == []
+    # A border the kit has is honoured when asked for; one it lacks is refused with the label named.
+    assert bpy.ops.strew.assemble_room(kit="Tiles", size=(6, 6, 1), seed=3, border="verge") == {'FINISHED'}
+    assert border_violations(placed_tiles(read_room(), kit), (6, 6, 1), ["verge"], set()) == []
+    with pytest.raises(RuntimeError, match="Border 'wall'"):
+        bpy.ops.strew.assemble_room(kit="Tiles", size=(6, 6, 1), border="wall")
+
+
+def test_the_demo_kit_turns_closed_room_on() -> None:
+    assert bpy.context.scene.strew.room.use_border is False
+    assert bpy.ops.strew.build_demo_kit() == {'FINISHED'}
+    room = bpy.context.scene.strew.room
+    assert room.use_border and room.border == "wall, window"
+
+
+def test_flat_kits_take_cubic_cells_and_detect_their_sockets() -> None:
+    kit = _road_kit()
+    assert bpy.ops.strew.assemble_room(kit=kit.name, size=(6, 5, 2), seed=2) == {'FINISHED'}
+    room = read_room()
+    check_positions(room, (0, 0, 0), (3.0, 3.0, 3.0))  # flat tiles: height = width
+    # Detect Sockets on the planes: the labels it finds keep roads joined to roads.
+    for obj in kit.objects:
+        del obj["strew_sockets"]
+    settings = bpy.context.scene.strew.room
+    settings.kit = kit
+    assert bpy.ops.strew.detect_sockets() == {'FINISHED'}
+    hand = {"verge": "vvvv", "street": "avav", "bend": "aavv", "junction": "aaav"}
+    for obj in kit.objects:
+        detected = [getattr(obj.strew, f"socket_{s}") for s in "nesw"]
+        kinds = hand[obj.name]
+        for i in range(4):
+            for j in range(4):
+                assert (detected[i] == detected[j]) == (kinds[i] == kinds[j]), (obj.name, detected)
+    assert bpy.ops.strew.assemble_room(kit=kit.name, size=(8, 8, 1), seed=5) == {'FINISHED'}
+    for cell, side, a, b in _adjacent_pairs(read_room()):
+        sa = hand[a[0]][(("n", "e", "s", "w").index(_turned_side(side, -a[1])))]
+        sb = hand[b[0]][(("n", "e", "s", "w").index(_turned_side(OPPOSITE[side], -b[1])))]
+        assert sa == sb, (cell, side, a[:2], b[:2])
+
+
+def _turned_side(side: str, degrees: int) -> str:
+    order = ("e", "n", "w", "s")
+    return order[(order.index(side) + degrees // 90) % 4]
+
+
+# --- Detect Sockets round-trips the demo kit --------------------------------------------------------------------
+
+
+def test_detect_sockets_on_the_demo_kit_assembles_rooms_the_hand_set_sockets_allow() -> None:
+    assert bpy.ops.strew.build_demo_kit() == {'FINISHED'}
+    kit = bpy.data.collections["Tiles"]
+    hand = {obj.name: source_tile(obj) for obj in kit.objects}
+    pairs = _pairs(kit["strew_compatible"])
+    bpy.context.scene.strew.room.use_border = False  # the border names hand-set labels
+    assert bpy.ops.strew.detect_sockets() == {'FINISHED'}  # no warning either: nothing leaves its cell sideways
+    detected = {obj.name: source_tile(obj) for obj in kit.objects}
+    assert any(detected[n]["sockets"] != hand[n]["sockets"] for n in hand)
+    assert "strew_sockets" not in kit.objects["air"]  # keeps its up/down, so its settings say "set"
+    for size, seed in (((10, 10, 2), 3), ((8, 8, 1), 4)):
+        assert bpy.ops.strew.assemble_room(size=size, seed=seed, connected=False) == {'FINISHED'}
+        room = read_room()
+        assert len({tile for tile, _, _ in room.values()}) >= 15  # rooms, not one family of tiles
+        by_hand = {cell: turn(hand[tile], rotation) for cell, (tile, rotation, _) in room.items()}
+        assert violations(by_hand, size, pairs) == []  # every adjacency the detected labels allowed, hand-set fit
+
+
+def test_an_empty_tile_gets_sockets_and_vertical_overhang_is_not_warned_about() -> None:
+    kit = _road_kit()
+    void_mesh = bpy.data.meshes.new("void")
+    void = bpy.data.objects.new("void", void_mesh)
+    kit.objects.link(void)
+    tall = _plane("lamp", kit, 3.0, marks=[(-0.1, 0.1, -0.1, 0.1)])
+    tall.data.vertices[-1].co.z = 4.5  # reaches into the cell above
+    kit["strew_cell_size"] = (3.0, 3.0, 3.0)
+    for obj in kit.objects:
+        obj.pop("strew_sockets", None)
+    bpy.context.scene.strew.room.kit = kit
+    assert bpy.ops.strew.detect_sockets(vertical=True) == {'FINISHED'}
+    assert dict(void["strew_sockets"].to_dict()) == {s: "" for s in ("n", "e", "s", "w", "up", "down")}
+    assert not _module("scene.room_kit").tiles_off_cell([tall], (3.0, 3.0, 3.0), 0.01, vertical=False)
+    assert _module("scene.room_kit").tiles_off_cell([tall], (3.0, 3.0, 3.0), 0.01)
+
+
+def test_every_demo_tile_has_a_uv_map() -> None:
+    assert bpy.ops.strew.build_demo_kit() == {'FINISHED'}
+    for obj in bpy.data.collections["Tiles"].objects:
+        mesh = obj.data
+        assert mesh.uv_layers.active is not None, obj.name
+        if not len(mesh.polygons):
+            continue
+        uv = np.empty(len(mesh.loops) * 2)
+        mesh.uv_layers.active.data.foreach_get("uv", uv)
+        uv = uv.reshape(-1, 2)
+        sizes = np.empty(len(mesh.polygons), dtype=np.int64)
+        mesh.polygons.foreach_get("loop_total", sizes)
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        for start, size in zip(starts, sizes, strict=True):  # every face spans some area in UV space
+            corners = uv[start:start + size]
+            assert np.ptp(corners[:, 0]) > 0 and np.ptp(corners[:, 1]) > 0, obj.name
+
+
+# --- Regenerate Box -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("output", ['INSTANCES', 'OBJECTS'])
+def test_regenerate_box_keeps_every_cell_outside_the_box(output: str) -> None:
+    kit = _road_kit()
+    settings = bpy.context.scene.strew.room
+    settings.kit, settings.size, settings.seed, settings.output = kit, (8, 6, 1), 1, output
+    assert bpy.ops.strew.assemble_room() == {'FINISHED'}
+    before = read_room()
+    changed = False
+    for seed in (2, 3, 4):
+        assert bpy.ops.strew.regenerate_room_box(box_min=(2, 1, 0), box_max=(5, 3, 0), seed=seed) == {'FINISHED'}
+        after = read_room()
+        assert sorted(after) == sorted(before)
+        inside = {c for c in after if 2 <= c[0] <= 5 and 1 <= c[1] <= 3}
+        assert all(after[c][:2] == before[c][:2] for c in after if c not in inside)
+        assert violations(placed_tiles(after, kit), (8, 6, 1), set()) == []
+        changed |= any(after[c][:2] != before[c][:2] for c in inside)
+        if output == 'OBJECTS':
+            assert len(room_collection().objects) == 48
+    assert changed
+    snapshot = scene_snapshot()
+    with pytest.raises(RuntimeError, match="outside the room"):
+        bpy.ops.strew.regenerate_room_box(box_min=(0, 0, 0), box_max=(8, 2, 0))
+    assert scene_snapshot() == snapshot
+
+
+# --- command line -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--size", "-3", "4", "1"], "--size"), (["--size", "0", "0", "0"], "--size"),
+    (["--cell-size", "0", "0", "0"], "--cell-size"), (["--max-restarts", "-1"], "--max-restarts"),
+    (["--time-limit", "0"], "--time-limit"),
+])
+def test_command_line_refuses_bad_sizes_with_one_line_and_exit_2(tmp_path: Path, capsys, args, message) -> None:
+    cli = _module("cli")
+    kit_path, out = tmp_path / "kit.blend", tmp_path / "room.blend"
+    _road_kit("Tiles")
+    bpy.ops.wm.save_as_mainfile(filepath=str(kit_path))
+    capsys.readouterr()
+    assert cli.main(["room", str(kit_path), "--kit", "Tiles", *args, "-o", str(out)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and message in error and "Traceback" not in error
+    assert not out.exists()
+
+
+def test_command_line_room_has_the_panels_options_and_reports_by_ownership(tmp_path: Path, capsys) -> None:
+    cli = _module("cli")
+    kit_path, out = tmp_path / "kit.blend", tmp_path / "room.blend"
+    _road_kit("Tiles")
+    user = bpy.data.collections.new("Strew Room")
+    bpy.context.scene.collection.children.link(user)
+    bpy.ops.wm.save_as_mainfile(filepath=str(kit_path))
+    capsys.readouterr()
+    assert cli.main(["room", str(kit_path), "--kit", "Tiles", "--size", "5", "4", "1", "--seed", "2",
+                     "--max-restarts", "3", "--max-backtracks", "50", "--heuristic", "MRV", "--origin", "1", "2", "3",
+                     "--real-objects", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "20 tiles in collection 'Strew Room.001'" in printed
+    bpy.ops.wm.open_mainfile(filepath=str(out))
+    assert len(bpy.data.collections["Strew Room"].objects) == 0
+    room = read_room()
+    assert len(room) == 20 and room_collection().name == "Strew Room.001"
+    check_positions(room, (1.0, 2.0, 3.0), (3.0, 3.0, 3.0))
+    assert all(p.obj is not None for _, _, p in room.values())
