@@ -517,6 +517,25 @@ RUSSIAN: dict[str, str] = {
     "floors, stairs and voids, is rarely what the top and bottom faces show)":
         "Подписать по геометрии и верх с низом (выключено: они остаются как заданы, ведь то, как стыкуются "
         "этажи — через перекрытия, лестницы и пустоты, — редко видно по верхним и нижним граням)",
+    "Import mxgmn XML": "Импорт XML mxgmn",
+    "Import an mxgmn (WaveFunctionCollapse) simple-tiled XML tileset as a kit of flat 1 m tiles that keeps the "
+    "tileset's own adjacency rules; pictures beside the XML become textures":
+        "Импортировать набор плиток mxgmn (WaveFunctionCollapse, simple tiled XML) как набор плоских плиток 1 м "
+        "с собственными правилами соседства; картинки рядом с XML становятся текстурами",
+    "File Path": "Путь к файлу",
+    "Filepath used for importing the file": "Путь к импортируемому файлу",
+    "File Filter": "Фильтр файлов",
+    "Subset": "Подмножество",
+    "Name of a <subset> of the tileset to use (empty: every tile)":
+        "Имя подмножества (<subset>) набора (пусто: все плитки)",
+    'Kit "{name}": {count} tiles from the mxgmn tileset': "Набор «{name}»: плиток из набора mxgmn: {count}",
+    "Cannot read {path}: {error}": "Не удаётся прочитать {path}: {error}",
+    "mxgmn tilesets are flat: set Size z to 1": "Наборы mxgmn плоские: задайте размер по z равным 1",
+    "mxgmn tilesets have no socket labels: turn Closed Room off, and leave Fixed Tiles, Below and Above empty":
+        "У наборов mxgmn нет меток разъёмов: выключите «Закрытая комната» и оставьте пустыми «Закреплённые "
+        "плитки», «Снизу» и «Сверху»",
+    'Kit "{name}": the tileset\'s tiles {tiles} have no object; import the XML again':
+        "Набор «{name}»: у плиток набора {tiles} нет объекта; импортируйте XML заново",
 }
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

@@ -1,4 +1,5 @@
-"""Tile Rooms tools beside Assemble Room: Regenerate Box (re-solve a box of cells, keep the rest)."""
+"""Tile Rooms tools beside Assemble Room: Regenerate Box (re-solve a box of cells, keep the rest) and Import
+mxgmn XML (a simple-tiled tileset as a kit)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from types import SimpleNamespace
 
 import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
-from bpy.props import IntProperty, IntVectorProperty
+from bpy.props import IntProperty, IntVectorProperty, StringProperty
+from bpy_extras.io_utils import ImportHelper
 
 from ..scene.room_edit import regenerate_box
 from ..scene.room_job import RoomError
+from ..scene.room_mxgmn import import_mxgmn
 from ..scene.room_output import room_collection
 from .rooms import room_params
 
@@ -64,6 +67,31 @@ class STREW_OT_regenerate_room_box(bpy.types.Operator):
         return {'FINISHED'}
 
 
-classes = (STREW_OT_regenerate_room_box,)
+class STREW_OT_import_mxgmn(bpy.types.Operator, ImportHelper):
+    """Import an mxgmn / MarkovJunior simple-tiled XML tileset as a kit of flat tiles"""
+
+    bl_idname = "strew.import_mxgmn"
+    bl_label = "Import mxgmn XML"
+    bl_description = ("Import an mxgmn (WaveFunctionCollapse) simple-tiled XML tileset as a kit of flat 1 m tiles "
+                      "that keeps the tileset's own adjacency rules; pictures beside the XML become textures")
+    bl_options = {'REGISTER', 'UNDO'}
+
+    filename_ext = ".xml"
+    filter_glob: StringProperty(name="File Filter", default="*.xml", options={'HIDDEN'})  # type: ignore[valid-type]
+    subset: StringProperty(  # type: ignore[valid-type]
+        name="Subset", description="Name of a <subset> of the tileset to use (empty: every tile)")
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        try:
+            collection = import_mxgmn(context.scene, self.filepath, self.subset)
+        except ValueError as error:
+            self.report({'ERROR'}, str(error))
+            return {'CANCELLED'}
+        self.report({'INFO'}, rpt_('Kit "{name}": {count} tiles from the mxgmn tileset').format(
+            name=collection.name, count=len(collection.objects)))
+        return {'FINISHED'}
+
+
+classes = (STREW_OT_regenerate_room_box, STREW_OT_import_mxgmn)
 
 register, unregister = bpy.utils.register_classes_factory(classes)

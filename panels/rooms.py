@@ -88,6 +88,7 @@ class STREW_PT_rooms(_RoomsPanel, bpy.types.Panel):
         row = layout.row(align=True)
         row.prop(room, "kit")
         row.operator("strew.build_demo_kit", text="", icon='ADD')
+        row.operator("strew.import_mxgmn", text="", icon='IMPORT')
         layout.prop(room, "room_name")
         layout.prop(room, "size")
         layout.prop(room, "auto_cell_size")

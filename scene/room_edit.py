@@ -37,7 +37,7 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
     shape = tuple(int(s) for s in collection["strew_grid_shape"])
     box = _box(box_min, box_max, shape)
     mode = 'INSTANCES' if any(TILES_KEY in obj for obj in collection.objects) else 'OBJECTS'
-    params = dataclasses.replace(params, size=shape, fixed=(), output=mode,
+    params = dataclasses.replace(params, size=(shape[0], shape[1], shape[2]), fixed=(), output=mode,
                                  origin=tuple(collection.get("strew_origin", params.origin)))
     kit, rules, options = prepare(params)
     placed = read_placed(collection)
@@ -54,8 +54,8 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
         grid[tuple(cell)] = variant[key]
     if (grid < 0).any():
         raise RoomError(rpt_("The room has cells without a tile (edited by hand?); assemble it again"))
-    for key in ("fixed", "entrances"):
-        options.pop(key, None)
+    for option in ("fixed", "entrances"):
+        options.pop(option, None)
     flat = rules.dims == 2
     try:
         new = regenerate(rules, grid[:, :, 0] if flat else grid, box[:2] if flat else box, int(params.seed),

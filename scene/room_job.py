@@ -23,6 +23,7 @@ from bpy.app.translations import pgettext_rpt as rpt_
 from ..core.wfc import Contradiction, Rules, SocketTile, rules_from_tiles, solve_detailed
 from ..core.wfc.sockets import sockets_fit, turn_label, turned
 from .room_kit import Kit, KitError, read_kit
+from .room_mxgmn import MXGMN_KEY, prepare_mxgmn
 from .room_output import (  # noqa: F401 (the output's names, re-exported for callers of the job)
     CELL_KEY,
     OUTPUT_ITEMS,
@@ -225,6 +226,8 @@ def prepare(params: RoomParams) -> tuple[Kit, Rules, dict]:
     if collection is None:
         raise RoomError(rpt_('There is no collection named "{name}": pick the kit collection').format(
             name=params.kit))
+    if MXGMN_KEY in collection:  # an imported mxgmn tileset: its own adjacency, no sockets
+        return prepare_mxgmn(collection, params, RoomError)
     flat = int(params.size[2]) == 1
     try:
         kit = read_kit(collection, params.compatible, params.cell_size)

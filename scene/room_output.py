@@ -94,12 +94,13 @@ def _variant_arrays(plan: Plan) -> tuple[np.ndarray, list[str], np.ndarray, np.n
 
 
 def _tile_set(plan: Plan, room_name: str) -> tuple[bpy.types.Collection, list[str]]:
-    """A Strew-owned collection (not in the scene) holding the kit's tiles, and their names in its child order."""
+    """A Strew-owned collection (not in the scene) holding the kit's tiles, and their tile names in the order
+    Pick Instance counts its children (the objects' names in Blender's order)."""
     tile_set = bpy.data.collections.new(f"{room_name} Tiles")
     mark(tile_set, OWNER, **{ROOM_KEY: room_name})
     for obj in plan.kit.objects.values():
         tile_set.objects.link(obj)
-    names = sorted(plan.kit.objects, key=natural_name_key)
+    names = sorted(plan.kit.objects, key=lambda name: natural_name_key(plan.kit.objects[name].name))
     return tile_set, names
 
 
@@ -114,7 +115,7 @@ def write_instances(staging: bpy.types.Collection, plan: Plan, params: RoomParam
     tile_set, names = _tile_set(plan, params.room_name)
     index = {name: i for i, name in enumerate(names)}
     tile_index = np.array([index[name] for name in tiles], dtype=np.int32)
-    tile_scales = np.array([tuple(plan.kit.objects[name].scale) for name in names], dtype=np.float32)
+    tile_scales = np.array([plan.kit.objects[name].scale.to_tuple() for name in names], dtype=np.float32)
     scales = tile_scales[tile_index] if len(tile_index) else np.zeros((0, 3), np.float32)
     scales[:, 0] *= np.where(mirrored, -1.0, 1.0).astype(np.float32)
     mesh = bpy.data.meshes.new(params.room_name)
@@ -157,7 +158,7 @@ def write_objects(staging: bpy.types.Collection, plan: Plan, params: RoomParams,
             staging.objects.link(obj)
             created.append(obj)
             x, y, z = (int(c) for c in cells[i])
-            matrix = (Matrix.Translation(origin + cell_size * (x, y, z)) @ turns[int(rotations[i])]
+            matrix = (Matrix.Translation((origin + cell_size * (x, y, z)).tolist()) @ turns[int(rotations[i])]
                       @ Matrix.Diagonal((*source.scale, 1.0)))
             obj.matrix_world = matrix @ flip if mirrored[i] else matrix
             mark(obj, OWNER, **{ROOM_KEY: params.room_name, CELL_KEY: (x, y, z), TILE_KEY: source.name,

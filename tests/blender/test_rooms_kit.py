@@ -323,3 +323,66 @@ def test_command_line_room_has_the_panels_options_and_reports_by_ownership(tmp_p
     assert len(room) == 20 and room_collection().name == "Strew Room.001"
     check_positions(room, (1.0, 2.0, 3.0), (3.0, 3.0, 3.0))
     assert all(p.obj is not None for _, _, p in room.values())
+
+
+# --- Import mxgmn XML -----------------------------------------------------------------------------------------------
+
+KNOTS = """<set>
+  <tiles>
+    <tile name="corner" symmetry="L" weight="0.5"/>
+    <tile name="cross" symmetry="I" weight="0.5"/>
+    <tile name="empty" symmetry="X"/>
+    <tile name="line" symmetry="I"/>
+    <tile name="hook" symmetry="F" weight="0.5"/>
+  </tiles>
+  <neighbors>
+    <neighbor left="corner 1" right="empty"/><neighbor left="corner" right="cross"/>
+    <neighbor left="corner" right="line"/><neighbor left="corner 1" right="line 1"/>
+    <neighbor left="empty" right="empty"/><neighbor left="empty" right="line 1"/>
+    <neighbor left="line" right="line"/><neighbor left="line" right="cross"/>
+    <neighbor left="cross" right="cross"/><neighbor left="cross 1" right="cross 1"/>
+    <neighbor left="hook" right="line"/><neighbor left="hook 1" right="empty"/><neighbor left="hook 2" right="empty"/>
+    <neighbor left="hook 3" right="empty"/><neighbor left="empty" right="hook 1"/><neighbor left="empty" right="hook"/>
+  </neighbors>
+</set>"""
+
+
+def test_imported_mxgmn_tileset_assembles_by_its_own_adjacency(tmp_path: Path) -> None:
+    wfc = _module("core.wfc")
+    path = tmp_path / "Knots.xml"
+    path.write_text(KNOTS)
+    assert bpy.ops.strew.import_mxgmn(filepath=str(path)) == {'FINISHED'}
+    kit = bpy.data.collections["Knots"]
+    assert sorted(o["strew_mxgmn_tile"] for o in kit.objects) == ["corner", "cross", "empty", "hook", "line"]
+    assert all(o.data.uv_layers for o in kit.objects)
+    rules = wfc.load_mxgmn(KNOTS)
+    variant = {(t, r, m): v for v, (t, r, m) in enumerate(zip(rules.tiles, rules.rotations, rules.reflected,
+                                                                 strict=True))}
+    for seed in (1, 2):
+        assert bpy.ops.strew.assemble_room(size=(9, 8, 1), seed=seed, periodic=True) == {'FINISHED'}
+        obj = room_collection().objects[0]
+        n = len(obj.data.vertices)
+        names = list(obj["strew_tiles"])
+        values = {}
+        for key, field, dtype in (("strew_cell", "vector", np.float32), ("strew_tile", "value", np.int32),
+                                  ("strew_rotation", "value", np.int32), ("strew_mirror", "value", bool)):
+            array = np.empty(n * (3 if key == "strew_cell" else 1), dtype=dtype)
+            obj.data.attributes[key].data.foreach_get(field, array)
+            values[key] = array
+        cells = np.rint(values["strew_cell"].reshape(n, 3)).astype(int)
+        grid = np.full((9, 8), -1)
+        for (x, y, _), t, r, m in zip(cells, values["strew_tile"], values["strew_rotation"], values["strew_mirror"],
+                                      strict=True):
+            grid[x, y] = variant[(names[t], int(r), bool(m))]
+        assert (grid >= 0).all()
+        assert wfc.find_violations(rules, grid, periodic=True) == []
+        dg = bpy.context.evaluated_depsgraph_get()
+        flipped = [np.linalg.det(np.array(i.matrix_world)[:3, :3]) < 0 for i in dg.object_instances
+                   if i.is_instance and i.parent and i.parent.original == obj]
+        assert sum(flipped) == int(values["strew_mirror"].sum())
+    with pytest.raises(RuntimeError, match="flat"):
+        bpy.ops.strew.assemble_room(size=(4, 4, 2))
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<set><tiles>")
+    with pytest.raises(RuntimeError, match="not valid XML"):
+        bpy.ops.strew.import_mxgmn(filepath=str(bad))
