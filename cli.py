@@ -130,6 +130,30 @@ def _check_room_args(args: argparse.Namespace) -> None:
         raise CliError(f"--time-limit: give a number of seconds > 0, got {args.time_limit:g}")
 
 
+def _check_output(target: Path, option: str) -> None:
+    """Refuse an output path Blender could not write (a folder, under a file, no permission) before any work."""
+    import os
+
+    if target.is_dir():
+        raise CliError(f"{option} {target}: is a folder; give a .blend file path")
+    ancestor = target.parent
+    while not ancestor.exists():
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise CliError(f"{option} {target}: {ancestor} is a file, not a folder")
+    if not os.access(ancestor, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise CliError(f"{option} {target}: not writable")
+
+
+def _open_blend(path: str) -> None:
+    """Open a .blend for a command, as one line on failure (missing, corrupt, not a .blend)."""
+    try:
+        _open(path)
+    except RuntimeError as error:
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else "cannot open"
+        raise CliError(f"{path}: not a readable .blend file ({reason})") from error
+
+
 def _room(args: argparse.Namespace) -> int:
     import bpy
 
@@ -137,8 +161,11 @@ def _room(args: argparse.Namespace) -> int:
 
     if args.output is None and not args.in_place:
         raise CliError("say where to save: -o OUT.blend, or --in-place to overwrite the input")
+    if args.output is not None and not args.in_place and Path(args.output).resolve() == Path(args.blend).resolve():
+        raise CliError("-o is the input file: add --in-place to overwrite it, or save elsewhere")
     _check_room_args(args)
-    _open(args.blend)
+    _check_output(Path(args.output or args.blend).resolve(), "-o" if args.output else "--in-place")
+    _open_blend(args.blend)
     options: dict[str, object] = {}
     for key in ("kit", "seed", "border", "fixed", "room_name", "compatible", "heuristic", "time_limit",
                 "max_backtracks", "max_restarts", "border_bottom", "border_top", "counts"):
@@ -175,10 +202,11 @@ def _kit(args: argparse.Namespace) -> int:
 
     from .scene.demo_kit import build_demo_kit
 
+    target = Path(args.output).resolve()
+    _check_output(target, "output")
     bpy.ops.wm.read_homefile(use_empty=True)
     ensure_registered()
     collection = build_demo_kit(bpy.context.scene, args.name)
-    target = Path(args.output).resolve()
     target.parent.mkdir(parents=True, exist_ok=True)
     bpy.ops.wm.save_as_mainfile(filepath=str(target), check_existing=False)
     print(f"kit \"{collection.name}\": {len(collection.objects)} tiles; saved {target}")

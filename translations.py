@@ -525,6 +525,8 @@ RUSSIAN: dict[str, str] = {
     "File Path": "Путь к файлу",
     "Filepath used for importing the file": "Путь к импортируемому файлу",
     "File Filter": "Фильтр файлов",
+    "Room of {count:,} tiles as points (strew_cell, strew_tile, strew_rotation)":
+        "Комната из {count:,} плиток в виде точек (strew_cell, strew_tile, strew_rotation)",
     "Subset": "Подмножество",
     "Name of a <subset> of the tileset to use (empty: every tile)":
         "Имя подмножества (<subset>) набора (пусто: все плитки)",

@@ -175,6 +175,11 @@ class STREW_PT_rooms_tile(_RoomsPanel, bpy.types.Panel):
     def draw(self, context: bpy.types.Context) -> None:
         obj = context.active_object
         self.layout.label(text=obj.name, translate=False, icon='OBJECT_DATA')
+        if "strew_tiles" in obj and obj.type == 'MESH':
+            self.layout.label(text=iface_("Room of {count:,} tiles as points (strew_cell, strew_tile, "
+                                          "strew_rotation)").format(count=len(obj.data.vertices)),
+                              translate=False, icon='INFO')
+            return
         if "strew_tile" in obj:
             self.layout.label(text=iface_("Placed: {tile} at {cell}, {rotation}°").format(
                 tile=obj['strew_tile'], cell=tuple(obj['strew_cell']), rotation=obj['strew_rotation']),

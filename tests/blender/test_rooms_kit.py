@@ -386,3 +386,80 @@ def test_imported_mxgmn_tileset_assembles_by_its_own_adjacency(tmp_path: Path) -
     bad.write_text("<set><tiles>")
     with pytest.raises(RuntimeError, match="not valid XML"):
         bpy.ops.strew.import_mxgmn(filepath=str(bad))
+
+
+def test_command_line_files_room_and_kit_fail_cleanly_before_any_work(tmp_path: Path, capsys) -> None:
+    cli = _module("cli")
+    kit_path = tmp_path / "kit.blend"
+    _road_kit("Tiles")
+    bpy.ops.wm.save_as_mainfile(filepath=str(kit_path))
+    kit_bytes = kit_path.read_bytes()
+    text = tmp_path / "notes.blend"
+    text.write_text("not a blend file")
+    truncated = tmp_path / "truncated.blend"
+    truncated.write_bytes(kit_bytes[: len(kit_bytes) // 3])
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    cases = [
+        (["room", str(text), "--kit", "Tiles", "-o", str(tmp_path / "a.blend")], "not a readable .blend"),
+        (["room", str(truncated), "--kit", "Tiles", "-o", str(tmp_path / "b.blend")], "not a readable .blend"),
+        (["room", str(kit_path), "--kit", "Tiles", "-o", str(tmp_path)], "is a folder"),
+        (["room", str(kit_path), "--kit", "Tiles", "-o", str(a_file / "room.blend")], "is a file"),
+        (["room", str(kit_path), "--kit", "Tiles", "-o", str(kit_path)], "--in-place"),
+        (["kit", str(a_file / "kit.blend")], "is a file"),
+        (["kit", str(tmp_path)], "is a folder"),
+    ]
+    capsys.readouterr()
+    for argv, message in cases:
+        assert cli.main(argv) == 2, argv
+        error = capsys.readouterr().err.strip()
+        assert len(error.splitlines()) == 1 and message in error, (argv, error)
+    assert kit_path.read_bytes() == kit_bytes
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt", "kit.blend", "notes.blend", "truncated.blend"]
+
+
+def test_realized_mirrored_tiles_face_outwards_after_flip_faces_on_strew_mirror() -> None:
+    """The documented recipe: Realize Instances keeps each face's winding, so a mirrored (negative scale) tile
+    comes out inside-out until Flip Faces runs on the faces whose ``strew_mirror`` is set."""
+    wfc, room_job, room_kit = _module("core.wfc"), _module("scene.room_job"), _module("scene.room_kit")
+    kit = bpy.data.collections.new("Wedges")
+    bpy.context.scene.collection.children.link(kit)
+    # A wedge: asymmetric in x, closed, faces wound outwards.
+    vertices = [(-1, -1, 0), (1, -1, 0), (1, 1, 0), (-1, 1, 0), (1, -1, 2), (1, 1, 2)]
+    faces = [(0, 3, 2, 1), (0, 1, 4), (3, 5, 2), (1, 2, 5, 4), (0, 4, 5, 3)]
+    mesh = bpy.data.meshes.new("wedge")
+    mesh.from_pydata(vertices, [], faces)
+    wedge = bpy.data.objects.new("wedge", mesh)
+    kit.objects.link(wedge)
+    wedge["strew_sockets"] = {side: "x" for side in "nesw"}
+    ones = np.ones((2, 2), dtype=bool)
+    rules = wfc.Rules(weights=np.ones(2), allowed={"e": ones, "n": ones}, tiles=("wedge", "wedge"),
+                      rotations=(90, 90), reflected=(False, True))
+    grid = np.array([0, 1, 1, 0]).reshape(2, 2, 1)
+    params = room_job.RoomParams(kit=kit.name, size=(2, 2, 1), cell_size=(2.0, 2.0, 2.0))
+    plan = room_job.Plan(room_kit.read_kit(kit, "", (2.0, 2.0, 2.0)), rules, grid, 0, 0)
+    for _ in room_job.build_steps(bpy.context.scene, plan, params):
+        pass
+    room = room_collection().objects[0]
+    tree = bpy.data.node_groups.new("Realize", 'GeometryNodeTree')
+    tree.interface.new_socket("Geometry", in_out='OUTPUT', socket_type='NodeSocketGeometry')
+    info, realize = tree.nodes.new('GeometryNodeObjectInfo'), tree.nodes.new('GeometryNodeRealizeInstances')
+    flip, mirrored = tree.nodes.new('GeometryNodeFlipFaces'), tree.nodes.new('GeometryNodeInputNamedAttribute')
+    out = tree.nodes.new('NodeGroupOutput')
+    info.inputs['Object'].default_value = room
+    mirrored.data_type, mirrored.inputs['Name'].default_value = 'BOOLEAN', "strew_mirror"
+    for a, b in ((info.outputs['Geometry'], realize.inputs[0]), (realize.outputs[0], flip.inputs[0]),
+                 (mirrored.outputs['Attribute'], flip.inputs['Selection']), (flip.outputs[0], out.inputs[0])):
+        tree.links.new(a, b)
+    holder = bpy.data.objects.new("holder", bpy.data.meshes.new("holder"))
+    bpy.context.scene.collection.objects.link(holder)
+    holder.modifiers.new("Realize", 'NODES').node_group = tree
+    evaluated = holder.evaluated_get(bpy.context.evaluated_depsgraph_get()).to_mesh()
+    assert len(evaluated.polygons) == 4 * len(faces)
+    for polygon in evaluated.polygons:  # every face of every wedge points away from a point inside that wedge
+        x, y = divmod(polygon.index // len(faces), 2)  # realized in point order: cells x-major
+        # inside point (0.4, 0, 0.6) of the wedge, mirrored (x -> -x) or not, then turned 90°: (0, ±0.4, 0.6)
+        inside = np.array([x * 2.0, y * 2.0 + (0.4 if grid[x, y, 0] == 0 else -0.4), 0.6])
+        centre = np.array(polygon.center)
+        assert np.dot(np.array(polygon.normal), centre - inside) > 0, ((x, y), tuple(centre), tuple(polygon.normal))
+    holder.evaluated_get(bpy.context.evaluated_depsgraph_get()).to_mesh_clear()
