@@ -22,9 +22,7 @@ from .baseline_wfc import solve_baseline
 
 TITLE = "Wave Function Collapse (mxgmn simple-tiled sets)"
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "bench-data" / "wfc-mxgmn"
-if not DATA.is_dir():
-    DATA = Path("/work/shared/bench-data/wfc-mxgmn")
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "mxgmn"  # mxgmn's tilesets, MIT
 
 # name: (subset, periodic, heuristic). Subsets and periodicity as in mxgmn's samples.xml; Castle uses the
 # scanline heuristic there; Summer too here (minimum entropy needs thousands of backtracks on it at 100²).

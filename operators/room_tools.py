@@ -3,22 +3,18 @@ mxgmn XML (a simple-tiled tileset as a kit)."""
 
 from __future__ import annotations
 
-import dataclasses
 import time
-from types import SimpleNamespace
 
 import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
-from bpy.props import IntProperty, IntVectorProperty, StringProperty
+from bpy.props import IntVectorProperty, StringProperty
 from bpy_extras.io_utils import ImportHelper
 
 from ..scene.room_edit import regenerate_box
 from ..scene.room_job import RoomError
 from ..scene.room_mxgmn import import_mxgmn
 from ..scene.room_output import room_collection
-from .rooms import room_params
-
-_PANEL_ONLY = SimpleNamespace(properties=SimpleNamespace(is_property_set=lambda name: False))
+from .rooms import STREW_OT_assemble_room, fill_from_panel, room_params
 
 
 class STREW_OT_regenerate_room_box(bpy.types.Operator):
@@ -30,9 +26,12 @@ class STREW_OT_regenerate_room_box(bpy.types.Operator):
                       "cells around it keep their tiles and the new ones fit them")
     bl_options = {'REGISTER', 'UNDO'}
 
-    box_min: IntVectorProperty(name="From", size=3, min=0, options={'SKIP_SAVE'})  # type: ignore[valid-type]
-    box_max: IntVectorProperty(name="To", size=3, min=0, options={'SKIP_SAVE'})  # type: ignore[valid-type]
-    seed: IntProperty(name="Seed", min=0, options={'SKIP_SAVE'})  # type: ignore[valid-type]
+    # The box, and every option of Assemble Room (a script may override the panel's, e.g. the seed).
+    __annotations__ = {
+        "box_min": IntVectorProperty(name="From", size=3, min=0, options={'SKIP_SAVE'}),
+        "box_max": IntVectorProperty(name="To", size=3, min=0, options={'SKIP_SAVE'}),
+        **STREW_OT_assemble_room.__annotations__,
+    }
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
@@ -50,10 +49,9 @@ class STREW_OT_regenerate_room_box(bpy.types.Operator):
         box_min = tuple(self.box_min) if given("box_min") else tuple(room.box_min)
         box_max = tuple(self.box_max) if given("box_max") else tuple(room.box_max)
         started = time.perf_counter()
+        fill_from_panel(self, room)
         try:
-            params = room_params(_PANEL_ONLY, context.scene)  # type: ignore[arg-type]
-            if given("seed"):
-                params = dataclasses.replace(params, seed=int(self.seed))
+            params = room_params(self)
             result = regenerate_box(context.scene, params, box_min, box_max)
         except RoomError as error:
             self.report({'ERROR'}, str(error))

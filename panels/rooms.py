@@ -5,6 +5,7 @@ from __future__ import annotations
 import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
+from ..core.wfc.counts import parse_counts
 from ..core.wfc.socket_detect import SIDES
 from ..scene.room_kit import PASSABLE_KEY, ROTATIONS_KEY, SOCKETS_KEY, WALKABLE_KEY, WEIGHT_KEY
 from .main import property_layout
@@ -52,6 +53,25 @@ def draw_tile_settings(layout: bpy.types.UILayout, obj: bpy.types.Object) -> Non
         else:
             layout.prop(settings, prop)
     layout.operator("strew.detect_sockets", text="Detect Sockets of Selected", icon='SNAP_EDGE').target = 'SELECTED'
+
+
+def draw_counts(layout: bpy.types.UILayout, text: str) -> None:
+    """The Counts field read back as one line per tile ("stairs: 0 – 4"), or why it cannot be read."""
+    try:
+        counts = parse_counts(text)
+    except ValueError as error:
+        layout.label(text=str(error), translate=False, icon='ERROR')
+        return
+    column = layout.box().column(align=True)
+    for tile, (low, high) in counts.items():
+        if high is None:
+            amount = iface_("at least {low}").format(low=low)
+        elif low == high:
+            amount = iface_("exactly {low}").format(low=low)
+        else:
+            amount = iface_("{low} to {high}").format(low=low, high=high)
+        column.label(text=iface_("{tile}: {amount}").format(tile=tile, amount=amount), translate=False,
+                     icon='LINENUMBERS_ON')
 
 
 class STREW_PT_tile(bpy.types.Panel):
@@ -123,6 +143,9 @@ class STREW_PT_rooms_rules(_RoomsPanel, bpy.types.Panel):
         layout.prop(room, "border_top")
         layout.prop(room, "compatible")
         layout.prop(room, "connected")
+        layout.prop(room, "counts")
+        if room.counts.strip():
+            draw_counts(layout, room.counts)
         layout.label(text="Fixed Tiles")
         row = layout.row()
         row.template_list("STREW_UL_fixed_tiles", "", room, "fixed", room, "active_fixed_index", rows=3)

@@ -39,7 +39,8 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
     mode = 'INSTANCES' if any(TILES_KEY in obj for obj in collection.objects) else 'OBJECTS'
     params = dataclasses.replace(params, size=(shape[0], shape[1], shape[2]), fixed=(), output=mode,
                                  origin=tuple(collection.get("strew_origin", params.origin)))
-    kit, rules, options = prepare(params)
+    kit, problem = prepare(params)
+    rules, options = problem.rules, dict(problem.options)
     placed = read_placed(collection)
     reflected = rules.reflected or (False,) * rules.count
     variant = {(rules.tiles[v], int(rules.rotations[v]), bool(reflected[v])): v  # type: ignore[index]

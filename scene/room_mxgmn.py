@@ -15,7 +15,8 @@ from pathlib import Path
 import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core.wfc import Rules, load_mxgmn
+from ..core.wfc import load_mxgmn
+from ..core.wfc.room import AUTO, RoomProblem
 from .room_kit import CELL_SIZE_KEY, Kit, tile_objects
 
 MXGMN_KEY = "strew_mxgmn"
@@ -88,14 +89,14 @@ def import_mxgmn(scene: bpy.types.Scene, path: str, subset: str = "") -> bpy.typ
     return collection
 
 
-def prepare_mxgmn(collection: bpy.types.Collection, params, error: type[Exception]) -> tuple[Kit, Rules, dict]:
-    """Kit, rules and solver options of a room from an imported mxgmn tileset (2-D; no sockets, so no border or
-    fixed tiles); ``error`` is raised with the reason."""
+def prepare_mxgmn(collection: bpy.types.Collection, params, error: type[Exception]) -> tuple[Kit, RoomProblem]:
+    """Kit and room problem of a room from an imported mxgmn tileset (2-D; no sockets, so no border, fixed
+    tiles or counts); ``error`` is raised with the reason."""
     if int(params.size[2]) != 1:
         raise error(rpt_("mxgmn tilesets are flat: set Size z to 1"))
-    if params.border or params.fixed or params.border_bottom.strip() or params.border_top.strip():
+    if params.border or params.fixed or params.border_bottom.strip() or params.border_top.strip() or params.counts:
         raise error(rpt_("mxgmn tilesets have no socket labels: turn Closed Room off, and leave Fixed Tiles, "
-                         "Below and Above empty"))
+                         "Counts, Below and Above empty"))
     try:
         rules = load_mxgmn(str(collection[MXGMN_KEY]), str(collection.get(SUBSET_KEY, "")) or None)
     except ValueError as problem:
@@ -107,7 +108,8 @@ def prepare_mxgmn(collection: bpy.types.Collection, params, error: type[Exceptio
             name=collection.name, tiles=missing))
     size = tuple(params.cell_size) if params.cell_size is not None else tuple(collection[CELL_SIZE_KEY])
     kit = Kit(collection, [], objects, [], size)  # type: ignore[arg-type]
-    options = dict(periodic=(params.periodic, params.periodic), heuristic=None if params.heuristic == 'AUTO'
-                   else params.heuristic.lower(), connected=False, max_backtracks=params.max_backtracks,
-                   max_restarts=params.max_restarts, time_limit=params.time_limit)
-    return kit, rules, options
+    options = dict(periodic=(params.periodic, params.periodic), connected=False,
+                   heuristic=None if params.heuristic == AUTO else params.heuristic,
+                   max_backtracks=params.max_backtracks, max_restarts=params.max_restarts,
+                   time_limit=float(params.time_limit))
+    return kit, RoomProblem(rules, tuple(params.size), int(params.seed), options)

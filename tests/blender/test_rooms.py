@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib
 import math
 import threading
-import time
 from pathlib import Path
 
 import bpy
@@ -251,28 +250,27 @@ def test_modal_job_cancelled_midway_leaves_the_scene_unchanged() -> None:
     before = scene_snapshot()
     params = room_job.RoomParams(kit="Tiles", size=(30, 30, 2), seed=4, border="wall, window",
                                  border_bottom="ground", border_top="sky")
-    for stop_at in (0.06, 0.6):  # ESC during the solve (its worker thread stops), then during the build
-        job = room_job.assemble(bpy.context.scene, params, threaded=True)
-        for fraction in job:
+    for stop_at in (0.06, 0.6):  # ESC during the solve, then during the build
+        job = room_job.assemble(bpy.context.scene, params)
+        texts = []
+        for fraction, text in job:
+            texts.append(text)
             if fraction > stop_at:
                 break
         job.close()
         assert scene_snapshot() == before
-    deadline = time.perf_counter() + 10.0  # the solver's worker thread notices the cancel within 256 decisions
-    while threading.active_count() > 1 and time.perf_counter() < deadline:
-        time.sleep(0.01)
-    assert threading.active_count() == 1
-    # The threaded path run to the end gives the room the blocking path gives.
-    job = room_job.assemble(bpy.context.scene, params, threaded=True)
+        assert all(texts) and threading.active_count() == 1  # progress text at every step; no worker thread
+    # The stepped job run to the end gives the room the blocking path gives.
+    job = room_job.assemble(bpy.context.scene, params)
     while True:
         try:
             next(job)
         except StopIteration as stop:
             assert stop.value.placed == 30 * 30 * 2
             break
-    threaded = read_room()
+    stepped = read_room()
     room_job.run_to_end(bpy.context.scene, params)
-    assert {cell: value[:2] for cell, value in read_room().items()} == {c: v[:2] for c, v in threaded.items()}
+    assert {cell: value[:2] for cell, value in read_room().items()} == {c: v[:2] for c, v in stepped.items()}
 
 
 # --- Detect Sockets on a kit whose true sockets are known -------------------------------------------------------

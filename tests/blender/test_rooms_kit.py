@@ -314,7 +314,7 @@ def test_command_line_room_has_the_panels_options_and_reports_by_ownership(tmp_p
     capsys.readouterr()
     assert cli.main(["room", str(kit_path), "--kit", "Tiles", "--size", "5", "4", "1", "--seed", "2",
                      "--max-restarts", "3", "--max-backtracks", "50", "--heuristic", "MRV", "--origin", "1", "2", "3",
-                     "--real-objects", "-o", str(out)]) == 0
+                     "--counts", "junction=0; bend=2..*", "--real-objects", "-o", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "20 tiles in collection 'Strew Room.001'" in printed
     bpy.ops.wm.open_mainfile(filepath=str(out))
@@ -323,6 +323,8 @@ def test_command_line_room_has_the_panels_options_and_reports_by_ownership(tmp_p
     assert len(room) == 20 and room_collection().name == "Strew Room.001"
     check_positions(room, (1.0, 2.0, 3.0), (3.0, 3.0, 3.0))
     assert all(p.obj is not None for _, _, p in room.values())
+    tiles = [tile for tile, _, _ in room.values()]
+    assert "junction" not in tiles and tiles.count("bend") >= 2
 
 
 # --- Import mxgmn XML -----------------------------------------------------------------------------------------------
