@@ -465,3 +465,35 @@ def test_realized_mirrored_tiles_face_outwards_after_flip_faces_on_strew_mirror(
         centre = np.array(polygon.center)
         assert np.dot(np.array(polygon.normal), centre - inside) > 0, ((x, y), tuple(centre), tuple(polygon.normal))
     holder.evaluated_get(bpy.context.evaluated_depsgraph_get()).to_mesh_clear()
+
+
+@pytest.mark.parametrize("output", ['INSTANCES', 'OBJECTS'])
+def test_a_tile_marked_strew_mirror_is_placed_mirrored_by_negative_scale(output: str) -> None:
+    """A shelf whose back ("back_l") fits only its mirror twin ("back_r"): shelves stand back to back with a
+    mirrored one, which the room writes with a negative x scale and the flag strew_mirror."""
+    wfc, room_kit = _module("core.wfc"), _module("scene.room_kit")
+    kit = bpy.data.collections.new("Shelves")
+    bpy.context.scene.collection.children.link(kit)
+    kit["strew_cell_size"] = (2.0, 2.0, 2.0)
+    kit["strew_compatible"] = "back_l=back_r"
+    floor = _plane("floor", kit, 2.0)
+    floor["strew_sockets"] = {side: "open" for side in "nesw"}
+    shelf = _plane("shelf", kit, 2.0, marks=[(0.5, 1.0, -1.0, 0.2)])
+    shelf["strew_sockets"] = {"n": "open", "e": "back_l", "s": "open", "w": "open"}
+    shelf["strew_mirror"] = True
+    assert bpy.ops.strew.assemble_room(kit="Shelves", size=(6, 6, 1), seed=2, counts="shelf=4..*", periodic=True,
+                                       output=output) == {'FINISHED'}
+    room = read_room()
+    parsed = room_kit.read_kit(kit)
+    rules = wfc.rules_from_tiles(parsed.tiles, compatible=parsed.compatible, dims=2)
+    key = {(t, r, m): v for v, (t, r, m) in enumerate(zip(rules.tiles, rules.rotations, rules.reflected,
+                                                            strict=True))}
+    grid = np.full((6, 6), -1)
+    mirrored = 0
+    for (x, y, _), (tile, rotation, placed) in room.items():
+        flipped = bool(np.linalg.det(placed.matrix_world[:3, :3]) < 0)
+        grid[x, y] = key[(tile, rotation, flipped)]
+        mirrored += flipped
+    assert (grid >= 0).all() and wfc.find_violations(rules, grid, periodic=True) == []
+    shelves = sum(tile == "shelf" for tile, _, _ in room.values())
+    assert shelves >= 4 and 2 * mirrored == shelves  # (no edge) every shelf's back meets a mirrored one's
