@@ -11,7 +11,7 @@ import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty, StringProperty
 
-from ..core.wfc.socket_detect import SIDES
+from ..core.wfc.vocab import SIDES_2D, SIDES_3D
 from ..properties.rooms import ROOM_OPTIONS, room_options
 from ..scene import room_job
 from ..scene.demo_kit import build_demo_kit
@@ -123,7 +123,7 @@ class STREW_OT_clear_room(bpy.types.Operator):
     bl_description = "Remove the room Strew assembled; the kit and your own objects are never touched"
     bl_options = {'REGISTER', 'UNDO'}
 
-    room_name: StringProperty(name="Room", description="Room to clear (default: the panel's)",  # type: ignore[valid-type]
+    room_name: StringProperty(name="Room", description="Room to clear (default: the panel's)",
                               options={'SKIP_SAVE'})
 
     def execute(self, context: bpy.types.Context) -> set[str]:
@@ -141,12 +141,12 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
                       "them afterwards")
     bl_options = {'REGISTER', 'UNDO'}
 
-    target: EnumProperty(  # type: ignore[valid-type]
+    target: EnumProperty(
         name="Tiles", items=[('KIT', "Whole Kit", "Every tile of the panel's kit"),
                              ('SELECTED', "Selected", "The selected objects")], default='KIT')
-    kit: StringProperty(name="Kit", description="Kit collection (default: the panel's)",  # type: ignore[valid-type]
+    kit: StringProperty(name="Kit", description="Kit collection (default: the panel's)",
                         options={'SKIP_SAVE'})
-    quantum: FloatProperty(  # type: ignore[valid-type]
+    quantum: FloatProperty(
         name="Precision", default=0.01, min=1e-5, soft_max=0.1, subtype='DISTANCE', unit='LENGTH',
         description="Vertices are rounded to this step before hashing; geometry off by more gets another label")
     vertical: BoolProperty(  # type: ignore[valid-type]
@@ -172,7 +172,7 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
                 size = kit_cell_size(collection, tile_objects(collection))
             else:
                 size = tuple(room.cell_size)
-            sides = SIDES if self.vertical else SIDES[:4]
+            sides = SIDES_3D if self.vertical else SIDES_2D
             found = {obj.name: {side: label for side, label in detect_object_sockets(obj, size, self.quantum).items()
                                 if side in sides} for obj in objects}
             off = tiles_off_cell(objects, size, self.quantum, vertical=self.vertical)
@@ -203,7 +203,7 @@ class STREW_OT_build_demo_kit(bpy.types.Operator):
                       "corridors, stairs, balconies, air) with sockets set, in a new collection")
     bl_options = {'REGISTER', 'UNDO'}
 
-    name: StringProperty(name="Name", default="Tiles")  # type: ignore[valid-type]
+    name: StringProperty(name="Name", default="Tiles")
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         started = time.perf_counter()

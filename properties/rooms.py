@@ -40,19 +40,25 @@ def room_options(*, operator: bool) -> dict[str, Any]:
     """The room options the Tile Rooms panel and the Assemble Room operator share, declared once.
 
     The operator's copies skip saving (``SKIP_SAVE``): a property a script did not set falls back to the panel.
+    Their lower bounds are soft, so a script's out-of-range value is reported by the room's validation instead
+    of being clamped in silence (``size=(0, 0, 0)`` is an error, not a 1 × 1 × 1 room).
     """
     flags: Any = {'SKIP_SAVE'} if operator else {'ANIMATABLE'}
+
+    def at_least(value: float) -> dict[str, Any]:
+        return {"soft_min": value} if operator else {"min": value}
+
     return {
         "room_name": StringProperty(
             name="Room", default="Strew Room", options=flags,
             description="Name of the output collection; assembling again replaces only this room"),
         "size": IntVectorProperty(
-            name="Size", size=3, default=(12, 12, 1), min=1, soft_max=64, options=flags,
+            name="Size", size=3, default=(12, 12, 1), **at_least(1), soft_max=64, options=flags,
             description="Number of cells along x, y and z (floors)"),
         "origin": FloatVectorProperty(
             name="Origin", size=3, default=(0.0, 0.0, 0.0), subtype='TRANSLATION', unit='LENGTH', options=flags,
             description="World position of cell (0, 0, 0): the centre of its bottom face (the tiles' origin)"),
-        "seed": IntProperty(name="Seed", default=0, min=0, options=flags),
+        "seed": IntProperty(name="Seed", default=0, **at_least(0), options=flags),
         "periodic": BoolProperty(
             name="Periodic", default=False, options=flags,
             description="Wrap around in x and y (the room tiles seamlessly)"),
@@ -75,13 +81,14 @@ def room_options(*, operator: bool) -> dict[str, Any]:
             "limit) separated by ';', e.g. \"entrance=1; stairs=0..4\""),
         "heuristic": EnumProperty(name="Heuristic", items=HEURISTIC_ITEMS, default='AUTO', options=flags),
         "max_backtracks": IntProperty(
-            name="Backtracking Budget", default=DEFAULT_MAX_BACKTRACKS, min=0, options=flags,
+            name="Backtracking Budget", default=DEFAULT_MAX_BACKTRACKS, **at_least(0), options=flags,
             description="Undo steps allowed per attempt before starting over (0: restarts only)"),
         "max_restarts": IntProperty(
-            name="Restarts", default=DEFAULT_MAX_RESTARTS, min=0, options=flags,
+            name="Restarts", default=DEFAULT_MAX_RESTARTS, **at_least(0), options=flags,
             description="Fresh attempts after a dead end before giving up"),
         "time_limit": FloatProperty(
-            name="Time Limit", default=DEFAULT_TIME_LIMIT, min=0.1, subtype='TIME_ABSOLUTE', unit='TIME_ABSOLUTE',
+            name="Time Limit", default=DEFAULT_TIME_LIMIT, **at_least(0.1), subtype='TIME_ABSOLUTE',
+            unit='TIME_ABSOLUTE',
             options=flags, description="Give up after this many seconds"),
         "output": EnumProperty(
             name="Output", items=OUTPUT_ITEMS, default='INSTANCES', options=flags,
@@ -96,11 +103,11 @@ ROOM_OPTIONS = tuple(room_options(operator=True))
 class StrewFixedTile(bpy.types.PropertyGroup):
     """A tile pinned to a cell (e.g. the entrance)."""
 
-    tile: PointerProperty(  # type: ignore[valid-type]
+    tile: PointerProperty(
         name="Tile", type=bpy.types.Object, description="Tile of the kit to place in this cell",
     )
-    rotation: EnumProperty(name="Rotation", items=ROTATION_ITEMS, default='0')  # type: ignore[valid-type]
-    cell: IntVectorProperty(  # type: ignore[valid-type]
+    rotation: EnumProperty(name="Rotation", items=ROTATION_ITEMS, default='0')
+    cell: IntVectorProperty(
         name="Cell", size=3, min=0, description="Grid cell (x, y, z) counted from the room origin",
     )
 

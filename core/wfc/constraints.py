@@ -20,7 +20,7 @@ from .sockets import sockets_fit
 from .vocab import AXIS, DIRECTIONS_2D, FORWARD
 
 
-def _cell(rules: Rules, shape: tuple[int, ...], given: Iterable[Any], what: str) -> tuple[int, ...]:
+def _cell(shape: tuple[int, ...], given: Iterable[Any], what: str) -> tuple[int, ...]:
     cell = tuple(int(v) for v in given)
     if len(cell) != len(shape) or any(not 0 <= c < s for c, s in zip(cell, shape, strict=True)):
         raise ValueError(f"{what}: cell {cell} is outside the grid of shape {shape}")
@@ -43,7 +43,7 @@ def fixed_array(rules: Rules, shape: tuple[int, ...], fixed: Any) -> np.ndarray:
         return out
     if isinstance(fixed, Mapping):
         for cell, value in fixed.items():
-            out[_cell(rules, shape, cell, "fixed")] = _variant(rules, value, f"fixed[{cell}]")
+            out[_cell(shape, cell, "fixed")] = _variant(rules, value, f"fixed[{cell}]")
         return out
     array = np.asarray(fixed)
     if array.shape != shape:
@@ -107,7 +107,7 @@ def initial_masks(rules: Rules, shape: tuple[int, ...], *, fixed: Any = None, bo
             rows[tuple(index)] &= pack(mask)
     walk = rules.walkable_mask()
     for entrance in entrances:
-        cell = _cell(rules, shape, entrance, "entrances")
+        cell = _cell(shape, entrance, "entrances")
         if not walk.any():
             raise ValueError("entrances: the rules have no walkable tile (set walkable on some tiles)")
         rows[cell] &= pack(walk)

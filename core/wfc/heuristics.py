@@ -13,9 +13,6 @@ from __future__ import annotations
 import numpy as np
 
 from .bitset import ChunkTables
-from .vocab import HEURISTICS
-
-__all__ = ["HEURISTICS", "cell_keys"]
 
 
 def cell_keys(heuristic: str, tables: ChunkTables, rows: np.ndarray, cells: np.ndarray,

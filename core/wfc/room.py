@@ -101,7 +101,7 @@ class RoomSpec:
     border_top: str = ""
     connected: bool = False
     fixed: tuple[FixedTile, ...] = ()
-    counts: Mapping[str, tuple[int, int | None]] = field(default_factory=dict)
+    counts: Mapping[str, tuple[int, int | None]] | str = field(default_factory=dict)  # text: parse_counts
     heuristic: str = AUTO
     max_backtracks: int = DEFAULT_MAX_BACKTRACKS
     max_restarts: int = DEFAULT_MAX_RESTARTS
@@ -283,14 +283,15 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
         if spec.connected and rules.walkable_mask()[v]:
             entrances.append(cell)
     _check_fixed_neighbours(rules, fixed, spec.size, spec.periodic)
+    counts = dict(spec.counts) if isinstance(spec.counts, Mapping) else parse_counts(spec.counts)
     options = dict(periodic=(spec.periodic, spec.periodic, False)[: rules.dims],
                    heuristic=None if spec.heuristic == AUTO else spec.heuristic, fixed=fixed or None,
                    border=border or None, connected=spec.connected, entrances=entrances,
-                   counts=dict(spec.counts) or None, max_backtracks=spec.max_backtracks,
+                   counts=counts or None, max_backtracks=spec.max_backtracks,
                    max_restarts=spec.max_restarts, time_limit=float(spec.time_limit))
-    if spec.counts:  # refuse impossible counts before any work
+    if counts:  # refuse impossible counts before any work
         try:
-            count_groups(rules, spec.counts, math.prod(spec.size))
+            count_groups(rules, counts, math.prod(spec.size))
         except ValueError as error:
             raise RoomInputError("{error}", error=error) from None
     return RoomProblem(rules, spec.size, int(spec.seed), options)

@@ -14,6 +14,7 @@ from collections.abc import Generator, Sequence
 import numpy as np
 
 from .bitset import ChunkTables, pack, unpack
+from .checks import neighbour_pairs
 from .constraints import Constraint, Narrow, Violation
 from .heuristics import cell_keys
 from .rules import Rules
@@ -265,8 +266,6 @@ class Search:
 def neighbour_table(shape: tuple[int, ...], directions: Sequence[str], periodic: tuple[bool, ...],
                     deadline: float) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
     """(D, N + 1) neighbour of each cell per direction (N = off the grid) and the forward pairs."""
-    from .checks import neighbour_pairs
-
     cells = int(np.prod(shape))
     neighbours = np.empty((len(directions), cells + 1), dtype=np.int64)  # filled row by row: the deadline
     pairs = {}                                                             # is checked between rows

@@ -26,7 +26,9 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-SIDES = ("n", "e", "s", "w", "up", "down")
+from .vocab import SIDES_2D, SIDES_3D
+
+SIDES = SIDES_3D  # n e s w up down
 CellSize = Sequence[float] | np.ndarray
 """A cell's size along x, y and z."""
 MIRROR_SUFFIX = "~"
@@ -208,7 +210,7 @@ def detect_sockets(vertices: np.ndarray, cell_size: CellSize, quantum: float = 0
         if side in bitmaps and bitmaps[side].any():
             out[side] = bitmap_label(bitmaps[side], side)
         else:  # no face in the plane (or no faces given): the vertices on it, e.g. a flat tile's edge
-            label = horizontal_label if side in ("n", "e", "s", "w") else vertical_label
+            label = horizontal_label if side in SIDES_2D else vertical_label
             out[side] = label(profiles[side], quantum)
     return out
 

@@ -1,6 +1,6 @@
 """Rules from socket tiles: each side of a tile carries a label, rotations make variants.
 
-Conventions (also in docs/readme/wfc.md):
+Conventions (also in docs/wfc.md):
 
 - Sides ``n e s w`` (+y, +x, -y, -x) and, for 3-D kits, ``up`` / ``down`` (+z, -z).
 - Two tiles fit across a side when the facing labels are **equal**, or when the pair of labels is declared

@@ -14,7 +14,6 @@ to the end. A caller with a user interface steps it in time slices and closes it
 from __future__ import annotations
 
 import math
-import operator
 import time
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from .arguments import check_memory, grid_shape, seconds, whole_number
 from .bitset import ChunkTables, unpack
 from .checks import periodic_axes
 from .connectivity import Connectivity
@@ -80,52 +80,6 @@ SCANLINE_AFTER_RESTARTS = 3
 STEP_SECONDS = 0.01
 
 
-def _count(name: str, value: object, low: int = 0) -> int:
-    try:
-        number = operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        raise ValueError(f"{name}: expected an int >= {low}, got {value!r}") from None
-    if isinstance(value, bool) or number < low:
-        raise ValueError(f"{name}: expected an int >= {low}, got {value!r}")
-    return number
-
-
-def _seconds(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
-        raise ValueError(f"{name}: expected a number of seconds > 0, got {value!r}")
-    if not float(value) > 0:  # also refuses NaN
-        raise ValueError(f"{name}: must be > 0 seconds, got {value!r}")
-    return float(value)
-
-
-def _shape(rules: Rules, shape: object) -> tuple[int, ...]:
-    sizes: tuple[Any, ...] = tuple(shape) if isinstance(shape, Iterable) else (shape,)
-    out = []
-    for size in sizes:
-        try:
-            out.append(operator.index(size))
-        except TypeError:
-            raise ValueError(f"shape: expected whole numbers of cells, got {shape!r}") from None
-    if len(out) != rules.dims:
-        raise ValueError(f"shape: these rules are {rules.dims}-D, so give {rules.dims} sizes, got {tuple(out)}")
-    if any(s < 1 for s in out):
-        raise ValueError(f"shape: size must be ≥ 1 along every axis, got {tuple(out)}")
-    return tuple(out)
-
-
-def _memory(rules: Rules, shape: tuple[int, ...], budget: int) -> None:
-    """Refuse a grid whose arrays would exceed ``budget`` bytes (Python ints: no overflow, no allocation)."""
-    cells = math.prod(shape)
-    width = (rules.count + 63) // 64
-    estimate = cells * (40 * width + 8 * (len(rules.directions) + 6)) + cells * rules.count
-    if estimate > budget:
-        raise ValueError(
-            f"shape: {shape} with {rules.count} variants needs about {estimate / 2**20:,.0f} MiB, more than "
-            f"memory_budget={budget / 2**20:,.0f} MiB; solve a smaller grid (or in boxes with "
-            "regenerate) or raise memory_budget"
-        )
-
-
 def _describe(rules: Rules, shape: tuple[int, ...], failure: tuple[int, np.ndarray, str] | None) -> str:
     if failure is None:
         return ""
@@ -165,15 +119,15 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
     started = time.perf_counter()
     if not isinstance(rules, Rules):
         raise ValueError(f"rules: expected a Rules object, not a {type(rules).__name__}")
-    shape = _shape(rules, shape)
-    seed = _count("seed", seed)
-    max_backtracks = _count("max_backtracks", max_backtracks)
-    max_restarts = _count("max_restarts", max_restarts)
-    memory_budget = _count("memory_budget", memory_budget, 1)
-    time_limit = _seconds("time_limit", time_limit)
+    shape = grid_shape(rules, shape)
+    seed = whole_number("seed", seed)
+    max_backtracks = whole_number("max_backtracks", max_backtracks)
+    max_restarts = whole_number("max_restarts", max_restarts)
+    memory_budget = whole_number("memory_budget", memory_budget, 1)
+    time_limit = seconds("time_limit", time_limit)
     if isinstance(step_seconds, bool) or not isinstance(step_seconds, int | float) or not step_seconds >= 0:
         raise ValueError(f"step_seconds: expected a number >= 0, got {step_seconds!r}")
-    _memory(rules, shape, memory_budget)
+    check_memory(rules, shape, memory_budget)
     entrances = [tuple(e) for e in entrances]
     connected = bool(connected) or bool(entrances)
     switch_to_scanline = heuristic is None and not connected
