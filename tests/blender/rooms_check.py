@@ -71,10 +71,12 @@ def fits(a: str, b: str, pairs: set[frozenset]) -> bool:
 
 
 class Placed:
-    """One placed tile as the scene shows it: its world matrix and, in the Real Objects mode, the object."""
+    """One placed tile as the scene shows it: its world matrix, whether it is mirrored (``strew_mirror``) and,
+    in the Real Objects mode, the object."""
 
-    def __init__(self, matrix: np.ndarray, obj: bpy.types.Object | None = None) -> None:
+    def __init__(self, matrix: np.ndarray, mirrored: bool, obj: bpy.types.Object | None = None) -> None:
         self.matrix_world = matrix
+        self.mirrored = mirrored
         self.obj = obj
 
 
@@ -105,21 +107,26 @@ def read_instancer(obj: bpy.types.Object, cell_size) -> dict:
     mesh.attributes["strew_tile"].data.foreach_get("value", tiles)
     rotations = np.empty(n, dtype=np.int32)
     mesh.attributes["strew_rotation"].data.foreach_get("value", rotations)
+    mirrored = np.empty(n, dtype=bool)
+    mesh.attributes["strew_mirror"].data.foreach_get("value", mirrored)
     names = list(obj["strew_tiles"])
     instances = _instances(obj)
     matrix = np.array(obj.matrix_world)
     out = {}
-    for cell, tile, rotation in zip(np.rint(cells.reshape(n, 3)).astype(int).tolist(), tiles.tolist(),
-                                    rotations.tolist(), strict=True):
+    flags = {}
+    for cell, tile, rotation, flag in zip(np.rint(cells.reshape(n, 3)).astype(int).tolist(), tiles.tolist(),
+                                          rotations.tolist(), mirrored.tolist(), strict=True):
         assert tuple(cell) not in out, f"two points in cell {cell}"
         out[tuple(cell)] = [names[tile], rotation, None]
+        flags[tuple(cell)] = flag
     assert len(instances) == n, (len(instances), n)
     for tile, world in instances:
         local = np.linalg.inv(matrix) @ world[:, 3]
         cell = tuple(int(c) for c in np.rint(local[:3] / np.array(cell_size)))
         assert out[cell][0] == tile, (cell, out[cell][0], tile)
         assert out[cell][2] is None, f"two instances in cell {cell}"
-        out[cell][2] = Placed(world)
+        assert flags[cell] == (np.linalg.det(world[:3, :3]) < 0), (cell, flags[cell])  # mirrored: negative scale
+        out[cell][2] = Placed(world, flags[cell])
     return {cell: tuple(value) for cell, value in out.items()}
 
 
@@ -133,15 +140,16 @@ def read_room(name: str = "Strew Room") -> dict[tuple[int, int, int], tuple[str,
             return read_instancer(obj, tuple(room["strew_cell_size"]))
         cell = tuple(int(c) for c in obj["strew_cell"])
         assert cell not in out, f"two objects in cell {cell}"
-        out[cell] = (obj["strew_tile"], int(obj["strew_rotation"]), Placed(np.array(obj.matrix_world), obj))
+        out[cell] = (obj["strew_tile"], int(obj["strew_rotation"]),
+                     Placed(np.array(obj.matrix_world), bool(obj.get("strew_mirror", False)), obj))
     return out
 
 
 def placed_tiles(room: dict, kit: bpy.types.Collection) -> dict[tuple[int, int, int], dict]:
     out = {}
-    for cell, (tile, rotation, obj) in room.items():
+    for cell, (tile, rotation, placed) in room.items():
         source = source_tile(kit.all_objects[tile])
-        out[cell] = turn(mirror(source) if obj.get("strew_mirror") else source, rotation)
+        out[cell] = turn(mirror(source) if placed.mirrored else source, rotation)
     return out
 
 
@@ -152,7 +160,7 @@ def check_positions(room: dict, origin, cell_size) -> None:
         m = placed.matrix_world
         np.testing.assert_allclose(m[:3, 3], np.array(origin) + np.array(cell_size) * np.array(cell), atol=1e-5)
         a = math.radians(rotation)
-        sign = -1.0 if obj.get("strew_mirror") else 1.0  # a mirrored tile has its x axis negated, then turned
+        sign = -1.0 if placed.mirrored else 1.0  # a mirrored tile has its x axis negated, then turned
         np.testing.assert_allclose(sign * m[:2, 0] / np.linalg.norm(m[:3, 0]), [math.cos(a), math.sin(a)],
                                    atol=1e-6)
 

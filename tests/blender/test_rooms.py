@@ -540,7 +540,7 @@ def test_panels_draw_existing_properties_and_operators() -> None:
 def test_counts_bound_how_often_a_tile_appears() -> None:
     kit = _hand_kit()
     settings = bpy.context.scene.strew.room
-    settings.kit, settings.border = kit, "grass"
+    settings.kit, settings.use_border, settings.border = kit, True, "grass"
     for seed in range(3):
         assert bpy.ops.strew.assemble_room(size=(9, 7, 1), seed=seed, counts="cross=2; turn=6..10") == {'FINISHED'}
         checked = _check_room(kit, (9, 7, 1), (0, 0, 0), (2.0, 2.0, 1.0), set(), border=["grass"])
@@ -575,11 +575,11 @@ def test_mirrored_tiles_are_placed_with_a_negative_scale_and_still_fit() -> None
     tiles = placed_tiles(room, kit)
     assert violations(tiles, (10, 8, 1), set()) == []
     check_positions(room, (0, 0, 0), (2.0, 2.0, 1.0))
-    mirrored = [obj for tile, _, obj in room.values() if tile == "dead end" and obj["strew_mirror"]]
+    mirrored = [p for tile, _, p in room.values() if tile == "dead end" and p.mirrored]
     assert mirrored, "the mirrored dead end (road to the west) should appear"
-    for obj in mirrored:
-        assert np.linalg.det(np.array(obj.matrix_world)[:3, :3]) < 0
-    assert not any(obj["strew_mirror"] for tile, _, obj in room.values() if tile != "dead end")
+    for p in mirrored:
+        assert np.linalg.det(p.matrix_world[:3, :3]) < 0
+    assert not any(p.mirrored for tile, _, p in room.values() if tile != "dead end")
 
 
 @pytest.mark.parametrize("options, message", [({"size": (0, 0, 0)}, "size must be ≥ 1"),

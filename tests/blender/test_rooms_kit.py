@@ -273,3 +273,22 @@ def test_a_tile_marked_strew_mirror_is_placed_mirrored_by_negative_scale(output:
     assert (grid >= 0).all() and wfc.find_violations(rules, grid, periodic=True) == []
     shelves = sum(tile == "shelf" for tile, _, _ in room.values())
     assert shelves >= 4 and 2 * mirrored == shelves  # (no edge) every shelf's back meets a mirrored one's
+
+
+def test_a_tile_that_is_an_empty_instancing_a_collection_shows_its_parts_in_every_cell() -> None:
+    kit = bpy.data.collections.new("Parts Kit")
+    bpy.context.scene.collection.children.link(kit)
+    parts = bpy.data.collections.new("parts")
+    plane("slab", parts, 2.0)
+    tile = bpy.data.objects.new("tile", None)
+    tile.instance_type, tile.instance_collection = 'COLLECTION', parts
+    kit.objects.link(tile)
+    tile["strew_sockets"] = {side: "a" for side in "nesw"}
+    assert bpy.ops.strew.assemble_room(kit=kit.name, size=(3, 2, 1), cell_size=(2.0, 2.0, 2.0),
+                                       origin=(5.0, 0.0, 1.0)) == {'FINISHED'}
+    room = room_collection().objects[0]
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    slabs = sorted(tuple(np.round(np.array(i.matrix_world)[:3, 3], 4)) for i in depsgraph.object_instances
+                   if i.is_instance and i.instance_object.original.name == "slab" and i.parent
+                   and i.parent.original == room)
+    assert slabs == sorted((5.0 + 2.0 * x, 2.0 * y, 1.0) for x in range(3) for y in range(2))
