@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import statistics
 import subprocess
 import sys
@@ -273,6 +274,7 @@ def field_rows(lookup) -> list[str]:
 
 
 def run() -> str:
+    load_before = os.getloadavg()[0]
     grid_v, grid_t = displaced_grid(GRID_QUADS)
     irr_v, irr_t = irregular_mesh(380_000)
     grid_row, grid_lookup = lookup_rows("displaced grid 708 x 708 quads", grid_v, grid_t)
@@ -283,8 +285,8 @@ def run() -> str:
     fields = field_rows(grid_lookup)
     fresh = fresh_rows()
     lines = [
-        f"Queries are uniform over the bounds ({QUERIES:,} per run) on a shared 2-core machine "
-        "(other jobs were running).",
+        f"Queries are uniform over the bounds ({QUERIES:,} per run) on a shared 2-core machine; "
+        f"load average {load_before:.1f} at the start of this section, {os.getloadavg()[0]:.1f} at its end.",
         "",
         "### First call in a fresh process (1,002,528-triangle grid)",
         "",

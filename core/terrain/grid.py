@@ -49,7 +49,9 @@ class TriangleGrid:
         inside_grid = (fx >= -slack) & (fy >= -slack) & (fx <= nx + slack) & (fy <= ny + slack)
         ix = np.clip(fx, 0, nx - 1).astype(np.int64)
         iy = np.clip(fy, 0, ny - 1).astype(np.int64)
-        cell = np.where(inside_grid, iy * nx + ix, 0)
+        cell = iy * nx + ix
+        if inside_grid.all():
+            return self.cells.candidates(cell)
         return self.cells.candidates(cell, inside_grid)
 
 
