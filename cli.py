@@ -182,31 +182,59 @@ def _add_room(commands: Commands) -> None:
     room.add_argument("--compatible", help="extra label pairs 'a=b, c=d'")
     room.add_argument("--heuristic", choices=("AUTO", "ENTROPY", "MRV", "SCANLINE"))
     room.add_argument("--max-backtracks", type=int, help="backtracking budget per attempt")
+    room.add_argument("--max-restarts", type=int, help="fresh attempts after a dead end before giving up")
+    room.add_argument("--below", dest="border_bottom", help="label below the lowest floor, e.g. 'ground'")
+    room.add_argument("--above", dest="border_top", help="label above the top floor, e.g. 'sky'")
+    room.add_argument("--counts", help="how many of a tile: 'entrance=1; stairs=0..4'")
+    room.add_argument("--origin", type=float, nargs=3, metavar=("X", "Y", "Z"), help="world position of cell 0 0 0")
+    room.add_argument("--real-objects", action=argparse.BooleanOptionalAction, default=None,
+                      help="one object per cell instead of one instancer object (default: the file's setting)")
     room.add_argument("--time-limit", type=float, help="give up after this many seconds")
     room.add_argument("--room-name", help="output collection (default: 'Strew Room')")
     _add_output_options(room)
     room.set_defaults(handler=_room)
 
 
+def _check_room_args(args: argparse.Namespace) -> None:
+    """Refuse sizes, cell sizes and budgets the operator would silently clamp, before any work."""
+    if args.size is not None and any(n < 1 for n in args.size):
+        raise CliError("--size: give three whole numbers >= 1 (cells along x, y, z), got "
+                       + " ".join(map(str, args.size)))
+    if args.cell_size is not None and not all(math.isfinite(c) and c > 0 for c in args.cell_size):
+        raise CliError("--cell-size: give three sizes > 0 (x, y, z), got " + " ".join(f"{c:g}" for c in args.cell_size))
+    if args.origin is not None and not all(math.isfinite(c) for c in args.origin):
+        raise CliError("--origin: give three finite numbers, got " + " ".join(f"{c:g}" for c in args.origin))
+    for key, low in (("max_backtracks", 0), ("max_restarts", 0)):
+        value = getattr(args, key)
+        if value is not None and value < low:
+            raise CliError(f"--{key.replace('_', '-')}: give a whole number >= {low}, got {value}")
+    if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
+        raise CliError(f"--time-limit: give a number of seconds > 0, got {args.time_limit:g}")
+
+
 def _room(args: argparse.Namespace) -> int:
     source, target = _output(args)
+    _check_room_args(args)
     import bpy
+
+    from .scene.room_output import placed_count, room_collection
 
     _open(source)
     options: dict[str, object] = {}
     for key in ("kit", "seed", "border", "fixed", "room_name", "compatible", "heuristic", "time_limit",
-                "max_backtracks"):
+                "max_backtracks", "max_restarts", "border_bottom", "border_top", "counts"):
         value = getattr(args, key)
         if value is not None:
             options[key] = value
-    if args.size is not None:
-        options["size"] = tuple(args.size)
-    if args.cell_size is not None:
-        options["cell_size"] = tuple(args.cell_size)
+    for key in ("size", "cell_size", "origin"):
+        if getattr(args, key) is not None:
+            options[key] = tuple(getattr(args, key))
     if args.connected is not None:
         options["connected"] = args.connected
     if args.periodic:
         options["periodic"] = True
+    if args.real_objects is not None:
+        options["output"] = 'OBJECTS' if args.real_objects else 'INSTANCES'
     started = time.perf_counter()
     try:
         result = bpy.ops.strew.assemble_room(**options)
@@ -215,9 +243,11 @@ def _room(args: argparse.Namespace) -> int:
     if result != {'FINISHED'}:
         raise CliError("assemble_room was cancelled")
     name = str(options.get("room_name") or bpy.context.scene.strew.room.room_name)
-    collection = bpy.data.collections.get(name)
-    count = len(collection.objects) if collection else 0
-    print(f"{name}: {count:,} tiles; assemble took {time.perf_counter() - started:.2f} s; saved {_save(target)}")
+    collection = room_collection(bpy.context.scene, name)  # by Strew's owner mark, never by name
+    count = placed_count(collection) if collection is not None else 0
+    where = f"collection {collection.name!r}" if collection is not None else "nowhere"
+    print(f"{name}: {count:,} tiles in {where}; assemble took {time.perf_counter() - started:.2f} s; "
+          f"saved {_save(target)}")
     return 0
 
 
