@@ -41,7 +41,7 @@ def _open(source: Path) -> None:
     try:
         bpy.ops.wm.open_mainfile(filepath=str(source))
     except RuntimeError as error:
-        raise CliError(f"{source}: Blender cannot read it ({_blender_message(error)})") from error
+        raise CliError(f"{source}: not a readable .blend file ({_blender_message(error)})") from error
     ensure_registered()
 
 

@@ -58,10 +58,12 @@ def readable_blend(path: str) -> Path:
         with source.open("rb") as file:
             head = file.read(7)
             if not any(head.startswith(magic) for magic in _BLEND_MAGICS):
-                raise CliError(f"{path}: not a .blend file (it does not start like one); give a file saved by Blender")
+                raise CliError(f"{path}: not a readable .blend file (it does not start like one); give a file saved "
+                               "by Blender")
             file.seek(0)
             if head == b"BLENDER" and not _blocks_end_cleanly(file, source.stat().st_size):
-                raise CliError(f"{path}: the .blend file is truncated or damaged; save it again from Blender")
+                raise CliError(f"{path}: not a readable .blend file (truncated or damaged); save it again from "
+                               "Blender")
     except OSError as error:
         raise CliError(f"{path}: cannot be read ({error.strerror}); check its permissions") from error
     return source.resolve()
@@ -98,10 +100,10 @@ def writable_blend(path: str, source: Path | None = None, in_place: bool = False
     ``source`` is the input file: saving over it needs ``in_place``.
     """
     target = Path(path).expanduser()
-    if target.suffix.lower() != ".blend":
-        raise CliError(f"{path}: give the output a name ending in .blend")
     if target.is_dir():
         raise CliError(f"{path}: is a folder; give a file name ending in .blend")
+    if target.suffix.lower() != ".blend":
+        raise CliError(f"{path}: give the output a name ending in .blend")
     target = target.resolve()
     if source is not None and not in_place and target == source:
         raise CliError(f"{path}: is the input file; pass --in-place to overwrite it, or pick another -o")

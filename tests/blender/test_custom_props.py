@@ -91,6 +91,6 @@ def test_good_custom_properties_win_over_the_panel() -> None:
     turn["strew_rotations"] = [90.0]  # floats with whole turns are fine
     turn["strew_weight"] = 2
     turn["strew_walkable"] = 1
-    assert bpy.ops.strew.assemble_room(**ROOM) == {'FINISHED'}
+    assert bpy.ops.strew.assemble_room(**ROOM, output='OBJECTS') == {'FINISHED'}
     placed = [o for o in bpy.data.objects if o.get("strew_tile") == "turn"]
     assert placed and {o["strew_rotation"] for o in placed} == {90}
