@@ -20,6 +20,7 @@ it does); :data:`COMMANDS` lists them in the order ``--help`` shows.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -40,7 +41,7 @@ def _open(source: Path) -> None:
     try:
         bpy.ops.wm.open_mainfile(filepath=str(source))
     except RuntimeError as error:
-        raise CliError(f"{source}: Blender cannot read it ({_blender_message(error)})") from error
+        raise CliError(f"{source}: not a readable .blend file ({_blender_message(error)})") from error
     ensure_registered()
 
 
@@ -99,14 +100,29 @@ def _parse_layer(text: str) -> tuple[str, float, float, str | None]:
         low, high = float(parts[1]), float(parts[2])
     except ValueError as error:
         raise CliError(f"--layer {text!r}: radii must be numbers, e.g. Trees:4:9") from error
+    if not (math.isfinite(low) and math.isfinite(high) and low > 0):
+        raise CliError(f"--layer {text!r}: Min Radius must be a number > 0 (and Max Radius finite), e.g. Trees:4:9")
+    if high < low:
+        raise CliError(f"--layer {text!r}: Max Radius ({high:g}) is smaller than Min Radius ({low:g}), e.g. Trees:4:9")
+    if not parts[0].strip():
+        raise CliError(f"--layer {text!r}: give the layer a name, e.g. Trees:4:9")
     return parts[0], low, high, parts[3] if len(parts) == 4 else None
+
+
+def _check_scatter_numbers(args: argparse.Namespace) -> None:
+    """Numbers Blender would silently clamp to a property's range are refused instead."""
+    if args.seed is not None and args.seed < 0:
+        raise CliError(f"--seed {args.seed}: give a seed ≥ 0")
+    if args.max_slope is not None and not 0 <= args.max_slope <= 90:
+        raise CliError(f"--max-slope {args.max_slope:g}: give an angle between 0 and 90 degrees")
+    if args.chunk_size is not None and not args.chunk_size >= 1:
+        raise CliError(f"--chunk-size {args.chunk_size:g}: give a chunk side ≥ 1")
 
 
 def _scatter(args: argparse.Namespace) -> int:
     source, target = _output(args)
     layers = [_parse_layer(text) for text in args.layer]
-    import math
-
+    _check_scatter_numbers(args)
     import bpy
 
     from .scene import scatter_job
@@ -166,31 +182,59 @@ def _add_room(commands: Commands) -> None:
     room.add_argument("--compatible", help="extra label pairs 'a=b, c=d'")
     room.add_argument("--heuristic", choices=("AUTO", "ENTROPY", "MRV", "SCANLINE"))
     room.add_argument("--max-backtracks", type=int, help="backtracking budget per attempt")
+    room.add_argument("--max-restarts", type=int, help="fresh attempts after a dead end before giving up")
+    room.add_argument("--below", dest="border_bottom", help="label below the lowest floor, e.g. 'ground'")
+    room.add_argument("--above", dest="border_top", help="label above the top floor, e.g. 'sky'")
+    room.add_argument("--counts", help="how many of a tile: 'entrance=1; stairs=0..4'")
+    room.add_argument("--origin", type=float, nargs=3, metavar=("X", "Y", "Z"), help="world position of cell 0 0 0")
+    room.add_argument("--real-objects", action=argparse.BooleanOptionalAction, default=None,
+                      help="one object per cell instead of one instancer object (default: the file's setting)")
     room.add_argument("--time-limit", type=float, help="give up after this many seconds")
     room.add_argument("--room-name", help="output collection (default: 'Strew Room')")
     _add_output_options(room)
     room.set_defaults(handler=_room)
 
 
+def _check_room_args(args: argparse.Namespace) -> None:
+    """Refuse sizes, cell sizes and budgets the operator would silently clamp, before any work."""
+    if args.size is not None and any(n < 1 for n in args.size):
+        raise CliError("--size: give three whole numbers >= 1 (cells along x, y, z), got "
+                       + " ".join(map(str, args.size)))
+    if args.cell_size is not None and not all(math.isfinite(c) and c > 0 for c in args.cell_size):
+        raise CliError("--cell-size: give three sizes > 0 (x, y, z), got " + " ".join(f"{c:g}" for c in args.cell_size))
+    if args.origin is not None and not all(math.isfinite(c) for c in args.origin):
+        raise CliError("--origin: give three finite numbers, got " + " ".join(f"{c:g}" for c in args.origin))
+    for key, low in (("max_backtracks", 0), ("max_restarts", 0)):
+        value = getattr(args, key)
+        if value is not None and value < low:
+            raise CliError(f"--{key.replace('_', '-')}: give a whole number >= {low}, got {value}")
+    if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
+        raise CliError(f"--time-limit: give a number of seconds > 0, got {args.time_limit:g}")
+
+
 def _room(args: argparse.Namespace) -> int:
     source, target = _output(args)
+    _check_room_args(args)
     import bpy
+
+    from .scene.room_output import placed_count, room_collection
 
     _open(source)
     options: dict[str, object] = {}
     for key in ("kit", "seed", "border", "fixed", "room_name", "compatible", "heuristic", "time_limit",
-                "max_backtracks"):
+                "max_backtracks", "max_restarts", "border_bottom", "border_top", "counts"):
         value = getattr(args, key)
         if value is not None:
             options[key] = value
-    if args.size is not None:
-        options["size"] = tuple(args.size)
-    if args.cell_size is not None:
-        options["cell_size"] = tuple(args.cell_size)
+    for key in ("size", "cell_size", "origin"):
+        if getattr(args, key) is not None:
+            options[key] = tuple(getattr(args, key))
     if args.connected is not None:
         options["connected"] = args.connected
     if args.periodic:
         options["periodic"] = True
+    if args.real_objects is not None:
+        options["output"] = 'OBJECTS' if args.real_objects else 'INSTANCES'
     started = time.perf_counter()
     try:
         result = bpy.ops.strew.assemble_room(**options)
@@ -199,9 +243,11 @@ def _room(args: argparse.Namespace) -> int:
     if result != {'FINISHED'}:
         raise CliError("assemble_room was cancelled")
     name = str(options.get("room_name") or bpy.context.scene.strew.room.room_name)
-    collection = bpy.data.collections.get(name)
-    count = len(collection.objects) if collection else 0
-    print(f"{name}: {count:,} tiles; assemble took {time.perf_counter() - started:.2f} s; saved {_save(target)}")
+    collection = room_collection(bpy.context.scene, name)  # by Strew's owner mark, never by name
+    count = placed_count(collection) if collection is not None else 0
+    where = f"collection {collection.name!r}" if collection is not None else "nowhere"
+    print(f"{name}: {count:,} tiles in {where}; assemble took {time.perf_counter() - started:.2f} s; "
+          f"saved {_save(target)}")
     return 0
 
 
@@ -217,9 +263,11 @@ def _add_kit(commands: Commands) -> None:
 
 def _kit(args: argparse.Namespace) -> int:
     target = writable_blend(args.output)
+    if not args.name.strip():
+        raise CliError("--name: give the kit collection a name, e.g. --name Tiles")
     import bpy
 
-    from .scene.demo_kit import build_demo_kit
+    from .demos.kit import build_demo_kit
 
     bpy.ops.wm.read_homefile(use_empty=True)
     ensure_registered()
@@ -242,7 +290,7 @@ def _demo(args: argparse.Namespace) -> int:
     if args.samples < 1:
         raise CliError(f"--samples {args.samples}: give at least 1 sample per pixel")
     out = writable_folder(args.out)
-    from .demo import build_demo
+    from .demos.build import build_demo
 
     return build_demo(out, render_images=not args.no_render, samples=args.samples)
 

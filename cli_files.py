@@ -7,8 +7,10 @@ prints it and exits with code 2, so a typo never costs a long scatter or solve f
 from __future__ import annotations
 
 import os
+import struct
 import tempfile
 from pathlib import Path
+from typing import BinaryIO
 
 # A .blend starts with "BLENDER" uncompressed, or with the gzip or Zstandard magic number when compressed.
 _BLEND_MAGICS = (b"BLENDER", b"\x1f\x8b", b"\x28\xb5\x2f\xfd")
@@ -16,6 +18,33 @@ _BLEND_MAGICS = (b"BLENDER", b"\x1f\x8b", b"\x28\xb5\x2f\xfd")
 
 class CliError(Exception):
     """A problem with the command line or its files; printed as one line without a traceback."""
+
+
+def _blocks_end_cleanly(file: BinaryIO, size: int) -> bool:
+    """Walk the block headers of an uncompressed .blend: every block fits in the file and the last is "ENDB".
+
+    Headers: "BLENDER" + "17-01v0500" (17 bytes; blocks of code, SDNA index, old address, length, count: 32 bytes)
+    or the older "BLENDER-v404" (12 bytes; code, length, old address of 4 or 8 bytes, SDNA index, count).
+    """
+    head = file.read(17)
+    order = "<" if head[8:9] == b"v" or head[12:13] == b"v" else ">"
+    if head[7:10] == b"17-":
+        position, layout, length_at = 17, order + "4siQqq", 3
+    elif head[7:8] in (b"_", b"-"):
+        position, layout, length_at = 12, order + ("4siIii" if head[7:8] == b"_" else "4siQii"), 1
+    else:
+        return False
+    block = struct.calcsize(layout)
+    while position + block <= size:
+        file.seek(position)
+        fields = struct.unpack(layout, file.read(block))
+        if fields[0] == b"ENDB":
+            return True
+        length = fields[length_at]
+        if length < 0:
+            return False
+        position += block + length
+    return False
 
 
 def readable_blend(path: str) -> Path:
@@ -28,10 +57,15 @@ def readable_blend(path: str) -> Path:
     try:
         with source.open("rb") as file:
             head = file.read(7)
+            if not any(head.startswith(magic) for magic in _BLEND_MAGICS):
+                raise CliError(f"{path}: not a readable .blend file (it does not start like one); give a file saved "
+                               "by Blender")
+            file.seek(0)
+            if head == b"BLENDER" and not _blocks_end_cleanly(file, source.stat().st_size):
+                raise CliError(f"{path}: not a readable .blend file (truncated or damaged); save it again from "
+                               "Blender")
     except OSError as error:
         raise CliError(f"{path}: cannot be read ({error.strerror}); check its permissions") from error
-    if not any(head.startswith(magic) for magic in _BLEND_MAGICS):
-        raise CliError(f"{path}: not a .blend file (it does not start like one); give a file saved by Blender")
     return source.resolve()
 
 
@@ -66,10 +100,10 @@ def writable_blend(path: str, source: Path | None = None, in_place: bool = False
     ``source`` is the input file: saving over it needs ``in_place``.
     """
     target = Path(path).expanduser()
-    if target.suffix.lower() != ".blend":
-        raise CliError(f"{path}: give the output a name ending in .blend")
     if target.is_dir():
         raise CliError(f"{path}: is a folder; give a file name ending in .blend")
+    if target.suffix.lower() != ".blend":
+        raise CliError(f"{path}: give the output a name ending in .blend")
     target = target.resolve()
     if source is not None and not in_place and target == source:
         raise CliError(f"{path}: is the input file; pass --in-place to overwrite it, or pick another -o")

@@ -19,9 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .fields import Field
-from .polygons import PolygonSet
-from .polylines import SegmentIndex
+from .fields import Field, PolygonSet, SegmentIndex
 
 
 class Proximity(Field):

@@ -12,7 +12,7 @@ import bpy
 import numpy as np
 
 from ..properties.modes import DisplayMode
-from .instancer import OWNER, Prefab
+from .instancer import OWNER, PREFAB_ATTRIBUTE, RADIUS_ATTRIBUTE, ROTATION_ATTRIBUTE, SCALE_ATTRIBUTE, Prefab
 from .ownership import LAYER_KEY, is_owned, mark
 
 NODE_GROUP_NAME = "Strew Viewport"
@@ -130,7 +130,7 @@ def viewport_node_group() -> bpy.types.NodeTree:
     radius = nodes.new('ShaderNodeMath')
     radius.operation = 'MULTIPLY'
     radius.inputs[1].default_value = POINT_SIZE
-    links.new(named("strew_radius", 'FLOAT'), radius.inputs[0])
+    links.new(named(RADIUS_ATTRIBUTE, 'FLOAT'), radius.inputs[0])
     links.new(points.outputs[0], sized.inputs['Points'])
     links.new(radius.outputs[0], sized.inputs['Radius'])
 
@@ -143,9 +143,9 @@ def viewport_node_group() -> bpy.types.NodeTree:
     boxes.inputs['Pick Instance'].default_value = True
     links.new(points.outputs[0], boxes.inputs['Points'])
     links.new(info.outputs[0], boxes.inputs['Instance'])
-    links.new(named("strew_prefab", 'INT'), boxes.inputs['Instance Index'])
-    links.new(named("strew_rotation", 'FLOAT_VECTOR'), boxes.inputs['Rotation'])
-    links.new(named("strew_scale", 'FLOAT'), boxes.inputs['Scale'])
+    links.new(named(PREFAB_ATTRIBUTE, 'INT'), boxes.inputs['Instance Index'])
+    links.new(named(ROTATION_ATTRIBUTE, 'FLOAT_VECTOR'), boxes.inputs['Rotation'])
+    links.new(named(SCALE_ATTRIBUTE, 'FLOAT'), boxes.inputs['Scale'])
 
     shown = switch(group_in.outputs['Bounds'], thinned.outputs[0], boxes.outputs[0])
     shown = switch(group_in.outputs['Points'], shown, sized.outputs[0])

@@ -9,10 +9,18 @@ import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.camera import FalloffDensity, SurfaceHeights, ViewMask
-from ..core.curves import CurveRemap
-from ..core.fields import Field, FunctionField, ImageField, VertexField
-from ..core.masks import AwayFromPolylines, FunctionMask, Mask, OutsidePolygons
-from ..core.noise import PerlinNoise
+from ..core.fields import (
+    AwayFromPolylines,
+    CurveRemap,
+    Field,
+    FunctionField,
+    FunctionMask,
+    ImageField,
+    Mask,
+    OutsidePolygons,
+    PerlinNoise,
+    VertexField,
+)
 from ..core.proximity import Proximity
 from ..core.terrain import TerrainLookup
 from ..properties.modes import DensityMode

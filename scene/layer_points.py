@@ -14,15 +14,24 @@ import numpy as np
 
 from ..core.poisson import Samples
 from ..core.scatter import LayerPoints
-from .instancer import OUTPUT_COLLECTION, OWNER, Placement, write_point_instancer
+from .instancer import (
+    OUTPUT_COLLECTION,
+    OWNER,
+    PREFAB_ATTRIBUTE,
+    RADIUS_ATTRIBUTE,
+    ROTATION_ATTRIBUTE,
+    SCALE_ATTRIBUTE,
+    Placement,
+    write_point_instancer,
+)
 from .ownership import LAYER_KEY, is_owned, owned_collection
 
 PAINTED = "strew_painted"
 _ATTRIBUTES = {  # name: (type, foreach field, components)
-    "strew_prefab": ('INT', "value", 1),
-    "strew_rotation": ('FLOAT_VECTOR', "vector", 3),
-    "strew_scale": ('FLOAT', "value", 1),
-    "strew_radius": ('FLOAT', "value", 1),
+    PREFAB_ATTRIBUTE: ('INT', "value", 1),
+    ROTATION_ATTRIBUTE: ('FLOAT_VECTOR', "vector", 3),
+    SCALE_ATTRIBUTE: ('FLOAT', "value", 1),
+    RADIUS_ATTRIBUTE: ('FLOAT', "value", 1),
 }
 
 
@@ -81,9 +90,9 @@ def read_points(obj: bpy.types.Object) -> PointSet:
     painted = np.zeros(count, dtype=np.int32)
     if PAINTED in mesh.attributes:
         mesh.attributes[PAINTED].data.foreach_get("value", painted)
-    return PointSet(positions, values["strew_rotation"].astype(np.float64), values["strew_scale"].astype(np.float64),
-                    values["strew_prefab"].astype(np.int64), values["strew_radius"].astype(np.float64),
-                    painted.astype(bool))
+    return PointSet(positions, values[ROTATION_ATTRIBUTE].astype(np.float64),
+                    values[SCALE_ATTRIBUTE].astype(np.float64), values[PREFAB_ATTRIBUTE].astype(np.int64),
+                    values[RADIUS_ATTRIBUTE].astype(np.float64), painted.astype(bool))
 
 
 def write_instancer(output: bpy.types.Collection, layer_name: str, collection: bpy.types.Collection,

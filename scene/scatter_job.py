@@ -21,7 +21,7 @@ from ..core.terrain import TerrainLookup
 from ..properties.modes import OutputMode
 from . import layer_fields, scatter_spec
 from .display import remove_unused_bounds, show_in_viewport
-from .instancer import OUTPUT_COLLECTION, OWNER, Placement, write_objects
+from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, Placement, write_objects
 from .layer_points import PointSet, as_blockers, painted_points, write_instancer
 from .ownership import LAYER_KEY, disown, is_owned, owned_collection, remove_owned
 from .scatter_spec import LayerInput, ScatterError
@@ -56,7 +56,7 @@ def existing_points(scene: bpy.types.Scene, layer_name: str) -> Samples | None:
             mesh.vertices.foreach_get("co", co)
             world = co.reshape(-1, 3) @ np.array(obj.matrix_world)[:3, :3].T + np.array(obj.matrix_world)[:3, 3]
             radii = np.empty(count, dtype=np.float32)
-            mesh.attributes["strew_radius"].data.foreach_get("value", radii)
+            mesh.attributes[RADIUS_ATTRIBUTE].data.foreach_get("value", radii)
             return Samples(positions=world[:, :2], radii=radii.astype(np.float64))
     for child in output.children:
         if is_owned(child, OWNER) and child.get(LAYER_KEY) == layer_name:
@@ -64,7 +64,7 @@ def existing_points(scene: bpy.types.Scene, layer_name: str) -> Samples | None:
             if not objs:
                 return None
             xy = np.array([o.matrix_world.translation[:2] for o in objs], dtype=np.float64)
-            radii = np.array([float(o.get("strew_radius", 0.0)) for o in objs])
+            radii = np.array([float(o.get(RADIUS_ATTRIBUTE, 0.0)) for o in objs])
             return Samples(positions=xy, radii=radii)
     return None
 
@@ -114,7 +114,7 @@ def _write(scene: bpy.types.Scene, layer: LayerInput, points: PointSet) -> None:
         collection = write_objects(output, layer.name, list(layer.prefabs), placement,
                                    linked_duplicates=layer.output == OutputMode.DUPLICATES)
         for obj, radius in zip(collection.objects, points.radii.tolist(), strict=True):
-            obj["strew_radius"] = radius
+            obj[RADIUS_ATTRIBUTE] = radius
 
 
 def run(context: bpy.types.Context, layer_indices: list[int] | None = None) -> Generator[float, None, JobResult]:

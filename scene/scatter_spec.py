@@ -20,6 +20,7 @@ from . import layer_look
 from .custom_props import CustomPropertyError
 from .instancer import Prefab, prefabs_of
 from .layer_look import LookInput
+from .ownership import is_owned
 
 
 class ScatterError(Exception):
@@ -92,6 +93,9 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float, scene: bpy.types.S
     collection = layer.collection
     if collection is None:
         raise fail("{layer} has no collection: pick the collection whose objects it should place")
+    if is_owned(collection):
+        raise fail('{layer}: "{collection}" is what Strew made; pick the collection whose objects it should place',
+                   collection=collection.name)
     try:
         prefabs = tuple(prefabs_of(collection))
     except CustomPropertyError as error:

@@ -43,10 +43,13 @@ def test_user_copy_of_an_output_object_is_never_cleared() -> None:
     _small_scene(bpy.context.scene)
     assert bpy.ops.strew.scatter() == {'FINISHED'}
     original = bpy.data.objects["Strew Stones"]
-    copy = original.copy()  # what Shift+D does: the custom properties come along
-    copy.data = original.data.copy()
-    bpy.data.collections["Strew Output"].objects.link(copy)
-    assert copy.get("strew_owner") == original.get("strew_owner")
+    for obj in bpy.context.view_layer.objects:
+        obj.select_set(obj == original)
+    bpy.context.view_layer.objects.active = original
+    assert bpy.ops.object.duplicate() == {'FINISHED'}  # Shift+D: the copy carries the custom properties
+    copy = bpy.context.view_layer.objects.active
+    assert copy != original and copy.get("strew_owner") == original.get("strew_owner")
+    assert copy.name in bpy.data.collections["Strew Output"].objects
 
     assert bpy.ops.strew.scatter() == {'FINISHED'}
     assert copy.name in bpy.data.objects and copy.name in bpy.data.collections["Strew Output"].objects
@@ -107,3 +110,14 @@ def test_user_collection_named_strew_output_is_never_touched() -> None:
     assert list(theirs.objects) == [camera]
     assert bpy.ops.strew.clear() == {'FINISHED'}
     assert list(theirs.objects) == [camera] and "Their Camera" in bpy.data.objects
+
+
+def test_strew_output_is_refused_as_a_layer_collection() -> None:
+    scene = bpy.context.scene
+    _small_scene(scene)
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    scene.strew.layers[0].collection = bpy.data.collections["Strew Output"]
+    before = _strew_objects()
+    with pytest.raises(RuntimeError, match="is what Strew made"):
+        bpy.ops.strew.scatter()
+    assert _strew_objects() == before

@@ -7,16 +7,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.interpolate import PchipInterpolator
-from strew.core.curves import CurveRemap
 from strew.core.fields import (
     ConstantField,
+    CurveRemap,
     FunctionField,
     ImageField,
+    PerlinNoise,
     VertexField,
     as_field,
+    density_to_radius,
     radius_from_density,
 )
-from strew.core.noise import PerlinNoise
 from strew.core.terrain import TerrainLookup
 from terrain_reference import brute_force_hits, grid_mesh
 
@@ -212,22 +213,44 @@ def test_function_field_checks_its_output() -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(min_r=st.floats(0.01, 10), extra=st.floats(0, 10), seed=st.integers(0, 1000))
-def test_radius_from_density(min_r: float, extra: float, seed: int) -> None:
-    max_r = min_r + extra
+@given(min_radius=st.floats(0.01, 10), extra=st.floats(0, 10), seed=st.integers(0, 1000))
+def test_radius_from_density(min_radius: float, extra: float, seed: int) -> None:
+    max_radius = min_radius + extra
     density = PerlinNoise(seed=seed, scale=25.0, octaves=2) * 1.6 - 0.3  # strays outside [0, 1]
-    radius = radius_from_density(density, min_r, max_r)(XY)
+    radius = radius_from_density(density, min_radius, max_radius)(XY)
     d = np.clip(density(XY), 0, 1)
-    np.testing.assert_allclose(radius, max_r + (min_r - max_r) * d, rtol=1e-12, atol=1e-12)
-    assert np.all((radius >= min_r - 1e-12) & (radius <= max_r + 1e-12))
-    np.testing.assert_allclose(radius_from_density(1.0, min_r, max_r)(XY[:3]), min_r)
-    np.testing.assert_allclose(radius_from_density(0.0, min_r, max_r)(XY[:3]), max_r)
+    np.testing.assert_allclose(radius, max_radius + (min_radius - max_radius) * d, rtol=1e-12, atol=1e-12)
+    assert np.all((radius >= min_radius - 1e-12) & (radius <= max_radius + 1e-12))
+    np.testing.assert_allclose(radius_from_density(1.0, min_radius, max_radius)(XY[:3]), min_radius)
+    np.testing.assert_allclose(radius_from_density(0.0, min_radius, max_radius)(XY[:3]), max_radius)
+
+
+def test_nan_density_means_sparse_in_the_field_and_in_a_scatter_layer() -> None:
+    """One density->radius rule: NaN (a hole in an image, 0/0 in a user function) counts as density 0."""
+    from strew.core.scatter import LayerSpec, scatter_layer
+
+    values = np.array([np.nan, -1.0, 0.0, 0.25, 1.0, 3.0, np.inf, -np.inf])
+    np.testing.assert_array_equal(density_to_radius(values, 2.0, 6.0), [6.0, 6.0, 6.0, 5.0, 2.0, 2.0, 2.0, 6.0])
+    np.testing.assert_array_equal(radius_from_density(FunctionField(lambda xy: np.full(len(xy), np.nan)), 2.0, 6.0)(
+        XY[:5]), np.full(5, 6.0))
+
+    vertices = np.array([[0, 0, 0], [60, 0, 0], [60, 60, 0], [0, 60, 0]], dtype=float)
+    terrain = TerrainLookup(vertices, np.array([[0, 1, 2], [0, 2, 3]]))
+
+    def half_nan(xy: np.ndarray) -> np.ndarray:  # NaN on the left half, dense on the right
+        return np.where(xy[:, 0] < 30.0, np.nan, 1.0)
+
+    points = scatter_layer(terrain, LayerSpec(min_radius=2.0, max_radius=6.0, density=half_nan, seed=3))
+    left = points.positions[:, 0] < 30.0
+    assert left.any() and (~left).any()
+    np.testing.assert_array_equal(points.radii[left], 6.0)
+    np.testing.assert_array_equal(points.radii[~left], 2.0)
 
 
 def test_radius_bad_input() -> None:
-    with pytest.raises(ValueError, match="min_r: must be <= max_r"):
+    with pytest.raises(ValueError, match="min_radius: must be <= max_radius"):
         radius_from_density(0.5, 3.0, 2.0)
-    with pytest.raises(ValueError, match="min_r: must be > 0"):
+    with pytest.raises(ValueError, match="min_radius: must be > 0"):
         radius_from_density(0.5, 0.0, 2.0)
     with pytest.raises(ValueError, match="xy: row 0 is not finite"):
         radius_from_density(0.5, 1.0, 2.0)(np.array([[np.inf, 0.0]]))

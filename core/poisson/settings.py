@@ -1,0 +1,149 @@
+"""What to sample (:class:`PoissonSettings`), what comes back (:class:`Samples`), and their validation."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple, cast
+
+import numpy as np
+
+METHODS = ("maximal", "bridson")
+
+RadiusFn = Callable[[np.ndarray], np.ndarray]
+MaskFn = Callable[[np.ndarray], np.ndarray]
+
+
+class Samples(NamedTuple):
+    """Sampled points: ``positions`` (N, 2) float64 and ``radii`` (N,) float64."""
+
+    positions: np.ndarray
+    radii: np.ndarray
+
+
+@dataclass(frozen=True)
+class PoissonSettings:
+    """What to sample.
+
+    Parameters
+    ----------
+    size
+        ``(w, h)`` of the rectangle ``[0, w) x [0, h)``.
+    min_radius, max_radius
+        Radii are clamped to ``[min_radius, max_radius]``; ``max_radius=None`` means ``min_radius``.
+    radius_at
+        Array function ``xy (M, 2) -> (M,)`` radius at each place; ``None`` means ``min_radius``.
+    is_allowed
+        Array function ``xy (M, 2) -> (M,) bool``; ``None`` allows everything.
+    seed
+        Seed of the ``numpy.random.Generator`` behind every random choice.
+    start_points
+        Bridson: how many random start points to try to place (reaches islands cut off by a mask).
+    tileable
+        Wrap distances around (a torus): the set tiles seamlessly.
+    attempts
+        Bridson: candidates tried around an active point before it retires.
+    method
+        ``"maximal"`` (default) or ``"bridson"``.
+    max_points
+        Budget: refuse jobs whose estimated point count ``w*h / min_radius**2`` exceeds it.
+
+    Examples
+    --------
+    >>> PoissonSettings(size=(10.0, 10.0), min_radius=0.5).max_radius
+    0.5
+    """
+
+    size: tuple[float, float]
+    min_radius: float
+    max_radius: float | None = None
+    radius_at: RadiusFn | None = None
+    is_allowed: MaskFn | None = None
+    seed: int = 0
+    start_points: int = 1
+    tileable: bool = False
+    attempts: int = 30
+    method: str = "maximal"
+    max_points: int = 20_000_000
+
+    def __post_init__(self) -> None:
+        if self.max_radius is None:  # one value from here on: the field itself
+            object.__setattr__(self, "max_radius", self.min_radius)
+
+
+def varies(settings: PoissonSettings) -> bool:
+    """Whether point radii vary (a ``radius_at`` and a range to vary in): only then does ``max_radius`` size
+    the neighbour window; otherwise every point has ``min_radius``."""
+    return settings.radius_at is not None and float(cast(float, settings.max_radius)) > float(settings.min_radius)
+
+
+def _finite_positive(name: str, value: object, fix: str) -> float:
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, got {value!r}; {fix}") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be finite, got {number}; {fix}")
+    if number <= 0:
+        raise ValueError(f"{name} must be > 0, got {number}; {fix}")
+    return number
+
+
+def validate(settings: PoissonSettings) -> None:
+    """Raise ``ValueError`` naming the field and the fix when ``settings`` cannot be sampled."""
+    try:
+        w, h = settings.size
+    except (TypeError, ValueError):
+        raise ValueError(f"size must be a pair (w, h), got {settings.size!r}") from None
+    w = _finite_positive("size[0] (width)", w, "give the rectangle a positive finite width")
+    h = _finite_positive("size[1] (height)", h, "give the rectangle a positive finite height")
+    min_radius = _finite_positive("min_radius", settings.min_radius, "use a positive finite distance")
+    max_radius = _finite_positive("max_radius", settings.max_radius, "use a positive finite distance or None")
+    if max_radius < min_radius:
+        raise ValueError(
+            f"max_radius ({max_radius}) is smaller than min_radius ({min_radius}); raise max_radius or leave it None"
+        )
+    if settings.method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {settings.method!r}")
+    for name in ("attempts", "start_points", "max_points"):
+        value = getattr(settings, name)
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+            raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    seed = settings.seed
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {settings.seed!r}")
+    for name in ("radius_at", "is_allowed"):
+        fn = getattr(settings, name)
+        if fn is not None and not callable(fn):
+            raise ValueError(f"{name} must be an array function xy (M, 2) -> (M,) or None, got {fn!r}")
+    largest = max_radius if varies(settings) else min_radius
+    if settings.tileable and min(w, h) < 2.0 * largest:
+        raise ValueError(
+            f"tileable needs size >= 2 * max_radius on both sides (size {w:g} x {h:g}, max radius "
+            f"{largest:g}); enlarge the tile or lower the radii"
+        )
+
+
+def validate_blockers(blockers: Samples | None) -> tuple[np.ndarray, np.ndarray]:
+    """Blockers as float64 ``(B, 2)`` positions and ``(B,)`` radii, or ``ValueError`` naming the problem."""
+    if blockers is None:
+        return np.zeros((0, 2)), np.zeros(0)
+    try:
+        positions = np.asarray(blockers.positions, dtype=np.float64)
+        radii = np.asarray(blockers.radii, dtype=np.float64)
+    except (AttributeError, TypeError, ValueError):
+        raise ValueError("blockers must be Samples(positions=(B, 2) floats, radii=(B,) floats)") from None
+    if positions.size == 0 and radii.size == 0:
+        return np.zeros((0, 2)), np.zeros(0)
+    if positions.ndim != 2 or positions.shape[1] != 2:
+        raise ValueError(f"blockers.positions must have shape (B, 2), got {positions.shape}")
+    if radii.shape != (positions.shape[0],):
+        raise ValueError(
+            f"blockers.radii must have shape ({positions.shape[0]},) to match positions, got {radii.shape}"
+        )
+    if not np.isfinite(positions).all():
+        raise ValueError("blockers.positions contain NaN or inf; drop or fix those blockers")
+    if not np.isfinite(radii).all() or (radii <= 0).any():
+        raise ValueError("blockers.radii must be finite and > 0; drop or fix those blockers")
+    return positions, radii
