@@ -14,7 +14,7 @@ MODULES = sorted(info.name for info in pkgutil.walk_packages(strew.core.__path__
 WITH_EXAMPLES = {
     f"strew.core.{name}"
     for name in ("terrain", "fields", "noise", "curves", "masks", "polylines", "polygons", "hashing", "inputs",
-                 "poisson", "scatter", "orient", "_csr")
+                 "poisson", "scatter", "orient", "_csr", "surface")
 }
 
 
