@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from ..poisson import _finite_positive
+from ..poisson.settings import _finite_positive
 from ._fill import fill
 from ._mesh import face_frames, usable_faces, validate_mesh
 from ._state import SurfaceState
@@ -66,7 +66,7 @@ class SurfaceSettings:
 
     Examples
     --------
-    >>> SurfaceSettings(min_radius=0.5).resolved_max_radius
+    >>> SurfaceSettings(min_radius=0.5).max_radius
     0.5
     """
 
@@ -77,20 +77,17 @@ class SurfaceSettings:
     seed: int = 0
     max_points: int = 20_000_000
 
-    @property
-    def resolved_max_radius(self) -> float:
-        return float(self.min_radius if self.max_radius is None else self.max_radius)
+    def __post_init__(self) -> None:
+        if self.max_radius is None:  # one value from here on: the field itself
+            object.__setattr__(self, "max_radius", self.min_radius)
 
 
 def validate(settings: SurfaceSettings) -> None:
     """Raise ``ValueError`` naming the field and the fix when ``settings`` cannot be sampled."""
     r_min = _finite_positive("min_radius", settings.min_radius, "use a positive finite distance")
-    if settings.max_radius is not None:
-        r_max = _finite_positive("max_radius", settings.max_radius, "use a positive finite distance or None")
-        if r_max < r_min:
-            raise ValueError(
-                f"max_radius ({r_max}) is smaller than min_radius ({r_min}); raise max_radius or leave it None"
-            )
+    r_max = _finite_positive("max_radius", settings.max_radius, "use a positive finite distance or None")
+    if r_max < r_min:
+        raise ValueError(f"max_radius ({r_max}) is smaller than min_radius ({r_min}); raise max_radius")
     for name in ("seed", "max_points"):
         value, low = getattr(settings, name), 0 if name == "seed" else 1
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:

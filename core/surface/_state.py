@@ -8,7 +8,7 @@ blocks of ``CHUNK`` queries so the (query, candidate) pair arrays stay small.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -53,7 +53,7 @@ class SurfaceState:
     ) -> None:
         self.settings = settings
         self.r_min = float(settings.min_radius)
-        self.r_max = settings.resolved_max_radius
+        self.r_max = float(cast(float, settings.max_radius))
         self.variable = settings.radius_at is not None and self.r_max > self.r_min
         self.rng = np.random.default_rng(settings.seed)
         self.face_normals = face_normals

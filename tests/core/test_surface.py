@@ -29,7 +29,7 @@ def check_samples(v: np.ndarray, f: np.ndarray, s: SurfaceSamples, settings: Sur
     assert s.faces.dtype == np.int64 and ((s.faces >= 0) & (s.faces < len(f))).all()
     assert np.allclose(s.normals, face_normals(v, f)[s.faces])
     assert on_faces(v, f, s.positions, s.faces) < 1e-9
-    assert ((s.radii >= settings.min_radius) & (s.radii <= settings.resolved_max_radius)).all()
+    assert ((s.radii >= settings.min_radius) & (s.radii <= settings.max_radius)).all()
     assert conflicts(s.positions, s.radii) == 0
 
 

@@ -44,7 +44,7 @@ def test_random_soups(case: tuple[np.ndarray, np.ndarray, SurfaceSettings, Surfa
     q, qf = surface_probes(v, f, 10_000, seed=1)
     rq = np.full(len(q), chosen.min_radius)
     if chosen.radius_at is not None:
-        rq = np.clip(chosen.radius_at(q), chosen.min_radius, chosen.resolved_max_radius)
+        rq = np.clip(chosen.radius_at(q), chosen.min_radius, chosen.max_radius)
     a, b, c = (v[f[qf, k]] for k in range(3))
     n = np.cross(b - a, c - a)
     n /= np.linalg.norm(n, axis=1, keepdims=True)
