@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 from numpy.typing import NDArray
 
+from .._csr import expand_ranges
 from ._hash import PointHash, ReachHash, table_size
 
 if TYPE_CHECKING:
@@ -126,8 +127,15 @@ class SurfaceState:
 
     # ------------------------------------------------------------------ fragments
     def _covered_own(self, corners: Floats, r_lo: Floats) -> Bools:
-        query, point = self.hash.near(corners[:, 0])
-        return self._holds(corners, r_lo, query, self.positions[point], self.radii[point])
+        query, point = self.hash.near(corners[:, 0])  # sorted by query
+        d = corners[query] - self.positions[point][:, None, :]
+        need = np.maximum(self.radii[point], r_lo[query])
+        holds = (d * d).sum(axis=2) < (need * need)[:, None]
+        out = _any_per_query(len(corners), query, holds.all(axis=1))
+        if not self.variable:
+            sel = np.flatnonzero(~out[query] & holds.any(axis=1))
+            out |= self._held_by_two(corners, query[sel], point[sel], holds[sel])
+        return out
 
     def _covered_blocker(self, corners: Floats, r_lo: Floats) -> Bools:
         assert self.blockers is not None
@@ -145,8 +153,37 @@ class SurfaceState:
             query, centre, need2 = query[sel], centre[sel], need2[sel]
         return _any_per_query(len(corners), query, np.ones(len(query), dtype=bool))
 
+    def _held_by_two(self, corners: Floats, query: Ints, point: Ints, holds: Bools) -> Bools:
+        """Constant radius: whether the balls of two placed points together hold each triangle, given the
+        (query, point) pairs sorted by query whose ball holds a corner (``holds``: which corners).
+
+        Exact: within a triangle, the distance to the nearer of two points is convex on each side of their
+        bisector plane, so it peaks at a corner or where an edge crosses that plane; the union holds the
+        triangle when it holds those places. Both balls of such a pair hold a corner (else one ball alone
+        would hold all three), so only balls holding a corner are paired.
+        """
+        r2 = self.r_min * self.r_min
+        after = np.searchsorted(query, query, side="right") - np.arange(len(query)) - 1
+        first, step = expand_ranges(after)
+        second = first + 1 + step
+        sel = np.flatnonzero((holds[first] | holds[second]).all(axis=1))
+        first, second = first[sel], second[sel]
+        tri, p, q = corners[query[first]], self.positions[point[first]], self.positions[point[second]]
+        w, rhs = q - p, (q * q).sum(axis=1) - (p * p).sum(axis=1)
+        ok = np.ones(len(first), dtype=bool)
+        for a, b in ((0, 1), (1, 2), (2, 0)):
+            start, edge = tri[:, a], tri[:, b] - tri[:, a]
+            den = 2.0 * (edge * w).sum(axis=1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                u = (rhs - 2.0 * (start * w).sum(axis=1)) / den
+            cross = np.flatnonzero((u > 0.0) & (u < 1.0))
+            x = start[cross] + u[cross, None] * edge[cross] - p[cross]
+            ok[cross[(x * x).sum(axis=1) >= r2]] = False
+        return _any_per_query(len(corners), query[first], ok)
+
     def covered(self, corners: Floats, r_lo: Floats) -> Bools:
-        """Whether each triangle (M, 3, 3) lies inside one placed point's or blocker's conflict ball.
+        """Whether each triangle (M, 3, 3) lies inside one placed point's or blocker's conflict ball (or, for a
+        constant radius, inside the union of two placed points' balls).
 
         A new point of radius at least ``r_lo`` would conflict anywhere in such a triangle: a ball is convex,
         so holding the three corners (closer than ``max(ball radius, r_lo)``) means holding the triangle.

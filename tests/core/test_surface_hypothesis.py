@@ -50,3 +50,26 @@ def test_random_soups(case: tuple[np.ndarray, np.ndarray, SurfaceSettings, Surfa
     n /= np.linalg.norm(n, axis=1, keepdims=True)
     allowed = None if chosen.is_allowed is None else chosen.is_allowed(q, n)
     assert fillable(s.positions, s.radii, q, rq, allowed=allowed, blockers=both) == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_two_ball_cover_is_sound(seed: int) -> None:
+    """When the sampler drops a triangle as held by two balls, dense probes of it are all inside them."""
+    from strew.core.surface._state import SurfaceState
+
+    rng = np.random.default_rng(seed)
+    tri = rng.normal(size=(1, 3, 3))
+    centres = tri[0, rng.integers(0, 3, 2)] + rng.normal(size=(2, 3)) * 0.3
+    r = float(np.linalg.norm(tri[0] - tri[0].mean(axis=0), axis=1).max()) * rng.uniform(0.6, 1.2)
+    state = SurfaceState(SurfaceSettings(r, seed=0), np.zeros((1, 3)), 10.0, np.zeros((0, 3)), np.zeros(0))
+    state.insert(centres, np.full(2, r), np.zeros(2, dtype=np.int64))
+    d = tri[0][None] - centres[:, None]
+    holds = ((d * d).sum(axis=2) < r * r)
+    held = state._held_by_two(tri, np.zeros(2, dtype=np.int64), np.arange(2), holds)[0]
+    if held:
+        u = rng.random((4000, 2))
+        u[u.sum(axis=1) > 1] = 1 - u[u.sum(axis=1) > 1]
+        x = tri[0, 0] + u[:, :1] * (tri[0, 1] - tri[0, 0]) + u[:, 1:] * (tri[0, 2] - tri[0, 0])
+        near = np.linalg.norm(x[:, None] - centres[None], axis=2).min(axis=1)
+        assert (near < r).all()
