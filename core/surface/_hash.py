@@ -1,4 +1,4 @@
-"""3-D spatial hashing: cubic cells folded onto a power-of-two table of buckets, listed CSR-style.
+"""3-D spatial hashing: cubic cells folded onto a power-of-two table of buckets, listed with ``CellLists``.
 
 Two cells may share a bucket; a query then sees a few extra candidates that its exact distance test rejects,
 so the folding changes the work, never a result. The table needs memory for the buckets only, not for the
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from .._csr import expand_ranges
+from .._grid import CellLists, expand_ranges
 
 _PRIMES = np.array([73856093, 19349663, 83492791], dtype=np.int64)
 MIN_BUCKETS = 1 << 10
@@ -43,23 +43,10 @@ def neighbour_buckets(cells: NDArray[np.int64], size: int) -> NDArray[np.int64]:
     return mixed.reshape(len(cells), 27) & (size - 1)
 
 
-class BucketTable:
-    """Items listed per bucket: the items of bucket ``b`` are ``items[start[b]:start[b + 1]]``."""
-
-    def __init__(self, buckets: NDArray[np.int64], items: NDArray[np.int64], size: int) -> None:
-        self.size = size
-        order = np.argsort(buckets, kind="stable")
-        self.items = items[order]
-        self.start = np.zeros(size + 1, dtype=np.int64)
-        np.cumsum(np.bincount(buckets, minlength=size), out=self.start[1:])
-
-    def candidates(self, buckets: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        """(query row, item) for every item listed in the buckets of each row of ``buckets`` (M, K)."""
-        k = buckets.shape[1]
-        flat = buckets.ravel()
-        lo = self.start[flat]
-        slot, local = expand_ranges(self.start[flat + 1] - lo)
-        return slot // k, self.items[lo[slot] + local]
+def _candidates(lists: CellLists, buckets: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """(query row, item) for every item listed in the buckets of each row of ``buckets`` (M, K)."""
+    slot, item = lists.candidates(buckets.ravel())
+    return slot // buckets.shape[1], item.astype(np.int64)
 
 
 class PointHash:
@@ -69,11 +56,11 @@ class PointHash:
     def __init__(self, positions: NDArray[np.float64], side: float, size: int) -> None:
         self.side, self.size = side, size
         buckets = bucket_of(cells_of(positions, side), size)
-        self.table = BucketTable(buckets, np.arange(len(positions), dtype=np.int64), size)
+        self.table = CellLists.from_pairs(np.arange(len(positions), dtype=np.int64), buckets, size)
 
     def near(self, xyz: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """(query, point) pairs that include every point closer than one cell side to its query."""
-        return self.table.candidates(neighbour_buckets(cells_of(xyz, self.side), self.size))
+        return _candidates(self.table, neighbour_buckets(cells_of(xyz, self.side), self.size))
 
 
 class ReachHash:
@@ -94,8 +81,8 @@ class ReachHash:
         sx, sy = span[ball, 0], span[ball, 1]
         offset = np.stack((local % sx, (local // sx) % sy, local // (sx * sy)), axis=1)
         self.size = table_size(len(ball))
-        self.table = BucketTable(bucket_of(lo[ball] + offset, self.size), ball.astype(np.int64), self.size)
+        self.table = CellLists.from_pairs(ball.astype(np.int64), bucket_of(lo[ball] + offset, self.size), self.size)
 
     def near(self, xyz: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """(query, ball) pairs that include every ball whose reach contains its query."""
-        return self.table.candidates(bucket_of(cells_of(xyz, self.side), self.size)[:, None])
+        return _candidates(self.table, bucket_of(cells_of(xyz, self.side), self.size)[:, None])

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from .._csr import expand_ranges
+from .._grid import expand_ranges
 from ._hash import PointHash, ReachHash, table_size
 
 if TYPE_CHECKING:
