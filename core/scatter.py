@@ -355,7 +355,7 @@ def _clear_of(xy: np.ndarray, radius: float, blockers: Samples) -> np.ndarray:
     return ok
 
 
-def _blocker_radii(spec: LayerSpec, count: int, keep: np.ndarray | None) -> np.ndarray:
+def blocker_radii(spec: LayerSpec, count: int, keep: np.ndarray | None) -> np.ndarray:
     """Distance this layer keeps from each blocker: ``max(min_radius, keep_away, keep[i])``."""
     radii = np.full(count, max(spec.keep_away, spec.min_radius))
     if keep is None:
@@ -377,7 +377,7 @@ def scatter_layer_steps(
     _check_budget(terrain, spec)
     if blockers is not None and len(blockers.positions):
         blockers = Samples(positions=np.asarray(blockers.positions, dtype=np.float64),
-                           radii=_blocker_radii(spec, len(blockers.positions), keep))
+                           radii=blocker_radii(spec, len(blockers.positions), keep))
     if spec.tile_size is not None:
         samples = _sample_tiled(terrain, spec, blockers)
     else:

@@ -36,3 +36,10 @@ class ProximityMode(StrEnum):
 
     ATTRACT = 'ATTRACT'
     REPEL = 'REPEL'
+
+
+class SurfaceMode(StrEnum):
+    """Which part of the targets a layer scatters on (``StrewLayer.surface``)."""
+
+    TOP = 'TOP'
+    ALL = 'ALL'

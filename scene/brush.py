@@ -19,7 +19,7 @@ from ..core.brush import erase, paint
 from ..core.poisson import Samples
 from ..core.scatter import layer_functions, place
 from ..core.terrain import TerrainLookup
-from ..properties.modes import OutputMode
+from ..properties.modes import OutputMode, SurfaceMode
 from . import layer_fields, scatter_spec
 from .layer_points import PointSet, output_object, read_points, replace_points
 from .scatter_job import blockers_for, existing_points
@@ -48,6 +48,9 @@ class Brush:
         job = scatter_spec.read(scene, [layer_index])
         layer = job.layers[0]
         obj = output_object(scene, layer.name)
+        if job.terrain is None or layer.targets is not None or layer.surface != SurfaceMode.TOP:
+            raise ScatterError(rpt_('Layer "{name}": the brush paints From Above on the terrain; set the layer\'s '
+                                    "Surface to From Above and clear its Targets").format(name=layer.name))
         if layer.output != OutputMode.GEOMETRY_NODES:
             raise ScatterError(rpt_('Layer "{name}": painting needs the Point Instancer output').format(
                 name=layer.name))
@@ -61,6 +64,8 @@ class Brush:
         placed = {name: found for name in job.blocker_layers
                   if (found := existing_points(scene, name)) is not None}
         others, keep = blockers_for(placed, layer.look.keep_away)
+        if others is not None:  # the brush works from above: blockers in x, y
+            others = Samples(others.positions[:, :2], others.radii)
         points = read_points(obj) if obj is not None else PointSet.of(place(
             terrain, spec, Samples(np.zeros((0, 2)), np.zeros(0))), False)
         return Brush(scene, layer, terrain, radius_at, is_allowed, others, keep, points)

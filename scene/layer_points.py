@@ -115,7 +115,8 @@ def painted_points(scene: bpy.types.Scene, layer_name: str) -> PointSet | None:
 
 
 def as_blockers(points: PointSet) -> Samples:
-    return Samples(points.positions[:, :2].copy(), points.radii.copy())
+    """The points as blockers for the job (3-D positions, as the surface layers need)."""
+    return Samples(points.positions.copy(), points.radii.copy())
 
 
 def replace_points(scene: bpy.types.Scene, layer_name: str, collection: bpy.types.Collection,

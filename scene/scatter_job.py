@@ -6,7 +6,6 @@ leaves the user's scene exactly as it was.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Generator
 from dataclasses import dataclass
@@ -16,18 +15,16 @@ import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.poisson import Samples
-from ..core.scatter import scatter_layer_steps
-from ..core.terrain import TerrainLookup
 from ..properties.modes import OutputMode
-from . import layer_fields, scatter_spec
+from . import layer_surface, scatter_spec
 from .display import remove_unused_bounds, show_in_viewport
 from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, Placement, write_objects
 from .layer_points import PointSet, as_blockers, painted_points, write_instancer
 from .ownership import LAYER_KEY, disown, is_owned, owned_collection, remove_owned
 from .scatter_spec import LayerInput, ScatterError
-from .terrain import read_mesh
 
-__all__ = ["JobResult", "LayerReport", "ScatterError", "clear_layer_output", "existing_points", "run", "run_to_end"]
+__all__ = ["JobResult", "LayerReport", "ScatterError", "clear_layer_output", "existing_points", "layers_from", "run",
+           "run_to_end"]
 
 
 @dataclass
@@ -44,7 +41,7 @@ class JobResult:
 
 
 def existing_points(scene: bpy.types.Scene, layer_name: str) -> Samples | None:
-    """Points Strew wrote earlier for ``layer_name`` (what the user sees), used as blockers for later layers."""
+    """Points Strew wrote earlier for ``layer_name`` (what the user sees, in 3-D), blockers for later layers."""
     output = owned_collection(scene, OUTPUT_COLLECTION, OWNER, create=False)
     if output is None:
         return None
@@ -57,15 +54,15 @@ def existing_points(scene: bpy.types.Scene, layer_name: str) -> Samples | None:
             world = co.reshape(-1, 3) @ np.array(obj.matrix_world)[:3, :3].T + np.array(obj.matrix_world)[:3, 3]
             radii = np.empty(count, dtype=np.float32)
             mesh.attributes[RADIUS_ATTRIBUTE].data.foreach_get("value", radii)
-            return Samples(positions=world[:, :2], radii=radii.astype(np.float64))
+            return Samples(positions=world, radii=radii.astype(np.float64))
     for child in output.children:
         if is_owned(child, OWNER) and child.get(LAYER_KEY) == layer_name:
             objs = [o for o in child.objects if is_owned(o, OWNER)]
             if not objs:
                 return None
-            xy = np.array([o.matrix_world.translation[:2] for o in objs], dtype=np.float64)
+            xyz = np.array([o.matrix_world.translation[:] for o in objs], dtype=np.float64)
             radii = np.array([float(o.get(RADIUS_ATTRIBUTE, 0.0)) for o in objs])
-            return Samples(positions=xy, radii=radii)
+            return Samples(positions=xyz, radii=radii)
     return None
 
 
@@ -128,20 +125,8 @@ def run(context: bpy.types.Context, layer_indices: list[int] | None = None) -> G
     stages: dict[str, float] = {}
 
     started = time.perf_counter()
-    groups = tuple({name for layer in job.layers for name in layer.vertex_groups})
-    try:
-        mesh = read_mesh(job.terrain, context.evaluated_depsgraph_get(), groups)
-    except ValueError as error:
-        raise ScatterError(str(error)) from error
+    surfaces = layer_surface.Surfaces(job, context.evaluated_depsgraph_get())
     stages["read mesh"] = time.perf_counter() - started
-    yield 0.05
-
-    started = time.perf_counter()
-    try:
-        terrain = TerrainLookup(mesh.vertices, mesh.triangles)
-    except ValueError as error:
-        raise ScatterError(rpt_('Terrain "{name}": {error}').format(name=job.terrain.name, error=error)) from error
-    stages["lookup build"] = time.perf_counter() - started
     yield 0.1
 
     # Blockers: layers above the first computed one, as they stand in the scene now.
@@ -156,14 +141,12 @@ def run(context: bpy.types.Context, layer_indices: list[int] | None = None) -> G
         started = time.perf_counter()
         span = 0.8 / len(job.layers)
         try:
-            fields = layer_fields.build(layer, terrain, mesh, context.evaluated_depsgraph_get())
-            spec = dataclasses.replace(layer.spec, density=fields.density, mask=fields.mask)
             painted = painted_points(scene, layer.name)
-            blockers, keep = blockers_for(placed | ({layer.name: as_blockers(painted)} if painted else {}),
-                                          layer.look.keep_away | ({layer.name: 0.0} if painted else {}))
-            if painted is not None:  # painted instances keep their own spacing: the larger of the two radii
+            own = {layer.name: as_blockers(painted)} if painted is not None else {}
+            blockers, keep = blockers_for(placed | own, layer.look.keep_away)
+            if painted is not None and keep is not None:  # painted instances keep the larger of the two radii
                 keep[-len(painted):] = painted.radii
-            steps = scatter_layer_steps(terrain, spec, blockers, keep)
+            steps = layer_surface.layer_steps(layer, surfaces, blockers, keep)
             while True:
                 try:
                     fraction = next(steps)
@@ -202,6 +185,14 @@ def blockers_for(placed: dict[str, Samples], keep_away: dict[str, float]) -> tup
                        radii=np.concatenate([s.radii for s in placed.values()]))
     keep = np.concatenate([np.full(len(s.radii), keep_away.get(name, 0.0)) for name, s in placed.items()])
     return blockers, keep
+
+
+def layers_from(scene: bpy.types.Scene, index: int) -> list[int]:
+    """Layer ``index`` and the enabled layers below it: they keep away from it, so they run again with it."""
+    layers = scene.strew.layers
+    if not 0 <= index < len(layers):
+        return []
+    return [index] + [i for i in range(index + 1, len(layers)) if layers[i].enabled]
 
 
 def run_to_end(context: bpy.types.Context, layer_indices: list[int] | None = None) -> JobResult:
