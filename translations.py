@@ -746,6 +746,10 @@ RUSSIAN: dict[str, str] = {
         "Слой «{name}»: группы вершин читаются с ландшафта; выберите ландшафт или другую плотность и маску",
     "{layer}: Min Slope is above Max Slope": "{layer}: мин. уклон больше макс. уклона",
     "Strew live update: {error}": "Живое обновление Strew: {error}",
+    'Layer "{name}": the brush paints From Above on the terrain; set the layer\'s Surface to From Above and '
+    "clear its Targets":
+        "Слой «{name}»: кисть рисует сверху по ландшафту; установите поверхность слоя «Сверху» и очистите "
+        "«Цели»",
 }
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

@@ -37,7 +37,8 @@ def test_paint_then_erase_then_rescatter_keeps_the_painted_instances() -> None:
     terrain = make_terrain()
     bpy.context.scene.strew.terrain = terrain
     add_layer("Trees", make_prefabs("Trees"), 3.0, 3.0, seed=1)
-    add_layer("Bushes", make_prefabs("Bushes"), 1.0, 1.0, seed=2, keep_away=2.0)
+    bushes = add_layer("Bushes", make_prefabs("Bushes"), 1.0, 1.0, seed=2, keep_away=2.0)
+    bushes.enabled = False  # "This Layer" re-runs the enabled layers below: keep the bushes out of it
     bpy.ops.strew.scatter(layer_index=0)
     tree_xy = _read("Trees")[0][:, :2]
     # Paint bushes where there are none yet: they keep 2 m from the trees and 1 m from each other.
