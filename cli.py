@@ -8,7 +8,7 @@ With the ``bpy`` wheel (``pip install strew[blender]``)::
 
 Inside Blender, once the extension is installed (the module is then ``bl_ext.<repository>.strew``)::
 
-    blender -b --python-expr "import bl_ext.user_default.strew.cli as c; c.main()" -- scatter scene.blend ...
+    blender -b --python-expr "import sys, bl_ext.user_default.strew.cli as c; sys.exit(c.main())" -- scatter …
 
 ``python -m strew --help`` and ``python -m strew COMMAND --help`` list the options.
 """

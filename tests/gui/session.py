@@ -134,12 +134,27 @@ class Window:
                 return area
         raise StepFailed(f"no {kind} area in the window")
 
-    def under_mouse(self, x: int, y: int, settle: float = 0.2) -> str:
-        """What a button at (x, y) copies: ``bpy.ops.…(…)`` for an operator, a data path for a property."""
+    def under_mouse(self, x: int, y: int, wait: float = 0.8) -> str:
+        """What a button at (x, y) copies: ``bpy.ops.…(…)`` for an operator, a data path for a property.
+
+        The clipboard first holds a marker; a busy Blender may handle the keys late, so the answer is the first
+        change within ``wait`` seconds (nothing under the mouse: the marker stays, "" is returned).
+        """
+        self.counter += 1
+        marker = f"strew-gui-probe-{self.counter}"
+        self.run(f"bpy.context.window_manager.clipboard = {marker!r}")
         self.move(x, y)
-        self.key("ctrl+c", settle=0.1)
-        self.key("ctrl+shift+c", settle=settle)
-        return str(self.run("wm = bpy.context.window_manager; result = wm.clipboard; wm.clipboard = ''"))
+        self.key("ctrl+c", settle=0.05)
+        self.key("ctrl+shift+c", settle=0.1)
+        deadline = time.monotonic() + wait
+        while True:
+            text = str(self.run("result = bpy.context.window_manager.clipboard"))
+            if text != marker:
+                time.sleep(0.3)  # Ctrl+Shift+C may follow Ctrl+C's copy
+                return str(self.run("result = bpy.context.window_manager.clipboard"))
+            if time.monotonic() > deadline:
+                return ""
+            time.sleep(0.1)
 
     def find(self, what: str, region: Rect, column: float, hint: int, downward: bool = False) -> tuple[int, int]:
         """Scan ``region``'s column for the button whose copied text starts with ``what``, starting at ``hint``
@@ -153,8 +168,7 @@ class Window:
             y = region["y"] + offset + 8
             if y >= region["y"] + region["height"] - 4:
                 continue
-            # A busy Blender may read the keys late: a hit counts once a slower second look agrees.
-            if self.under_mouse(x, y).startswith(what) and self.under_mouse(x, y, settle=0.8).startswith(what):
+            if self.under_mouse(x, y).startswith(what):
                 return x, y
         raise StepFailed(f"no button {what!r} in the column {column} of the region at {region}")
 
@@ -238,7 +252,7 @@ class Session:
     def button(self, what: str, column: float, hint: int, downward: bool = False) -> tuple[int, int]:
         """Where a sidebar button is; a remembered place is checked first (the layout may have moved)."""
         w = self.window
-        if what in self.places and w.under_mouse(*self.places[what], settle=0.8).startswith(what):
+        if what in self.places and w.under_mouse(*self.places[what]).startswith(what):
             return self.places[what]
         self.places[what] = w.find(what, self.sidebar(), column, hint, downward)
         return self.places[what]
