@@ -261,12 +261,20 @@ class Session:
         x, y = self.button(what, column, hint)
         self.window.click(x, y, settle=settle)
 
-    def pick(self, what: str, name: str, hint: int, column: float = 0.7) -> None:
-        """Click an ID field, type the name into its search list, Enter."""
-        x, y = self.button(what, column, hint)
-        self.window.click(x, y)
-        self.window.type(name)
-        self.window.key("Return", settle=1.0)
+    def pick(self, what: str, name: str, hint: int, column: float = 0.7, check: str = "") -> None:
+        """Click an ID field, type the name into its search list, Enter; ``check`` (Python on the driver
+        side, setting ``result``) says whether it took. A busy Blender may open the list late: then the keys
+        would reach the viewport, so the list gets time to open, and a miss is tried once more."""
+        for wait in (1.5, 3.0):
+            x, y = self.button(what, column, hint)
+            self.window.click(x, y, settle=wait)
+            self.window.type(name)
+            self.window.key("Return", settle=1.0)
+            if not check or self.window.run(check):
+                return
+            self.window.key("Escape", settle=0.5)
+            self.places.pop(what, None)
+        raise StepFailed(f"picking {name!r} in {what} did not take")
 
     def edit(self, what: str, texts: list[str], hint: int, column: float = 0.7, double: bool = False,
              downward: bool = False) -> None:
@@ -329,13 +337,15 @@ class Session:
     # width); a button elsewhere is still found, only later.
     def scatter_steps(self) -> None:
         w = self.window
-        self.pick("strew.terrain", "Terrain", hint=111)
+        self.pick("strew.terrain", "Terrain", hint=111,
+                  check="result = bpy.context.scene.strew.terrain is not None")
         self.record("terrain_picked", shot=False)
         self.press("bpy.ops.strew.layer_add(", column=0.83, hint=137)
         self.record("layer_added", shot=False)
         # Renaming in the list (double-click or Ctrl+click on the name) does not take xdotool's clicks here.
         w.run("bpy.context.scene.strew.layers[0].name = 'Trees'")
-        self.pick("strew.layers[0].collection", "Trees", hint=355)
+        self.pick("strew.layers[0].collection", "Trees", hint=355,
+                  check="result = bpy.context.scene.strew.layers[0].collection is not None")
         self.edit("strew.layers[0].min_radius", ["1.5"], hint=440)
         self.record("collection_picked")
 
