@@ -495,6 +495,11 @@ RUSSIAN.update({
     # -- the window: Spacing hints -------------------------------------------------------------------------
     "Uniform density uses Min Radius": "Равномерно: везде мин. радиус",
     "Cell": "Ячейка",
+    # -- the status bar while Scatter runs -------------------------------------------------------------------
+    "Terrain lookup": "Поиск по ландшафту",
+    "Sampling": "Расстановка точек",
+    'Layer "{name}" ({number} of {total})': "Слой «{name}» ({number} из {total})",
+    "Writing the output": "Запись результата",
 })
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

@@ -181,8 +181,9 @@ Progress = Callable[[float, str], None]
 
 def run(
     context: bpy.types.Context, layer_indices: list[int] | None = None, progress: Progress | None = None,
-) -> Generator[float, None, JobResult]:
-    """Generator running the Scatter job; yields fractions done (the modal operator steps it, ESC closes it).
+) -> Generator[tuple[float, str], None, JobResult]:
+    """Generator running the Scatter job; yields (fraction done, what runs next) — the modal operator steps it,
+    shows both in the status bar, and ESC closes it.
 
     When it finishes, ``StopIteration.value`` is a :class:`JobResult`. Raises :class:`ScatterError` on bad
     settings before anything changed.
@@ -201,7 +202,7 @@ def run(
     except ValueError as error:
         raise ScatterError(str(error)) from error
     stages["read mesh"] = time.perf_counter() - started
-    yield 0.05
+    yield 0.05, rpt_("Terrain lookup")
 
     started = time.perf_counter()
     try:
@@ -209,7 +210,7 @@ def run(
     except ValueError as error:
         raise ScatterError(rpt_('Terrain "{name}": {error}').format(name=terrain_object.name, error=error)) from error
     stages["lookup build"] = time.perf_counter() - started
-    yield 0.1
+    yield 0.1, rpt_("Sampling")
 
     # Blockers: layers above the first computed one, as they stand in the scene now.
     first = indices[0] if indices else 0
@@ -231,14 +232,15 @@ def run(
                 except StopIteration as done:
                     points = done.value
                     break
-                yield 0.1 + span * (number + fraction)
+                yield 0.1 + span * (number + fraction), rpt_('Layer "{name}" ({number} of {total})').format(
+                    name=layer.name, number=number + 1, total=len(layers))
         except ValueError as error:
             raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)) from error
         took = time.perf_counter() - started
         stages[f"sample {layer.name}"] = took
         results.append((layer, points, took))
         blockers = _merge_samples(blockers, points.as_blockers())
-        yield 0.1 + 0.8 * (number + 1) / len(layers)
+        yield 0.1 + 0.8 * (number + 1) / len(layers), rpt_("Writing the output")
 
     started = time.perf_counter()
     for layer, points, _ in results:
@@ -250,7 +252,7 @@ def run(
     for layer, points, _ in results:
         _write(scene, layer, points, settings.max_objects)
     stages["write output"] = time.perf_counter() - started
-    yield 1.0
+    yield 1.0, rpt_("Writing the output")
     return JobResult([LayerReport(layer.name, len(points), took) for layer, points, took in results], stages)
 
 

@@ -368,7 +368,8 @@ class Session:
         self.press("strew.show_preview", column=0.63, hint=305)
         self.press("bpy.ops.strew.clear(", column=0.76, hint=278)
         self.record("cleared", shot=False)
-        self.press("bpy.ops.strew.scatter(layer_index=0)", column=0.3, hint=278, settle=0.05)
+        # The row under Scatter; its copied command may not show layer_index (a SKIP_SAVE property).
+        self.press("bpy.ops.strew.scatter(", column=0.3, hint=274, settle=0.05)
         self.wait_idle(300, lambda state: bool(state["scatter_output"]))
         self.record("this_layer")
 
@@ -459,8 +460,6 @@ def main(argv: list[str] | None = None) -> int:
     blend = out / "scene.blend"
     subprocess.run([args.blender, "--background", "--factory-startup", "--python", str(HERE / "make_scene.py"),
                     "--", str(blend)], check=True, capture_output=True)
-    if "room" in args.steps.split(","):
-        report["headless_room"] = headless_room(args.blender)
     window = Window(args.blender, out, exchange)
     session = Session(window, Path(args.docs).resolve() if args.docs else None)
     try:
@@ -482,8 +481,10 @@ def main(argv: list[str] | None = None) -> int:
             window.shot("failure")
     finally:
         report["steps"] = session.steps
-        (out / "session.json").write_text(json.dumps(report, indent=1))
         window.stop()
+        if "room" in args.steps.split(",") and "room_assembled" in session.steps:
+            report["headless_room"] = headless_room(args.blender)  # after the window: one Blender at a time
+        (out / "session.json").write_text(json.dumps(report, indent=1))
     print(f"gui session: {len(session.steps)} steps recorded; error: {report['error']}")
     return 0
 
