@@ -293,16 +293,9 @@ class Session:
         self.window.click(sidebar["x"] + int(0.35 * sidebar["width"]), sidebar["y"] + hint, settle=2.5)
 
     def reports(self, containing: str) -> list[str]:
-        """The window's recent reports (what the Info editor lists) that contain ``containing``."""
-        code = (
-            "window = bpy.context.window_manager.windows[0]\n"
-            "area = next(a for a in window.screen.areas if a.type == 'VIEW_3D')\n"
-            "with bpy.context.temp_override(window=window, area=area):\n"
-            "    bpy.ops.ui.reports_to_textblock()\n"
-            "text = bpy.data.texts['Recent Reports']\n"
-            "result = text.as_string()\n"
-            "bpy.data.texts.remove(text)\n")
-        return [line for line in str(self.window.run(code)).splitlines() if containing in line]
+        """The reports Blender printed so far (its log: every report also goes to stdout) with ``containing``."""
+        log = (self.window.out / "blender.log").read_text(errors="replace")
+        return [line for line in log.splitlines() if containing in line]
 
     def wait_idle(self, timeout: float, done: Callable[[dict], bool] = lambda state: True) -> dict:
         """Wait until no Strew modal operator runs and ``done(state)`` holds; the last state."""
