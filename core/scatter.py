@@ -23,18 +23,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .fields.radius import density_to_radius
 from .hashing import Stream, hash_choice, hash_scale, hash_uniform, hash_yaw
 from .orient import instance_rotations
-from .poisson import PoissonSettings, Samples, sample
+from .poisson import BYTES_PER_POINT, PoissonSettings, Samples, sample
+from .poisson.budget import job_load
 from .terrain import TerrainLookup
 
 ArrayFunction = Callable[[np.ndarray], np.ndarray]
 Cancel = Callable[[float], bool]
+MAX_CHUNKS = 4096  # chunks per layer: each one costs a sampler set-up and a terrain pass
 
 
 @dataclass(frozen=True)
 class LayerSpec:
-    """Settings of one layer, in world units and radians. Validated by :func:`scatter_layer`.
+    """Settings of one layer, in world units and radians, validated when made (``ValueError`` names the field).
 
     ``density(xy) -> [0, 1]`` maps to the radius ``lerp(max_radius, min_radius, density)``; ``mask(xy) -> bool``
     is any extra allowed-mask (vertex group, exclusions) on top of terrain coverage, ``max_slope`` and
@@ -59,6 +62,9 @@ class LayerSpec:
     chunk_size: float = 512.0
     method: str = "maximal"
     max_points: int = 20_000_000
+
+    def __post_init__(self) -> None:
+        _validate(self)
 
     @property
     def radius_max(self) -> float:
@@ -90,15 +96,36 @@ class Cancelled(Exception):
     """Raised when the ``cancel`` callback asked to stop; nothing was written anywhere."""
 
 
+def _number(name: str, value: object, integer: bool = False) -> float:
+    """``value`` as a finite float (or an integer when ``integer``); ValueError naming ``name`` otherwise."""
+    kinds = (int, np.integer) if integer else (int, float, np.integer, np.floating)
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        kind = "an integer" if integer else "a number"
+        raise ValueError(f"{name} must be {kind}, got {value!r} ({type(value).__name__})")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return number
+
+
+def _pair(name: str, value: object) -> tuple[float, float]:
+    if not isinstance(value, (tuple, list, np.ndarray)) or len(value) != 2:
+        raise ValueError(f"{name} must be a pair (low, high), got {value!r}")
+    return _number(f"{name}[0]", value[0]), _number(f"{name}[1]", value[1])
+
+
 def _validate(spec: LayerSpec) -> None:
-    numbers = {
-        "min_radius": spec.min_radius, "max_radius": spec.radius_max, "keep_away": spec.keep_away,
-        "max_slope": spec.max_slope, "align": spec.align, "tile_keep": spec.tile_keep,
-        "chunk_size": spec.chunk_size, "scale_range[0]": spec.scale_range[0], "scale_range[1]": spec.scale_range[1],
-    }
-    for name, value in numbers.items():
-        if not math.isfinite(value):
-            raise ValueError(f"{name} must be a finite number, got {value}")
+    for name in ("min_radius", "keep_away", "max_slope", "align", "tile_keep", "chunk_size"):
+        _number(name, getattr(spec, name))
+    for name in ("seed", "start_points", "max_points"):
+        _number(name, getattr(spec, name), integer=True)
+    if spec.max_radius is not None:
+        _number("max_radius", spec.max_radius)
+    if spec.tile_size is not None:
+        _number("tile_size", spec.tile_size)
+    for name in ("density", "mask"):
+        if getattr(spec, name) is not None and not callable(getattr(spec, name)):
+            raise ValueError(f"{name} must be a function of an (M, 2) array of xy, or None")
     if spec.min_radius <= 0:
         raise ValueError(f"min_radius must be > 0, got {spec.min_radius}: set a positive spacing")
     if spec.radius_max < spec.min_radius:
@@ -106,18 +133,27 @@ def _validate(spec: LayerSpec) -> None:
                          "raise max_radius or lower min_radius")
     if spec.keep_away < 0:
         raise ValueError(f"keep_away must be ≥ 0, got {spec.keep_away}")
+    if spec.seed < 0:
+        raise ValueError(f"seed must be ≥ 0, got {spec.seed}")
+    if spec.start_points < 1 or spec.max_points < 1:
+        raise ValueError(f"start_points and max_points must be ≥ 1, got {spec.start_points} and {spec.max_points}")
     if not 0 <= spec.max_slope <= math.pi / 2:
         raise ValueError(f"max_slope must be between 0 and π/2 radians, got {spec.max_slope}")
     if not 0 <= spec.align <= 1 or not 0 <= spec.tile_keep <= 1:
-        raise ValueError("align and tile_keep must be between 0 and 1")
-    low, high = spec.scale_range
+        raise ValueError(f"align and tile_keep must be between 0 and 1, got {spec.align} and {spec.tile_keep}")
+    low, high = _pair("scale_range", spec.scale_range)
     if not 0 < low <= high:
         raise ValueError(f"scale_range must satisfy 0 < min ≤ max, got {spec.scale_range}")
-    if spec.height_range is not None and not spec.height_range[0] <= spec.height_range[1]:
-        raise ValueError(f"height_range must be (low, high) with low ≤ high, got {spec.height_range}")
-    weights = np.asarray(spec.prefab_weights, dtype=np.float64)
+    if spec.height_range is not None:
+        low, high = _pair("height_range", spec.height_range)
+        if not low <= high:
+            raise ValueError(f"height_range must be (low, high) with low ≤ high, got {spec.height_range}")
+    try:
+        weights = np.asarray(spec.prefab_weights, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"prefab_weights must be numbers, got {spec.prefab_weights!r}") from error
     if weights.ndim != 1 or len(weights) == 0 or not np.isfinite(weights).all() or (weights < 0).any():
-        raise ValueError("prefab_weights must be one or more finite weights ≥ 0")
+        raise ValueError(f"prefab_weights must be one or more finite weights ≥ 0, got {spec.prefab_weights!r}")
     if weights.sum() <= 0:
         raise ValueError("prefab_weights are all zero: give at least one prefab a positive weight")
     if spec.chunk_size <= 0:
@@ -128,14 +164,29 @@ def _validate(spec: LayerSpec) -> None:
 
 
 def _check_budget(terrain: TerrainLookup, spec: LayerSpec) -> None:
-    """Refuse a layer whose point count (terrain area / min_radius², chunks or not) exceeds ``max_points``."""
-    width, depth = terrain.bounds.size
-    estimate = float(width * depth) / spec.min_radius**2
-    if estimate > spec.max_points:
+    """Refuse, before any work, a layer whose chunk count exceeds ``MAX_CHUNKS`` or whose whole-terrain job
+    (points, background grid, neighbour window where the radius varies) exceeds ``max_points``."""
+    width, depth = (float(v) for v in terrain.bounds.size)
+    if spec.tile_size is None:
+        chunks = math.ceil(width / spec.chunk_size) * math.ceil(depth / spec.chunk_size)
+        if chunks > MAX_CHUNKS:
+            least = max(width, depth) / math.isqrt(MAX_CHUNKS)
+            raise ValueError(
+                f"chunk_size {spec.chunk_size:g} splits the {width:g} × {depth:g} terrain into {chunks:,} chunks, "
+                f"more than {MAX_CHUNKS:,}: use a chunk_size of at least {least:.3g}"
+            )
+    whole = PoissonSettings(
+        size=(max(width, spec.min_radius), max(depth, spec.min_radius)), min_radius=spec.min_radius,
+        max_radius=spec.radius_max, radius_at=_radius_function(spec, np.zeros(2)), max_points=spec.max_points,
+    )
+    grid, load = job_load(whole)
+    if load > spec.max_points:
+        window = " and its neighbour window (Max Radius far above Min Radius)" if load > 2.0 * grid else ""
         raise ValueError(
-            f"min_radius {spec.min_radius:g} over a {width:g} × {depth:g} terrain means about {estimate:,.0f} "
-            f"points, more than max_points ({spec.max_points:,}): use a larger min_radius, a smaller terrain, "
-            "or raise max_points if the memory allows (about 100 bytes per point)"
+            f"min_radius {spec.min_radius:g} over a {width:g} × {depth:g} terrain{window} means work worth about "
+            f"{load:,.0f} points, more than max_points ({spec.max_points:,}): use a larger min_radius"
+            f"{', a smaller max_radius' if window else ''}, a smaller terrain, or raise max_points if the memory "
+            f"allows (about {BYTES_PER_POINT} bytes per point)"
         )
 
 
@@ -165,8 +216,7 @@ def _radius_function(spec: LayerSpec, origin: np.ndarray) -> ArrayFunction | Non
     density_at = spec.density
 
     def radius_at(local_xy: np.ndarray) -> np.ndarray:
-        density = np.clip(np.asarray(density_at(local_xy + origin), dtype=np.float64), 0.0, 1.0)
-        return high + (low - high) * density
+        return density_to_radius(density_at(local_xy + origin), low, high)
 
     return radius_at
 
@@ -308,7 +358,6 @@ def scatter_layer_steps(
     An interactive caller (Blender's modal operator) returns to its event loop between steps, so ESC can
     stop a long layer; closing the generator abandons the work with nothing written anywhere.
     """
-    _validate(spec)
     _check_budget(terrain, spec)
     if blockers is not None and len(blockers.positions):
         blockers = Samples(positions=np.asarray(blockers.positions, dtype=np.float64),

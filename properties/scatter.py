@@ -15,6 +15,7 @@ from bpy.props import (
     StringProperty,
 )
 
+from .modes import DensityMode, OutputMode
 from .rooms import StrewRoomSettings
 
 
@@ -31,18 +32,18 @@ def _redraw_viewports(_self: bpy.types.PropertyGroup, context: bpy.types.Context
 
 
 DENSITY_MODES = [
-    ('NONE', "Uniform", "Every place gets the largest density (the Min Radius spacing)"),
-    ('NOISE', "Noise", "Density from seeded gradient noise: groves and clearings"),
-    ('VERTEX_GROUP', "Vertex Group", "Density painted on the terrain as vertex weights"),
-    ('IMAGE', "Image", "Density from an image stretched over the terrain's XY bounds"),
+    (DensityMode.NONE, "Uniform", "Every place gets the largest density (the Min Radius spacing)"),
+    (DensityMode.NOISE, "Noise", "Density from seeded gradient noise: groves and clearings"),
+    (DensityMode.VERTEX_GROUP, "Vertex Group", "Density painted on the terrain as vertex weights"),
+    (DensityMode.IMAGE, "Image", "Density from an image stretched over the terrain's XY bounds"),
 ]
 
 OUTPUT_MODES = [
-    ('GEOMETRY_NODES', "Point Instancer",
+    (OutputMode.GEOMETRY_NODES, "Point Instancer",
      "One point object per layer instancing the collection with Geometry Nodes (fast, 100k+ instances)"),
-    ('EMPTIES', "Collection Empties", "One empty per instance that instances the picked prefab"),
-    ('DUPLICATES', "Linked Duplicates", "One real object per instance sharing the prefab's data (slow above a few "
-     "thousand)"),
+    (OutputMode.EMPTIES, "Collection Empties", "One empty per instance that instances the picked prefab"),
+    (OutputMode.DUPLICATES, "Linked Duplicates",
+     "One real object per instance sharing the prefab's data (slow above a few thousand)"),
 ]
 
 
@@ -80,7 +81,7 @@ class StrewLayer(bpy.types.PropertyGroup):
     )
 
     # Density
-    density_mode: EnumProperty(name="Density", items=DENSITY_MODES, default='NONE')  # type: ignore[valid-type]
+    density_mode: EnumProperty(name="Density", items=DENSITY_MODES, default=DensityMode.NONE)  # type: ignore[valid-type]
     noise_scale: FloatProperty(  # type: ignore[valid-type]
         name="Noise Scale", description="Size of groves and clearings", default=40.0, min=0.01, soft_max=1000.0,
         subtype='DISTANCE', unit='LENGTH',
@@ -143,7 +144,7 @@ class StrewLayer(bpy.types.PropertyGroup):
 
     # Output
     output_mode: EnumProperty(name="Output", items=OUTPUT_MODES,
-                              default='GEOMETRY_NODES')  # type: ignore[valid-type]
+                              default=OutputMode.GEOMETRY_NODES)  # type: ignore[valid-type]
 
     # Large worlds
     use_tile: BoolProperty(  # type: ignore[valid-type]

@@ -9,6 +9,7 @@ Pick Instance). Pick Instance counts the collection's children in Blender's name
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import bpy
@@ -16,14 +17,19 @@ import numpy as np
 from mathutils import Matrix
 
 from ..core.orient import rotation_matrices
+from .custom_props import prefab_weight
 from .naming import natural_name_key
-from .ownership import mark
+from .ownership import is_owned, mark
 
 OWNER = "scatter"
 NODE_GROUP_NAME = "Strew Instancer"
 NODE_GROUP_VERSION = 1
 OUTPUT_COLLECTION = "Strew Output"
-WEIGHT_KEY = "strew_weight"
+# Per-point attributes of the point instancer (``RADIUS`` is also the custom property of real-object output).
+PREFAB_ATTRIBUTE = "strew_prefab"
+ROTATION_ATTRIBUTE = "strew_rotation"
+SCALE_ATTRIBUTE = "strew_scale"
+RADIUS_ATTRIBUTE = "strew_radius"
 
 
 @dataclass(frozen=True)
@@ -35,28 +41,29 @@ class Prefab:
     weight: float
 
 
-def prefab_weight(datablock: bpy.types.ID) -> float:
-    """A plain custom property ``strew_weight`` wins over the ``object.strew.weight`` setting (default 1)."""
-    if WEIGHT_KEY in datablock:
-        return float(datablock[WEIGHT_KEY])
-    settings = getattr(datablock, "strew", None)
-    return float(settings.weight) if settings is not None else 1.0
-
-
 def prefabs_of(collection: bpy.types.Collection) -> list[Prefab]:
-    """The collection's direct children (objects and collections) in the order Pick Instance uses."""
+    """The collection's direct children (objects and collections) in the order Pick Instance uses, with their
+    weights (``CustomPropertyError`` for an unusable ``strew_weight``)."""
     children: list[bpy.types.ID] = [*collection.children, *collection.objects]
     children.sort(key=lambda block: natural_name_key(block.name))
     return [Prefab(block.name, block, prefab_weight(block)) for block in children]
 
 
-def instancer_node_group() -> bpy.types.NodeTree:
-    """The shared "Strew Instancer" node group (rebuilt when missing or from another version)."""
+Wiring = Callable[[bpy.types.Nodes, Callable[[str, str], bpy.types.NodeSocket], bpy.types.Node], None]
+
+
+def build_instancer_group(name: str, owner: str, version: int, wire: Wiring) -> bpy.types.NodeTree:
+    """The owned node group ``name`` (rebuilt when missing or from another version): the Geometry input's points
+    instance the children of the "Prefabs" collection (Separate Children, Reset Children, Pick Instance).
+
+    ``wire(nodes, named, on_points)`` connects Instance Index, Rotation and Scale of ``on_points``;
+    ``named(attribute, data_type)`` returns the output of a new Named Attribute node.
+    """
     for group in bpy.data.node_groups:
-        if group.get("strew_owner") == OWNER and group.get("strew_version") == NODE_GROUP_VERSION:
+        if is_owned(group, owner) and group.get("strew_version") == version:
             return group
-    group = bpy.data.node_groups.new(NODE_GROUP_NAME, 'GeometryNodeTree')
-    mark(group, OWNER, strew_version=NODE_GROUP_VERSION)
+    group = bpy.data.node_groups.new(name, 'GeometryNodeTree')
+    mark(group, owner, strew_version=version)
     interface = group.interface
     interface.new_socket("Geometry", in_out='INPUT', socket_type='NodeSocketGeometry')
     interface.new_socket("Prefabs", in_out='INPUT', socket_type='NodeSocketCollection')
@@ -72,22 +79,43 @@ def instancer_node_group() -> bpy.types.NodeTree:
     on_points = nodes.new('GeometryNodeInstanceOnPoints')
     on_points.inputs['Pick Instance'].default_value = True
 
-    def named(name: str, data_type: str) -> bpy.types.NodeSocket:
+    def named(attribute: str, data_type: str) -> bpy.types.NodeSocket:
         node = nodes.new('GeometryNodeInputNamedAttribute')
         node.data_type = data_type
-        node.inputs['Name'].default_value = name
+        node.inputs['Name'].default_value = attribute
         return node.outputs['Attribute']
 
     links.new(group_in.outputs[0], on_points.inputs['Points'])
     links.new(group_in.outputs[1], info.inputs['Collection'])
     links.new(info.outputs[0], on_points.inputs['Instance'])
-    links.new(named("strew_prefab", 'INT'), on_points.inputs['Instance Index'])
-    links.new(named("strew_rotation", 'FLOAT_VECTOR'), on_points.inputs['Rotation'])
-    links.new(named("strew_scale", 'FLOAT'), on_points.inputs['Scale'])
+    wire(nodes, named, on_points)
     links.new(on_points.outputs[0], group_out.inputs[0])
     for x, node in enumerate((group_in, info, on_points, group_out)):
         node.location = (x * 250.0, 0.0)
     return group
+
+
+def _wire_scatter(nodes: bpy.types.Nodes, named: Callable[[str, str], bpy.types.NodeSocket],
+                  on_points: bpy.types.Node) -> None:
+    links = on_points.id_data.links
+    links.new(named(PREFAB_ATTRIBUTE, 'INT'), on_points.inputs['Instance Index'])
+    links.new(named(ROTATION_ATTRIBUTE, 'FLOAT_VECTOR'), on_points.inputs['Rotation'])
+    links.new(named(SCALE_ATTRIBUTE, 'FLOAT'), on_points.inputs['Scale'])
+
+
+def instancer_node_group() -> bpy.types.NodeTree:
+    """The shared "Strew Instancer" node group of Scatter."""
+    return build_instancer_group(NODE_GROUP_NAME, OWNER, NODE_GROUP_VERSION, _wire_scatter)
+
+
+def set_instancer_modifier(obj: bpy.types.Object, group: bpy.types.NodeTree,
+                           collection: bpy.types.Collection) -> bpy.types.Modifier:
+    """Give ``obj`` the "Strew Instancer" modifier running ``group`` on the children of ``collection``."""
+    modifier = obj.modifiers.new("Strew Instancer", 'NODES')
+    modifier.node_group = group
+    prefabs_socket = next(item for item in group.interface.items_tree if item.name == "Prefabs")
+    modifier[prefabs_socket.identifier] = collection
+    return modifier
 
 
 @dataclass(frozen=True)
@@ -118,19 +146,15 @@ def write_point_instancer(
     mark(mesh, OWNER, strew_layer=layer_name)
     mesh.vertices.add(len(placement))
     mesh.vertices.foreach_set("co", placement.positions.astype(np.float32).ravel())
-    _set_attribute(mesh, "strew_prefab", 'INT', "value", placement.prefab_index.astype(np.int32))
-    _set_attribute(mesh, "strew_rotation", 'FLOAT_VECTOR', "vector", placement.rotations.astype(np.float32))
-    _set_attribute(mesh, "strew_scale", 'FLOAT', "value", placement.scales.astype(np.float32))
-    _set_attribute(mesh, "strew_radius", 'FLOAT', "value", placement.radii.astype(np.float32))
+    _set_attribute(mesh, PREFAB_ATTRIBUTE, 'INT', "value", placement.prefab_index.astype(np.int32))
+    _set_attribute(mesh, ROTATION_ATTRIBUTE, 'FLOAT_VECTOR', "vector", placement.rotations.astype(np.float32))
+    _set_attribute(mesh, SCALE_ATTRIBUTE, 'FLOAT', "value", placement.scales.astype(np.float32))
+    _set_attribute(mesh, RADIUS_ATTRIBUTE, 'FLOAT', "value", placement.radii.astype(np.float32))
     mesh.update()
 
     obj = bpy.data.objects.new(name, mesh)
     mark(obj, OWNER, strew_layer=layer_name)
-    modifier = obj.modifiers.new("Strew Instancer", 'NODES')
-    group = instancer_node_group()
-    modifier.node_group = group
-    prefabs_socket = next(item for item in group.interface.items_tree if item.name == "Prefabs")
-    modifier[prefabs_socket.identifier] = collection
+    set_instancer_modifier(obj, instancer_node_group(), collection)
     output.objects.link(obj)
     return obj
 
