@@ -114,8 +114,11 @@ def _write(scene: bpy.types.Scene, layer: LayerInput, points: PointSet) -> None:
             obj[RADIUS_ATTRIBUTE] = radius
 
 
-def run(context: bpy.types.Context, layer_indices: list[int] | None = None) -> Generator[float, None, JobResult]:
-    """Generator running the Scatter job; yields fractions done (the modal operator steps it, ESC closes it).
+def run(
+    context: bpy.types.Context, layer_indices: list[int] | None = None,
+) -> Generator[tuple[float, str], None, JobResult]:
+    """Generator running the Scatter job; yields (fraction done, what runs next) — the modal operator steps it,
+    shows both in the status bar, and ESC closes it.
 
     When it finishes, ``StopIteration.value`` is a :class:`JobResult`. Raises :class:`ScatterError` on bad
     settings before anything changed.
@@ -127,7 +130,7 @@ def run(context: bpy.types.Context, layer_indices: list[int] | None = None) -> G
     started = time.perf_counter()
     surfaces = layer_surface.Surfaces(job, context.evaluated_depsgraph_get())
     stages["read mesh"] = time.perf_counter() - started
-    yield 0.1
+    yield 0.1, rpt_("Sampling")
 
     # Blockers: layers above the first computed one, as they stand in the scene now.
     placed: dict[str, Samples] = {}
@@ -153,7 +156,8 @@ def run(context: bpy.types.Context, layer_indices: list[int] | None = None) -> G
                 except StopIteration as done:
                     points = done.value
                     break
-                yield 0.1 + span * (number + fraction)
+                yield 0.1 + span * (number + fraction), rpt_('Layer "{name}" ({number} of {total})').format(
+                    name=layer.name, number=number + 1, total=len(job.layers))
         except ValueError as error:
             raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)) from error
         took = time.perf_counter() - started
@@ -161,7 +165,7 @@ def run(context: bpy.types.Context, layer_indices: list[int] | None = None) -> G
         result = PointSet.of(points, False) if painted is None else PointSet.join(PointSet.of(points, False), painted)
         results.append((layer, result, took))
         placed[layer.name] = as_blockers(result)
-        yield 0.1 + 0.8 * (number + 1) / len(job.layers)
+        yield 0.1 + 0.8 * (number + 1) / len(job.layers), rpt_("Writing the output")
 
     started = time.perf_counter()
     for layer, points, _ in results:
@@ -173,7 +177,7 @@ def run(context: bpy.types.Context, layer_indices: list[int] | None = None) -> G
     for layer, points, _ in results:
         _write(scene, layer, points)
     stages["write output"] = time.perf_counter() - started
-    yield 1.0
+    yield 1.0, rpt_("Writing the output")
     return JobResult([LayerReport(layer.name, len(points), took) for layer, points, took in results], stages)
 
 
