@@ -219,6 +219,11 @@ RUSSIAN: dict[str, str] = {
     "Chunk Size": "Размер блока",
     "Large terrains are processed in square chunks of this side, in bounded memory and without seams":
         "Большие ландшафты обрабатываются квадратными блоками с такой стороной, в ограниченной памяти и без швов",
+    "Workers": "Процессы",
+    "Processes that sample the chunks of a large terrain at the same time (default: one per core); "
+    "the result is the same for any number":
+        "Сколько процессов одновременно обрабатывают блоки большого ландшафта (по умолчанию по одному на ядро); "
+        "результат от их числа не зависит",
     "Max Objects": "Макс. объектов",
     "Refuse to create more real objects (empties or duplicates) than this per layer; "
     "use the Point Instancer output for more":

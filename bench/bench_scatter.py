@@ -81,14 +81,14 @@ def _blender_distribute(bpy, terrain, collection, distance: float, density: floa
     return took, count
 
 
-def _large_world() -> list[str]:
-    """Core only: a 10 km terrain, ~2M instances, chunked (bounded memory) and as a repeated tile."""
-    import tracemalloc
+LARGE_WORLD_SIZE = 10_000.0
 
-    from strew.core.scatter import LayerSpec, scatter_layer
+
+def large_world_terrain():
+    """The 10 km × 10 km rolling terrain of the large-world figures (320,000 triangles)."""
     from strew.core.terrain import TerrainLookup
 
-    quads, size = 400, 10_000.0
+    quads, size = 400, LARGE_WORLD_SIZE
     n = quads + 1
     xs = np.linspace(0.0, size, n)
     gx, gy = np.meshgrid(xs, xs, indexing="ij")
@@ -97,7 +97,18 @@ def _large_world() -> list[str]:
     i, j = np.meshgrid(np.arange(quads), np.arange(quads), indexing="ij")
     a = (i * n + j).ravel()
     triangles = np.concatenate([np.column_stack([a, a + n, a + n + 1]), np.column_stack([a, a + n + 1, a + 1])])
-    terrain = TerrainLookup(vertices, triangles)
+    return TerrainLookup(vertices, triangles)
+
+
+def _large_world() -> list[str]:
+    """Core only: a 10 km terrain, ~2M instances, chunked (bounded memory) and as a repeated tile."""
+    import tracemalloc
+
+    from strew.core.scatter import LayerSpec, scatter_layer
+
+    size = LARGE_WORLD_SIZE
+    terrain = large_world_terrain()
+    triangles = terrain.triangles
     rows = [
         "",
         f"### Large world: {size / 1000:.0f} km × {size / 1000:.0f} km terrain ({len(triangles):,} triangles), "

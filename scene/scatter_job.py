@@ -15,7 +15,9 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
+from ..core.chunks import Backend
 from ..core.poisson import Samples
+from ..core.pool import ProcessPool
 from ..core.scatter import LayerPoints, LayerSpec, scatter_layer_steps
 from ..core.terrain import TerrainLookup
 from . import layer_fields
@@ -181,12 +183,30 @@ Progress = Callable[[float, str], None]
 
 def run(
     context: bpy.types.Context, layer_indices: list[int] | None = None, progress: Progress | None = None,
+    backend: Backend | None = None,
 ) -> Generator[float, None, JobResult]:
     """Generator running the Scatter job; yields fractions done (the modal operator steps it, ESC closes it).
 
     When it finishes, ``StopIteration.value`` is a :class:`JobResult`. Raises :class:`ScatterError` on bad
-    settings before anything changed.
+    settings before anything changed. Chunks run on ``backend`` (e.g. a Dask cluster) if given, else in a
+    process pool of the scene's *Workers* (closed when the job ends, however it ends).
     """
+    pool = None
+    if backend is None and context.scene.strew.workers > 1:
+        try:
+            pool = backend = ProcessPool(context.scene.strew.workers)
+        except ValueError:  # no interpreter to spawn workers from: the same points, in this process
+            pool = None
+    try:
+        return (yield from _run(context, layer_indices, progress, backend))
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def _run(
+    context: bpy.types.Context, layer_indices: list[int] | None, progress: Progress | None, backend: Backend | None,
+) -> Generator[float, None, JobResult]:
     scene = context.scene
     settings = scene.strew
     indices = list(range(len(settings.layers))) if layer_indices is None else layer_indices
@@ -224,7 +244,7 @@ def run(
         span = 0.8 / len(layers)
         try:
             fields = layer_fields.build(layer, terrain, mesh, context.evaluated_depsgraph_get())
-            steps = scatter_layer_steps(terrain, layer_spec(layer, settings, fields), blockers)
+            steps = scatter_layer_steps(terrain, layer_spec(layer, settings, fields), blockers, backend)
             while True:
                 try:
                     fraction = next(steps)
@@ -241,17 +261,23 @@ def run(
         yield 0.1 + 0.8 * (number + 1) / len(layers)
 
     started = time.perf_counter()
-    for layer, points, _ in results:
+    write_results(scene, [(layer, points) for layer, points, _ in results])
+    stages["write output"] = time.perf_counter() - started
+    yield 1.0
+    return JobResult([LayerReport(layer.name, len(points), took) for layer, points, took in results], stages)
+
+
+def write_results(scene: bpy.types.Scene, results: list[tuple[bpy.types.PropertyGroup, LayerPoints]]) -> None:
+    """Replace each layer's output with its points; checks Max Objects for every layer before writing any."""
+    settings = scene.strew
+    for layer, points in results:
         if layer.output_mode != 'GEOMETRY_NODES' and len(points) > settings.max_objects:
             raise ScatterError(rpt_(
                 'Layer "{name}" would create {count:,} objects, more than Max Objects ({max_objects:,}): '
                 "use the Point Instancer output, raise Max Objects, or a larger radius"
             ).format(name=layer.name, count=len(points), max_objects=settings.max_objects))
-    for layer, points, _ in results:
+    for layer, points in results:
         _write(scene, layer, points, settings.max_objects)
-    stages["write output"] = time.perf_counter() - started
-    yield 1.0
-    return JobResult([LayerReport(layer.name, len(points), took) for layer, points, took in results], stages)
 
 
 def _merge_samples(a: Samples | None, b: Samples | None) -> Samples | None:
@@ -262,9 +288,10 @@ def _merge_samples(a: Samples | None, b: Samples | None) -> Samples | None:
     return Samples(positions=np.concatenate([a.positions, b.positions]), radii=np.concatenate([a.radii, b.radii]))
 
 
-def run_to_end(context: bpy.types.Context, layer_indices: list[int] | None = None) -> JobResult:
+def run_to_end(context: bpy.types.Context, layer_indices: list[int] | None = None,
+               backend: Backend | None = None) -> JobResult:
     """Run the whole job at once (headless path)."""
-    job = run(context, layer_indices)
+    job = run(context, layer_indices, backend=backend)
     while True:
         try:
             next(job)
