@@ -43,7 +43,7 @@ def check_basic(samples: Samples, settings: PoissonSettings) -> None:
     assert p.dtype == np.float64 and r.dtype == np.float64
     assert p.ndim == 2 and p.shape[1] == 2 and r.shape == (p.shape[0],)
     assert ((p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)).all()
-    r_max = settings.resolved_max_radius
+    r_max = settings.max_radius
     assert ((r >= settings.min_radius) & (r <= r_max)).all()
 
 
@@ -59,7 +59,7 @@ def fillable(
     w, h = settings.size
     q = np.random.default_rng(seed).random((probes, 2)) * (w, h)
     allowed = np.ones(probes, bool) if settings.is_allowed is None else settings.is_allowed(q)
-    r_max = settings.resolved_max_radius
+    r_max = settings.max_radius
     rq = np.full(probes, float(settings.min_radius))
     if settings.radius_at is not None:
         rq = np.clip(settings.radius_at(q), settings.min_radius, r_max)

@@ -225,7 +225,7 @@ def test_domain_smaller_than_a_cell_gets_one_point() -> None:
 @pytest.mark.parametrize("method", METHODS)
 def test_blocked_neighbour_tests_give_the_same_points(method: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Neighbour tests run on blocks of candidates; the block size must not change the result."""
-    import strew.core._poisson_state as state
+    import strew.core.poisson.state as state
 
     settings = PoissonSettings(
         size=(50.0, 40.0),

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from poisson_checks import check_basic, conflicts, fillable, wavy_radius
-from strew.core._poisson_maximal import _any_cell_allowed, _corner_values
-from strew.core._poisson_state import SamplerState
 from strew.core.poisson import PoissonSettings, sample
+from strew.core.poisson.maximal import _any_cell_allowed, _corner_values
+from strew.core.poisson.state import SamplerState
 
 
 def _state(settings: PoissonSettings) -> SamplerState:
@@ -124,7 +124,7 @@ def test_split_cover_near_then_far_matches_brute_force(tileable: bool) -> None:
     empty = np.flatnonzero(st.slots[st.all_cells()] < 0)
     ids = st.all_cells()[rng.choice(empty, 300, replace=False)]
     ix, iy = st.cell_xy(ids)
-    cap = st.r_max * st.r_max
+    cap = st.max_radius * st.max_radius
     for depth in (0, 1, 3):  # parents of a cell, half a cell, 1/8 of a cell, somewhere inside their cell
         bw, bh = st.sx / 2**depth, st.sy / 2**depth
         kx, ky = rng.integers(0, 2**depth, (2, ids.size))

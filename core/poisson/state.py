@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 
-from ._spatial import DiskIndex, hash_cell_multiple
+from .._spatial import DiskIndex, hash_cell_multiple
 
 if TYPE_CHECKING:
-    from .poisson import PoissonSettings
+    from .settings import PoissonSettings
 
 NEAR = 2  # window cells tested first (a 5 x 5 block: the whole window for a constant radius)
 CHUNK = 4096  # candidates per block in neighbour tests: keeps the (M, K) temporaries in cache
@@ -56,20 +56,20 @@ def blockwise(method: _Method) -> _Method:
 
 
 def _grid_shape(
-    w: float, h: float, r_min: float, r_max: float, tileable: bool
+    w: float, h: float, min_radius: float, max_radius: float, tileable: bool
 ) -> tuple[int, int, float, float]:
-    """Columns, rows and cell sides (at most ``r_min / sqrt(2)``); the rectangle is divided exactly.
+    """Columns, rows and cell sides (at most ``min_radius / sqrt(2)``); the rectangle is divided exactly.
 
     When tiled, columns and rows are rounded up to a multiple of the phase period if that does not change
     the period, so phase groups stay regular across the seam (otherwise extra seam phases are used).
     """
-    side = r_min / math.sqrt(2.0)
+    side = min_radius / math.sqrt(2.0)
     cols, rows = max(1, math.ceil(w / side)), max(1, math.ceil(h / side))
     if not tileable:
         return cols, rows, w / cols, h / rows
-    period = math.ceil(r_max / min(w / cols, h / rows)) + 1
+    period = math.ceil(max_radius / min(w / cols, h / rows)) + 1
     new_cols, new_rows = -(-cols // period) * period, -(-rows // period) * period
-    if math.ceil(r_max / min(w / new_cols, h / new_rows)) + 1 == period:
+    if math.ceil(max_radius / min(w / new_cols, h / new_rows)) + 1 == period:
         cols, rows = new_cols, new_rows
     return cols, rows, w / cols, h / rows
 
@@ -89,15 +89,15 @@ class SamplerState:
     def __init__(self, settings: PoissonSettings, blocker_xy: np.ndarray, blocker_r: np.ndarray) -> None:
         self.settings = settings
         self.w, self.h = float(settings.size[0]), float(settings.size[1])
-        self.r_min = float(settings.min_radius)
-        self.r_max = settings.resolved_max_radius
-        self.variable = settings.radius_at is not None and self.r_max > self.r_min
+        self.min_radius = float(settings.min_radius)
+        self.max_radius = float(cast(float, settings.max_radius))
+        self.variable = settings.radius_at is not None and self.max_radius > self.min_radius
         self.tileable = bool(settings.tileable)
         self.rng = np.random.default_rng(settings.seed)
-        cols, rows, sx, sy = _grid_shape(self.w, self.h, self.r_min, self.r_max, self.tileable)
+        cols, rows, sx, sy = _grid_shape(self.w, self.h, self.min_radius, self.max_radius, self.tileable)
         self.cols, self.rows, self.sx, self.sy = cols, rows, sx, sy
-        self.window = math.ceil(self.r_max / min(sx, sy))
-        self.period = math.ceil(self.r_max / min(sx, sy)) + 1
+        self.window = math.ceil(self.max_radius / min(sx, sy))
+        self.period = math.ceil(self.max_radius / min(sx, sy)) + 1
         self.phase_x = _phase_axis(cols, self.period, self.tileable)
         self.phase_y = _phase_axis(rows, self.period, self.tileable)
         self.phase_count = self.phase_x[1] * self.phase_y[1]
@@ -105,7 +105,7 @@ class SamplerState:
         # max-radius point each) instead of single cells, so the work follows the point count.
         self.coarse = 1
         if self.variable and not self.tileable:
-            self.coarse = 2 ** max(0, round(math.log2(self.r_max / self.r_min)))
+            self.coarse = 2 ** max(0, round(math.log2(self.max_radius / self.min_radius)))
         pad = 0 if self.tileable else self.window + self.coarse
         self.pad, self.stride = pad, cols + 2 * pad
         self.slots = np.full((rows + 2 * pad) * self.stride, -1, dtype=np.int32)
@@ -113,7 +113,7 @@ class SamplerState:
         ox, oy = np.meshgrid(span, span)
         ox, oy = ox.ravel(), oy.ravel()
         gap2 = (np.maximum(np.abs(ox) - 1, 0) * sx) ** 2 + (np.maximum(np.abs(oy) - 1, 0) * sy) ** 2
-        keep = gap2 < self.r_max * self.r_max
+        keep = gap2 < self.max_radius * self.max_radius
         self.off_x, self.off_y = ox[keep], oy[keep]
         self.off_flat = self.off_y * self.stride + self.off_x
         near = (np.abs(self.off_x) <= NEAR) & (np.abs(self.off_y) <= NEAR)
@@ -140,15 +140,15 @@ class SamplerState:
             x %= self.w
             y %= self.h
         else:
-            reach = np.maximum(r, self.r_max)
+            reach = np.maximum(r, self.max_radius)
             near = (x + reach >= 0) & (x - reach < self.w) & (y + reach >= 0) & (y - reach < self.h)
             x, y, r = x[near], y[near], r[near]
             if r.size == 0:
                 return
-        m = hash_cell_multiple(r, self.r_max, min(self.sx, self.sy), self.cols, self.rows, self.tileable)
+        m = hash_cell_multiple(r, self.max_radius, min(self.sx, self.sy), self.cols, self.rows, self.tileable)
         period = (self.w, self.h) if self.tileable else None
         self.blockers = DiskIndex(
-            x, y, r, self.r_max, m * self.sx, m * self.sy, -(-self.cols // m), -(-self.rows // m), period
+            x, y, r, self.max_radius, m * self.sx, m * self.sy, -(-self.cols // m), -(-self.rows // m), period
         )
 
     # ----------------------------------------------------------------------------------- cells
@@ -197,7 +197,7 @@ class SamplerState:
             fy = np.where(
                 oy >= cells, (oy - cells) * self.sy + bh, np.where(oy < 0, (-oy - 1) * self.sy + bh, 0.5 * bh)
             )
-            keep = fx * fx + fy * fy < self.r_max * self.r_max
+            keep = fx * fx + fy * fy < self.max_radius * self.max_radius
             if cells == 1:
                 keep &= (ox != 0) | (oy != 0)
             ox, oy = ox[keep], oy[keep]
@@ -311,7 +311,7 @@ class SamplerState:
             return out
         dx, dy = self._delta(x[q], y[q], j)
         if r is None:
-            need2 = self.pr[j] ** 2 if self.variable else self.r_min * self.r_min
+            need2 = self.pr[j] ** 2 if self.variable else self.min_radius * self.min_radius
         else:
             need2 = np.maximum(r[q], self.pr[j]) ** 2
         out[q[dx * dx + dy * dy < need2]] = True
@@ -342,7 +342,7 @@ class SamplerState:
         fx = np.abs(dx) + half_w
         fy = np.abs(dy) + half_h
         far2 = fx * fx + fy * fy
-        need2 = self.pr[j] ** 2 if self.variable else self.r_min * self.r_min
+        need2 = self.pr[j] ** 2 if self.variable else self.min_radius * self.min_radius
         covered[q[far2 < need2]] = True
         if reach2 is not None:
             starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per box
@@ -414,7 +414,7 @@ class SamplerState:
         fx_hi *= fx_hi
         fy_lo *= fy_lo
         fy_hi *= fy_hi
-        need2 = self.pr[j] ** 2 if self.variable else self.r_min * self.r_min
+        need2 = self.pr[j] ** 2 if self.variable else self.min_radius * self.min_radius
         starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per parent
         for k, (fx, fy) in enumerate(((fx_lo, fy_lo), (fx_hi, fy_lo), (fx_lo, fy_hi), (fx_hi, fy_hi))):
             far2 = fx + fy
@@ -426,7 +426,7 @@ class SamplerState:
     def blocked(self, x: np.ndarray, y: np.ndarray, r: np.ndarray | None) -> np.ndarray:
         if self.blockers is None:
             return np.zeros(x.size, dtype=bool)
-        return self.blockers.conflicts(x, y, self.r_min if r is None else r)
+        return self.blockers.conflicts(x, y, self.min_radius if r is None else r)
 
     def blocker_covers(
         self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float, r_lo: np.ndarray | None
@@ -434,7 +434,7 @@ class SamplerState:
         """Whether each box (centre, half sides) lies in one blocker's conflict disk."""
         if self.blockers is None:
             return np.zeros(cx.size, dtype=bool)
-        return self.blockers.covers(cx, cy, half_w, half_h, self.r_min if r_lo is None else r_lo)
+        return self.blockers.covers(cx, cy, half_w, half_h, self.min_radius if r_lo is None else r_lo)
 
     # ----------------------------------------------------------------------------------- callables
     def allowed(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -453,7 +453,7 @@ class SamplerState:
         """Radius at each place, clamped to [min_radius, max_radius]."""
         fn = self.settings.radius_at
         if fn is None or x.size == 0:
-            return np.full(x.size, self.r_min)
+            return np.full(x.size, self.min_radius)
         out = np.asarray(fn(np.column_stack((x, y))))
         if out.shape != (x.size,) or out.dtype.kind not in "fiu":
             raise ValueError(
@@ -463,14 +463,14 @@ class SamplerState:
         out = out.astype(np.float64, copy=False)
         if not np.isfinite(out).all():
             raise ValueError("radius_at returned NaN or inf; return finite radii (they are clamped)")
-        return np.clip(out, self.r_min, self.r_max)
+        return np.clip(out, self.min_radius, self.max_radius)
 
     # ----------------------------------------------------------------------------------- points
     def insert(self, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, ids: np.ndarray) -> None:
         n, k = self.count, x.size
         self.px[n : n + k] = x
         self.py[n : n + k] = y
-        self.pr[n : n + k] = self.r_min if r is None else r
+        self.pr[n : n + k] = self.min_radius if r is None else r
         self.pc[n : n + k] = ids
         self.slots[ids] = np.arange(n, n + k)
         self.count = n + k

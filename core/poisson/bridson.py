@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from ._poisson_state import SamplerState
+from .state import SamplerState
 
 # Share of the active list processed per round (1 = every active point at once).
 BATCH_SHARE = 0.25
@@ -35,7 +35,7 @@ def _fits(st: SamplerState, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, n
     points already placed; their radii and cells."""
     n = x.size
     valid = np.zeros(n, dtype=bool)
-    radius = np.full(n, st.r_min)
+    radius = np.full(n, st.min_radius)
     cell = np.zeros(n, dtype=np.int64)
     if st.tileable:
         idx = np.arange(n)

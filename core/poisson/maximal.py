@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._poisson_state import SamplerState
+from .state import SamplerState
 
 LEVEL0_SWEEPS = 2
 MAX_LEVEL = 40
@@ -105,7 +105,7 @@ def _phases(st: SamplerState, ids: np.ndarray, cells: int, side: float) -> tuple
     """Phase group of each box and the number of groups."""
     if cells == 1:
         return st.phase_of(ids), st.phase_count
-    period = math.ceil(st.r_max / side) + 1
+    period = math.ceil(st.max_radius / side) + 1
     ix, iy = st.cell_xy(ids)
     return (ix // cells) % period + period * ((iy // cells) % period), period * period
 
@@ -154,7 +154,7 @@ def _prune(
         if st.blockers is not None:
             reach2 = np.minimum(reach2, st.blockers.nearest_far2(cx, cy, 0.5 * bw, 0.5 * bh))
         dead = np.zeros(x0.size, dtype=bool)
-        near = np.flatnonzero(reach2 < st.r_max * st.r_max)
+        near = np.flatnonzero(reach2 < st.max_radius * st.max_radius)
         r_lo = np.zeros(0)
         if near.size:
             r_lo = st.radius(*_inside(st, cx[near], cy[near]))

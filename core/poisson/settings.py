@@ -1,18 +1,4 @@
-"""Poisson-disk sampling of a rectangle: exact minimum distances, maximal coverage, variable radius.
-
-Two points *conflict* when they are closer than the larger of their two radii. :func:`sample` returns a
-set without conflicts (also against optional ``blockers``), inside ``[0, w) x [0, h)`` (a torus when
-``tileable``). ``method="maximal"`` (default) also guarantees that no allowed place is left where one more
-point would fit; ``method="bridson"`` is Bridson's growth from active points (the classic look, may leave
-small gaps).
-
-Example
--------
->>> from strew.core.poisson import PoissonSettings, sample
->>> s = sample(PoissonSettings(size=(20.0, 10.0), min_radius=1.0, seed=7))
->>> s.positions.shape[1], bool((s.radii == 1.0).all())
-(2, True)
-"""
+"""What to sample (:class:`PoissonSettings`), what comes back (:class:`Samples`), and their validation."""
 
 from __future__ import annotations
 
@@ -22,10 +8,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-
-from ._poisson_bridson import grow_bridson
-from ._poisson_maximal import fill_maximal
-from ._poisson_state import SamplerState
 
 METHODS = ("maximal", "bridson")
 
@@ -69,7 +51,7 @@ class PoissonSettings:
 
     Examples
     --------
-    >>> PoissonSettings(size=(10.0, 10.0), min_radius=0.5).resolved_max_radius
+    >>> PoissonSettings(size=(10.0, 10.0), min_radius=0.5).max_radius
     0.5
     """
 
@@ -85,9 +67,9 @@ class PoissonSettings:
     method: str = "maximal"
     max_points: int = 20_000_000
 
-    @property
-    def resolved_max_radius(self) -> float:
-        return float(self.min_radius if self.max_radius is None else self.max_radius)
+    def __post_init__(self) -> None:
+        if self.max_radius is None:  # one value from here on: the field itself
+            object.__setattr__(self, "max_radius", self.min_radius)
 
 
 def _finite_positive(name: str, value: object, fix: str) -> float:
@@ -110,14 +92,12 @@ def validate(settings: PoissonSettings) -> None:
         raise ValueError(f"size must be a pair (w, h), got {settings.size!r}") from None
     w = _finite_positive("size[0] (width)", w, "give the rectangle a positive finite width")
     h = _finite_positive("size[1] (height)", h, "give the rectangle a positive finite height")
-    r_min = _finite_positive("min_radius", settings.min_radius, "use a positive finite distance")
-    if settings.max_radius is not None:
-        r_max = _finite_positive("max_radius", settings.max_radius, "use a positive finite distance or None")
-        if r_max < r_min:
-            raise ValueError(
-                f"max_radius ({r_max}) is smaller than min_radius ({r_min}); "
-                "raise max_radius or leave it None"
-            )
+    min_radius = _finite_positive("min_radius", settings.min_radius, "use a positive finite distance")
+    max_radius = _finite_positive("max_radius", settings.max_radius, "use a positive finite distance or None")
+    if max_radius < min_radius:
+        raise ValueError(
+            f"max_radius ({max_radius}) is smaller than min_radius ({min_radius}); raise max_radius or leave it None"
+        )
     if settings.method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {settings.method!r}")
     for name in ("attempts", "start_points", "max_points"):
@@ -131,17 +111,17 @@ def validate(settings: PoissonSettings) -> None:
         fn = getattr(settings, name)
         if fn is not None and not callable(fn):
             raise ValueError(f"{name} must be an array function xy (M, 2) -> (M,) or None, got {fn!r}")
-    estimate = w * h / (r_min * r_min)
+    estimate = w * h / (min_radius * min_radius)
     if estimate > settings.max_points:
         raise ValueError(
-            f"about {estimate:,.0f} points (size {w:g} x {h:g} / min_radius {r_min:g}^2) exceed "
+            f"about {estimate:,.0f} points (size {w:g} x {h:g} / min_radius {min_radius:g}^2) exceed "
             f"max_points={settings.max_points:,}; raise min_radius, shrink size, or pass "
             f"max_points={math.ceil(estimate):,} or more if you have the memory"
         )
-    if settings.tileable and min(w, h) < 2.0 * settings.resolved_max_radius:
+    if settings.tileable and min(w, h) < 2.0 * max_radius:
         raise ValueError(
             f"tileable needs size >= 2 * max_radius on both sides (size {w:g} x {h:g}, max radius "
-            f"{settings.resolved_max_radius:g}); enlarge the tile or lower the radii"
+            f"{max_radius:g}); enlarge the tile or lower the radii"
         )
 
 
@@ -167,41 +147,3 @@ def validate_blockers(blockers: Samples | None) -> tuple[np.ndarray, np.ndarray]
     if not np.isfinite(radii).all() or (radii <= 0).any():
         raise ValueError("blockers.radii must be finite and > 0; drop or fix those blockers")
     return positions, radii
-
-
-def sample(settings: PoissonSettings, blockers: Samples | None = None) -> Samples:
-    """Sample points with no two closer than the larger of their radii.
-
-    Parameters
-    ----------
-    settings
-        See :class:`PoissonSettings`.
-    blockers
-        Existing points that take part in the distance test (any radius) but are not returned.
-
-    Returns
-    -------
-    Samples
-        ``positions`` (N, 2) float64 inside ``[0, w) x [0, h)``, ``radii`` (N,) float64 in
-        ``[min_radius, max_radius]``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> s = sample(PoissonSettings(size=(30.0, 30.0), min_radius=0.5, max_radius=1.5,
-    ...                            radius_at=lambda xy: 0.5 + xy[:, 0] / 30.0, seed=3))
-    >>> bool(((s.radii >= 0.5) & (s.radii <= 1.5)).all())
-    True
-    """
-    validate(settings)
-    blocker_xy, blocker_r = validate_blockers(blockers)
-    state = SamplerState(settings, blocker_xy, blocker_r)
-    if settings.method == "maximal":
-        fill_maximal(state)
-    else:
-        grow_bridson(state)
-    positions, radii = state.result()
-    return Samples(positions=positions, radii=radii)
-
-
-__all__ = ["PoissonSettings", "Samples", "sample"]
