@@ -224,6 +224,8 @@ RUSSIAN: dict[str, str] = {
     "the result is the same for any number":
         "Сколько процессов одновременно обрабатывают блоки большого ландшафта (по умолчанию по одному на ядро); "
         "результат от их числа не зависит",
+    'Part file {path} is missing: run the tasks {start}:{stop} (layer "{layer}", phase {phase}) first':
+        "Нет файла части {path}: сначала выполните задачи {start}:{stop} (слой «{layer}», фаза {phase})",
     "Max Objects": "Макс. объектов",
     "Refuse to create more real objects (empties or duplicates) than this per layer; "
     "use the Point Instancer output for more":

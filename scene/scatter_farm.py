@@ -15,6 +15,7 @@ from pathlib import Path
 
 import bpy
 import numpy as np
+from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.chunks import ChunkGrid, concat
 from ..core.poisson import Samples
@@ -69,7 +70,8 @@ def prepare(context: bpy.types.Context) -> FarmJob:
             spec = scatter_job.layer_spec(layer, settings, layer_fields.build(layer, terrain, mesh, depsgraph))
             grid = chunk_work(terrain, spec).grid
         except ValueError as error:
-            raise scatter_job.ScatterError(f'Layer "{layer.name}": {error}') from error
+            raise scatter_job.ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)
+                                           ) from error
         phases = [[0]] if spec.tile_size is not None else grid.phases()
         for phase, chunks in enumerate(phases):
             start = len(job.tasks)
@@ -88,9 +90,9 @@ def _load(parts: Path, job: FarmJob, number: int, chunk: int) -> LayerPoints:
     path = _part(parts, number, chunk)
     if not path.is_file():
         stage = next(s for s in job.stages if job.tasks.index((number, chunk)) < s.stop)
-        raise scatter_job.ScatterError(
-            f"{path} is missing: run the tasks {stage.start}:{stage.stop} (layer {stage.layer!r}, phase "
-            f"{stage.phase}) first")
+        raise scatter_job.ScatterError(rpt_(
+            'Part file {path} is missing: run the tasks {start}:{stop} (layer "{layer}", phase {phase}) first'
+        ).format(path=path, start=stage.start, stop=stage.stop, layer=stage.layer, phase=stage.phase))
     with np.load(path) as data:
         return LayerPoints(**{name: data[name] for name in ARRAYS})
 
@@ -126,7 +128,8 @@ def run_tasks(job: FarmJob, start: int, stop: int, parts: Path) -> int:
                                    for j in work.grid.needs(chunk)))
                 points = place_chunk(work, sample_chunk(work, chunk, earlier))
         except ValueError as error:
-            raise scatter_job.ScatterError(f'Layer "{job.layers[number].name}": {error}') from error
+            raise scatter_job.ScatterError(rpt_('Layer "{name}": {error}').format(
+                name=job.layers[number].name, error=error)) from error
         _save(parts, number, chunk, points)
         written += len(points)
     return written

@@ -5,19 +5,22 @@ from __future__ import annotations
 import importlib
 import itertools
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import bpy
 import pytest
+from conftest import REPO_ROOT
 from scenes import add_layer, make_prefabs, make_terrain, pairwise_min_ratio, point_attributes
 
 LAYERS = ("Strew Stones", "Strew Pebbles")
 
 
 def _world() -> None:
-    """A 60 m terrain in chunks of 15 m (6 × 5 chunks), two layers, the second kept away from the first."""
-    bpy.context.scene.strew.terrain = make_terrain()
-    bpy.context.scene.strew.chunk_size = 15.0
+    """A 40 m terrain in chunks of 10 m (6 × 5 chunks), two layers, the second kept away from the first."""
+    bpy.context.scene.strew.terrain = make_terrain(size=40.0, subdivisions=16)
+    bpy.context.scene.strew.chunk_size = 10.0
     add_layer("Stones", make_prefabs("Stones", 2), 1.4, 2.6, seed=5, density_mode='NOISE', noise_scale=9.0)
     add_layer("Pebbles", make_prefabs("Pebbles", 2), 0.8, 0.8, seed=6, keep_away=1.5)
 
@@ -36,7 +39,7 @@ def test_workers_one_two_three_write_identical_instances() -> None:
         results[workers] = _outputs()
     assert results[1] == results[2] == results[3]
     stones = point_attributes(bpy.data.objects["Strew Stones"])
-    assert len(stones["position"]) > 150
+    assert len(stones["position"]) > 100
     assert pairwise_min_ratio(stones["position"][:, :2], stones["strew_radius"].astype(float)) >= 1 - 1e-5
 
 
@@ -96,7 +99,6 @@ def test_a_task_before_its_stage_names_the_tasks_to_run_first(tmp_path: Path, st
     (["--chunks", "5:2", "--parts", "p"], "--chunks 5:2"),
     (["--chunks", "a:b", "--parts", "p"], "--chunks 'a:b'"),
     (["--chunks", "0:2"], "--chunks needs --parts"),
-    (["--scheduler", "tcp://127.0.0.1:9", "--scheduler-timeout", "1", "-o", "x.blend"], "no Dask scheduler answers"),
 ])
 def test_bad_parallel_options_are_one_line_errors(tmp_path: Path, strew, options: list[str], message: str
                                                   ) -> None:
@@ -105,4 +107,17 @@ def test_bad_parallel_options_are_one_line_errors(tmp_path: Path, strew, options
     bpy.ops.wm.save_as_mainfile(filepath=str(source))
     code, error = strew("scatter", str(source), *[o.replace("x.blend", str(tmp_path / "x.blend")) for o in options])
     assert code == 2 and message in error and len(error.strip().splitlines()) == 1, error
+    assert not (tmp_path / "x.blend").exists()
+
+
+def test_a_scheduler_that_does_not_answer_is_a_one_line_error(tmp_path: Path) -> None:
+    """In its own process: a Dask client leaves its event-loop thread behind."""
+    _world()
+    source = tmp_path / "scene.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(source))
+    done = subprocess.run([sys.executable, "-m", "strew", "scatter", str(source), "--scheduler", "tcp://127.0.0.1:9",
+                           "--scheduler-timeout", "1", "-o", str(tmp_path / "x.blend")],
+                          capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
+    assert done.returncode == 2 and "no Dask scheduler answers" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert not (tmp_path / "x.blend").exists()

@@ -12,9 +12,9 @@ from test_chunks import ARRAYS, nine_chunk_world
 def test_dask_local_cluster_gives_the_points_of_one_process() -> None:
     terrain, spec, blockers = nine_chunk_world()
     alone = scatter_layer(terrain, spec, blockers)
-    with LocalCluster(n_workers=3, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             DaskCluster(cluster.scheduler_address) as farm:
-        assert farm.workers == 3
+        assert farm.workers == 2
         spread = scatter_layer(terrain, spec, blockers, backend=farm)
     for name in ARRAYS:
         assert getattr(spread, name).tobytes() == getattr(alone, name).tobytes(), name
