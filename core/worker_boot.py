@@ -8,6 +8,7 @@ passes this file to :func:`runpy.run_path` as the pool's initializer with ``PACK
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import importlib.util
 import sys
@@ -40,5 +41,25 @@ def install(package: str, root: str) -> None:
     spec.loader.exec_module(module)
 
 
+def keep_freed_memory() -> None:
+    """Ask glibc to keep freed memory for reuse instead of returning it to the system at once.
+
+    A worker allocates the same large temporaries for every chunk; in a fresh process glibc hands them
+    back to the kernel when freed, and faulting the pages in again cost about a third of the worker's
+    time (70,000 page faults per million terrain queries, none in a warmed-up process). Elsewhere than
+    on glibc this does nothing.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    mallopt(m_mmap_threshold, 32 << 20)  # the largest glibc accepts
+    mallopt(m_trim_threshold, 512 << 20)
+
+
 if __name__ == RUN_NAME:
+    keep_freed_memory()
     install(globals()["PACKAGE"], globals()["ROOT"])

@@ -15,6 +15,7 @@ from strew.core.noise import PerlinNoise
 from strew.core.poisson import Samples
 from strew.core.pool import ProcessPool, check_workers
 from strew.core.scatter import LayerSpec, scatter_layer, scatter_layer_steps
+from strew.core.shared import SharedHandle
 from test_scatter_layer import conflict_ratio, hill_terrain
 
 ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales")
@@ -86,6 +87,34 @@ def test_closing_a_running_layer_unlinks_the_shared_block() -> None:
         steps.close()  # as ESC does in Blender
         assert not pool._shared
         assert not any(Path("/dev/shm", name.lstrip("/")).exists() for name in names)
+
+
+def refuse_the_east(xy: np.ndarray) -> np.ndarray:
+    """A mask that fails in the chunks east of x = 40 (a module-level function: workers can import it)."""
+    if (xy[:, 0] > 40.0).any():
+        raise ValueError("mask refused the east")
+    return np.ones(len(xy), dtype=bool)
+
+
+class RecordingPool(ProcessPool):
+    """A pool that remembers the names of the blocks it shared."""
+
+    names: list[str]
+
+    def share(self, work: object) -> SharedHandle:
+        handle = super().share(work)
+        self.names = [*getattr(self, "names", []), handle.name]
+        return handle
+
+
+def test_an_error_in_a_worker_reaches_the_caller_and_the_block_is_unlinked() -> None:
+    terrain, _, _ = nine_chunk_world()
+    spec = LayerSpec(min_radius=2.0, chunk_size=16.0, mask=refuse_the_east)
+    with RecordingPool(2) as pool:
+        with pytest.raises(ValueError, match="mask refused the east"):
+            scatter_layer(terrain, spec, backend=pool)
+        assert pool.names and not pool._shared
+        assert not any(Path("/dev/shm", name.lstrip("/")).exists() for name in pool.names)
 
 
 def test_a_layer_that_cannot_be_pickled_is_a_one_line_error() -> None:
