@@ -427,8 +427,20 @@ RUSSIAN: dict[str, str] = {
         "{name}: размещено плиток: {placed:,} (видов: {kinds}) за {seconds:.2f} с (решение {solve:.2f} с, "
         "построение {build:.2f} с), перезапусков: {restarts}, откатов: {backtracks}",
     "kit: name the collection that holds the tiles": "набор: укажите коллекцию, в которой лежат плитки",
-    "size: give three cell counts >= 1 (x, y, z), got {size}":
-        "размер: задайте три числа ячеек >= 1 (x, y, z), получено {size}",
+    "size: give three whole cell counts (x, y, z), got {size}":
+        "размер: задайте три целых числа ячеек (x, y, z), получено {size}",
+    "size must be ≥ 1 along x, y and z, got {size}": "размер должен быть ≥ 1 по x, y и z, получено {size}",
+    "{name}: expected a whole number ≥ 0, got {value!r}": "{name}: ожидается целое число ≥ 0, получено {value!r}",
+    "time limit: expected seconds > 0, got {value!r}": "лимит времени: ожидается число секунд > 0, получено {value!r}",
+    "Preparing {cells:,} cells": "Подготовка ячеек: {cells:,}",
+    "Attempt {attempt}: {decided:,} of {cells:,} cells decided":
+        "Попытка {attempt}: решено ячеек {decided:,} из {cells:,}",
+    "Placing tiles: {done:,} of {total:,}": "Расстановка плиток: {done:,} из {total:,}",
+    "Counts": "Количества",
+    "How often tiles may appear, all turns together: TILE=N or TILE=MIN..MAX (MAX * for no limit) separated by "
+    "';', e.g. \"entrance=1; stairs=0..4\"":
+        "Сколько раз могут встречаться плитки (все повороты вместе): ПЛИТКА=N или ПЛИТКА=МИН..МАКС (МАКС * — без "
+        "ограничения) через «;», например «entrance=1; stairs=0..4»",
     "room name: give the output collection a name": "имя комнаты: задайте имя выходной коллекции",
     "heuristic: use one of {options}, got {value!r}": "эвристика: используйте одно из {options}, получено {value!r}",
     "fixed tile {tile!r}: rotation must be 0, 90, 180 or 270":
@@ -438,11 +450,10 @@ RUSSIAN: dict[str, str] = {
     "fixed: write TILE[@ROTATION] X Y Z separated by ';', e.g. \"Door@90 0 5 0\"; cannot read {item!r}":
         "закреплённые плитки: пишите ПЛИТКА[@ПОВОРОТ] X Y Z через «;», например «Door@90 0 5 0»; "
         "не удалось прочитать {item!r}",
-    'fixed tile {tile!r} is not in kit "{kit}" (or fits no Below/Above label)':
-        "закреплённой плитки {tile!r} нет в наборе «{kit}» (или она не подходит ни к одной метке «Снизу»/«Сверху»)",
+    "fixed tile {tile!r} is not in the kit (or fits no Below/Above label)":
+        "закреплённой плитки {tile!r} нет в наборе (или она не подходит ни к одной метке «Снизу»/«Сверху»)",
     "fixed tile {tile!r}: rotation {rotation} is not among its allowed rotations {allowed}":
         "закреплённая плитка {tile!r}: поворота {rotation} нет среди её разрешённых поворотов {allowed}",
-    "fixed tile {tile!r}@{rotation}: no such variant": "закреплённая плитка {tile!r}@{rotation}: такого варианта нет",
     "Fixed tiles {tile!r} at {cell} and {other_tile!r} at {other_cell} cannot touch: "
     "side {side} {label!r} does not fit side {other_side} {other_label!r}; move one or pick another tile or turn":
         "Закреплённые плитки {tile!r} в {cell} и {other_tile!r} в {other_cell} не могут стоять рядом: "

@@ -58,7 +58,7 @@ def lookup_rows(name: str, vertices: np.ndarray, triangles: np.ndarray) -> tuple
     query = best_of(5, lambda: lookup.sample(xy))
     row = (
         f"| {name} | {len(triangles):,} | {build:.2f} s | {QUERIES / query / 1e6:.2f} M/s "
-        f"| {len(lookup._cell_triangles) / len(triangles):.1f} |"
+        f"| {len(lookup._grid.cells.items) / len(triangles):.1f} |"
     )
     return row, lookup
 
@@ -132,11 +132,18 @@ def blender_read_rows() -> list[str]:
 
 
 def field_rows(lookup) -> list[str]:
-    from strew.core.curves import CurveRemap
-    from strew.core.fields import ImageField, VertexField, radius_from_density
+    from strew.core.fields import (
+        AwayFromPolylines,
+        CurveRemap,
+        HeightMask,
+        ImageField,
+        OutsidePolygons,
+        PerlinNoise,
+        SlopeMask,
+        VertexField,
+        radius_from_density,
+    )
     from strew.core.hashing import hash_choice, hash_uniform
-    from strew.core.masks import AwayFromPolylines, HeightMask, OutsidePolygons, SlopeMask
-    from strew.core.noise import PerlinNoise
 
     rng = np.random.default_rng(9)
     lo, hi = lookup.bounds.min, lookup.bounds.max

@@ -15,6 +15,7 @@ from strew.core.wfc import (
     load_mxgmn,
     rules_from_tiles,
     solve_detailed,
+    solve_steps,
     walkable_components,
 )
 
@@ -22,9 +23,7 @@ from .baseline_wfc import solve_baseline
 
 TITLE = "Wave Function Collapse (mxgmn simple-tiled sets)"
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "bench-data" / "wfc-mxgmn"
-if not DATA.is_dir():
-    DATA = Path("/work/shared/bench-data/wfc-mxgmn")
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "mxgmn"  # mxgmn's tilesets, MIT
 
 # name: (subset, periodic, heuristic). Subsets and periodicity as in mxgmn's samples.xml; Castle uses the
 # scanline heuristic there; Summer too here (minimum entropy needs thousands of backtracks on it at 100²).
@@ -125,6 +124,51 @@ def _kit_rows() -> list[str]:
     return lines
 
 
+SLICE = 0.05  # seconds per timer tick, as operators/modal_job.py steps a job
+
+
+def _sliced(rules, shape, seed, border) -> tuple[float, int, np.ndarray]:
+    """solve_steps consumed in time slices as the modal operator does (the window's own work between slices
+    left out): wall time, number of slices, grid."""
+    started = time.perf_counter()
+    steps = solve_steps(rules, shape, seed, border=border, time_limit=TIME_LIMIT)
+    slices = 0
+    while True:
+        slices += 1
+        end = time.perf_counter() + SLICE
+        try:
+            while time.perf_counter() < end:
+                next(steps)
+        except StopIteration as stop:
+            return time.perf_counter() - started, slices, stop.value.grid
+
+
+def _stepping_rows() -> list[str]:
+    rules = room_kit()
+    border = {"e": "xx", "n": "xx", "w": "xx", "s": "xx", "up": "lvl", "down": "lvl"}
+    lines = [
+        "",
+        f"Stepped like the Assemble Room operator: the same socket kit, seed 0, `solve_steps` consumed in "
+        f"{SLICE * 1e3:.0f} ms slices (one per timer tick, no thread) against `solve_detailed` run to the end; "
+        "best of 3 runs each, same grid required. The window adds its redraws between slices on top.",
+        "",
+        "| grid | to the end | in slices | slices | sliced / to the end |",
+        "|---|---|---|---|---|",
+    ]
+    for shape in ((30, 30, 3), (60, 60, 2)):
+        whole, sliced, count = [], [], 0
+        for _ in range(3):
+            started = time.perf_counter()
+            grid = solve_detailed(rules, shape, 0, border=border, time_limit=TIME_LIMIT).grid
+            whole.append(time.perf_counter() - started)
+            seconds, count, stepped = _sliced(rules, shape, 0, border)
+            sliced.append(seconds)
+            assert np.array_equal(grid, stepped)
+        lines.append(f"| {'x'.join(map(str, shape))} | {_ms(min(whole))} | {_ms(min(sliced))} | {count} | "
+                     f"{min(sliced) / min(whole):.2f} |")
+    return lines
+
+
 def run() -> str:
     lines = [
         "Each cell: our solver (numpy, vectorised propagation, backtracking, restarts) on an nxn grid, "
@@ -165,6 +209,7 @@ def run() -> str:
                      f"{max(backs, default=0)} | {max(rests, default=0)} |")
 
     lines += _kit_rows()
+    lines += _stepping_rows()
     lines += [
         "",
         "Baseline: the seed's algorithm in plain Python (`bench/baseline_wfc.py`: boolean domains, smallest "

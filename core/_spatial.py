@@ -3,22 +3,14 @@
 Every disk is listed in each hash cell that its *reach* square overlaps, where the reach is
 ``max(disk radius, largest radius a query can have)``. A query (a point or a small box) then only looks at
 the single hash cell that contains it, so disks of any radius (much smaller or much larger than the
-sampler's cells) are handled the same way. The lists are stored CSR-style (``order``, ``start``, ``count``)
-and queries expand (query, disk) pairs with ``np.repeat`` instead of looping.
+sampler's cells) are handled the same way. The lists are :class:`~strew.core._grid.CellLists`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-
-def _expand(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For ``counts[i]`` items per row, return (row of every item, rank of the item inside its row)."""
-    total = int(counts.sum())
-    rows = np.repeat(np.arange(counts.size), counts)
-    first = np.cumsum(counts) - counts
-    rank = np.arange(total) - np.repeat(first, counts)
-    return rows, rank
+from ._grid import CellLists, expand_ranges
 
 
 class DiskIndex:
@@ -62,26 +54,19 @@ class DiskIndex:
         else:
             nx = np.minimum(x_hi - x_lo + 1, cols)
             ny = np.minimum(y_hi - y_lo + 1, rows)
-        disk, k = _expand(nx * ny)
+        disk, k = expand_ranges(nx * ny)
         cx = x_lo[disk] + k % nx[disk]
         cy = y_lo[disk] + k // nx[disk]
         if period is not None:
             cx %= cols
             cy %= rows
-        cell = cy * cols + cx
-        self.order = disk[np.argsort(cell, kind="stable")]
-        self.count = np.bincount(cell, minlength=cols * rows)
-        self.start = np.cumsum(self.count) - self.count
+        self.cells = CellLists.from_pairs(disk, cy * cols + cx, cols * rows)
         self.x, self.y, self.radius = x, y, radius
 
     def _pairs(self, qx: np.ndarray, qy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         cx = np.clip((qx / self.cell_w).astype(np.int64), 0, self.cols - 1)
         cy = np.clip((qy / self.cell_h).astype(np.int64), 0, self.rows - 1)
-        cell = cy * self.cols + cx
-        counts = self.count[cell]
-        q, k = _expand(counts)
-        disk = self.order[self.start[cell][q] + k]
-        return q, disk
+        return self.cells.candidates(cy * self.cols + cx)
 
     def _delta(self, qx: np.ndarray, qy: np.ndarray, disk: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         dx = qx - self.x[disk]
@@ -95,7 +80,7 @@ class DiskIndex:
     def conflicts(self, qx: np.ndarray, qy: np.ndarray, qr: np.ndarray | float) -> np.ndarray:
         """Whether each query point of radius ``qr`` is closer than ``max(qr, disk radius)`` to a disk."""
         out = np.zeros(qx.size, dtype=bool)
-        if self.order.size == 0 or qx.size == 0:
+        if self.cells.items.size == 0 or qx.size == 0:
             return out
         q, disk = self._pairs(qx, qy)
         dx, dy = self._delta(qx[q], qy[q], disk)
@@ -112,7 +97,7 @@ class DiskIndex:
         ``max(disk radius, qr)`` (``qr`` is a lower bound of the radius a point in the box would get).
         """
         out = np.zeros(cx.size, dtype=bool)
-        if self.order.size == 0 or cx.size == 0:
+        if self.cells.items.size == 0 or cx.size == 0:
             return out
         q, disk = self._pairs(cx, cy)
         dx, dy = self._delta(cx[q], cy[q], disk)
@@ -126,7 +111,7 @@ class DiskIndex:
         """Per box (centre, half sides), the smallest squared distance from a disk centre to the box's
         farthest corner (inf when no disk is listed in its hash cell)."""
         out = np.full(cx.size, np.inf)
-        if self.order.size == 0 or cx.size == 0:
+        if self.cells.items.size == 0 or cx.size == 0:
             return out
         q, disk = self._pairs(cx, cy)
         if q.size == 0:

@@ -21,7 +21,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from raster import Canvas, Colour, hex_colour
-from strew.core.masks import AwayFromPolylines
+from strew.core.fields import AwayFromPolylines
 from strew.core.poisson import PoissonSettings, Samples, sample
 from strew.core.wfc import Rules, SocketTile, find_violations, load_mxgmn, rules_from_tiles, solve
 

@@ -9,17 +9,9 @@ import time
 
 import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
-from bpy.props import (
-    BoolProperty,
-    EnumProperty,
-    FloatProperty,
-    FloatVectorProperty,
-    IntProperty,
-    IntVectorProperty,
-    StringProperty,
-)
+from bpy.props import EnumProperty, FloatProperty, FloatVectorProperty, StringProperty
 
-from ..properties.rooms import HEURISTIC_ITEMS
+from ..properties.rooms import ROOM_OPTIONS, room_options
 from ..scene import room_job
 from ..scene.demo_kit import build_demo_kit
 from ..scene.room_kit import (
@@ -32,46 +24,40 @@ from ..scene.room_kit import (
 )
 from .modal_job import ModalJob
 
-# Operator property -> room setting it overrides when a script sets it.
-_OVERRIDES = ("size", "seed", "periodic", "connected", "heuristic", "max_backtracks", "max_restarts", "time_limit",
-              "origin", "compatible", "border_bottom", "border_top")
 
-
-def room_params(operator: bpy.types.Operator, scene: bpy.types.Scene) -> room_job.RoomParams:
-    """The call's settings: the panel's (``scene.strew.room``), overridden by operator properties set by the caller."""
-    room = scene.strew.room
+def fill_from_panel(operator: bpy.types.Operator, room: bpy.types.PropertyGroup) -> None:
+    """Copy the panel's values into the properties the caller left unset, so the operator's properties alone
+    describe the call (and Adjust Last Operation shows and re-runs the room that was made)."""
     given = operator.properties.is_property_set
+    for name in ROOM_OPTIONS:
+        if not given(name):
+            setattr(operator, name, getattr(room, name))
+    if not given("kit") and room.kit is not None:
+        operator.kit = room.kit.name
+    if not given("border"):
+        operator.border = room.border if room.use_border else ""
+    if not given("cell_size") and not room.auto_cell_size:
+        operator.cell_size = room.cell_size
+    if not given("fixed"):
+        operator.fixed = "; ".join(f"{item.tile.name}@{item.rotation} {item.cell[0]} {item.cell[1]} {item.cell[2]}"
+                                   for item in room.fixed if item.tile is not None)
 
-    def pick(name: str):
-        return getattr(operator, name) if given(name) else getattr(room, name)
 
-    kit = operator.kit if given("kit") else (room.kit.name if room.kit is not None else "")
-    if given("cell_size"):
-        cell_size = tuple(operator.cell_size)
-    else:
-        cell_size = None if room.auto_cell_size else tuple(room.cell_size)
-    border = (operator.border or None) if given("border") else (room.border if room.use_border else None)
-    if given("fixed"):
-        fixed = room_job.parse_fixed(operator.fixed)
-    else:
-        fixed = tuple(room_job.FixedTile(item.tile.name, int(item.rotation), tuple(item.cell))
-                      for item in room.fixed if item.tile is not None)
-    values = {name: pick(name) for name in _OVERRIDES}
+def room_params(operator: bpy.types.Operator) -> room_job.RoomParams:
+    """The operator's properties (after :func:`fill_from_panel`) as one validated settings object."""
+    given = operator.properties.is_property_set
     return room_job.RoomParams(
-        kit=kit, room_name=operator.room_name if given("room_name") else room.room_name,
-        size=(int(values["size"][0]), int(values["size"][1]), int(values["size"][2])),
-        seed=int(values["seed"]), cell_size=cell_size,
-        origin=tuple(values["origin"]), periodic=bool(values["periodic"]), border=border,
-        border_bottom=values["border_bottom"], border_top=values["border_top"], compatible=values["compatible"],
-        connected=bool(values["connected"]), fixed=fixed, heuristic=values["heuristic"],
-        max_backtracks=int(values["max_backtracks"]), max_restarts=int(values["max_restarts"]),
-        time_limit=float(values["time_limit"]),
+        kit=operator.kit, room_name=operator.room_name, size=tuple(operator.size), seed=operator.seed,
+        cell_size=tuple(operator.cell_size) if given("cell_size") else None, origin=tuple(operator.origin),
+        periodic=operator.periodic, border=operator.border or None, border_bottom=operator.border_bottom,
+        border_top=operator.border_top, compatible=operator.compatible, connected=operator.connected,
+        fixed=room_job.parse_room_text(operator.fixed), counts=operator.counts,
+        heuristic=operator.heuristic.lower(), max_backtracks=operator.max_backtracks,
+        max_restarts=operator.max_restarts, time_limit=operator.time_limit,
     )
 
 
 class STREW_OT_assemble_room(ModalJob):
-    """Fill a grid with the kit's tiles so every side fits its neighbour (Wave Function Collapse)"""
-
     bl_idname = "strew.assemble_room"
     bl_label = "Assemble Room"
     bl_description = ("Fill a grid with the kit's tiles so that every side fits its neighbour; replaces only "
@@ -79,44 +65,29 @@ class STREW_OT_assemble_room(ModalJob):
     bl_options = {'REGISTER', 'UNDO'}
 
     # Every property overrides the Tile Rooms panel's value when a script sets it.
-    kit: StringProperty(name="Kit", description="Name of the kit collection",  # type: ignore[valid-type]
-                        options={'SKIP_SAVE'})
-    room_name: StringProperty(name="Room", options={'SKIP_SAVE'})  # type: ignore[valid-type]
-    size: IntVectorProperty(name="Size", size=3, default=(12, 12, 1), min=1,  # type: ignore[valid-type]
-                            options={'SKIP_SAVE'})
-    cell_size: FloatVectorProperty(name="Cell Size", size=3, default=(2.0, 2.0, 2.0), min=0.001,  # type: ignore[valid-type]
-                                   subtype='XYZ_LENGTH', unit='LENGTH', options={'SKIP_SAVE'})
-    origin: FloatVectorProperty(name="Origin", size=3, subtype='TRANSLATION', unit='LENGTH',  # type: ignore[valid-type]
-                                options={'SKIP_SAVE'})
-    seed: IntProperty(name="Seed", min=0, options={'SKIP_SAVE'})  # type: ignore[valid-type]
-    periodic: BoolProperty(name="Periodic", options={'SKIP_SAVE'})  # type: ignore[valid-type]
-    border: StringProperty(  # type: ignore[valid-type]
-        name="Border", description="Label(s) outside the four walls; empty: no border", options={'SKIP_SAVE'})
-    border_bottom: StringProperty(name="Below", options={'SKIP_SAVE'})  # type: ignore[valid-type]
-    border_top: StringProperty(name="Above", options={'SKIP_SAVE'})  # type: ignore[valid-type]
-    compatible: StringProperty(name="Compatible", options={'SKIP_SAVE'})  # type: ignore[valid-type]
-    connected: BoolProperty(name="All Walkable Connected", options={'SKIP_SAVE'})  # type: ignore[valid-type]
-    fixed: StringProperty(  # type: ignore[valid-type]
-        name="Fixed Tiles", description="TILE[@ROTATION] X Y Z separated by ';' (replaces the panel's list)",
-        options={'SKIP_SAVE'})
-    heuristic: EnumProperty(name="Heuristic", items=HEURISTIC_ITEMS, default='AUTO',  # type: ignore[valid-type]
-                            options={'SKIP_SAVE'})
-    max_backtracks: IntProperty(name="Backtracking Budget", default=2000, min=0,  # type: ignore[valid-type]
-                                options={'SKIP_SAVE'})
-    max_restarts: IntProperty(name="Restarts", default=20, min=0, options={'SKIP_SAVE'})  # type: ignore[valid-type]
-    time_limit: FloatProperty(name="Time Limit", default=60.0, min=0.1, options={'SKIP_SAVE'})  # type: ignore[valid-type]
+    __annotations__ = {
+        "kit": StringProperty(name="Kit", description="Name of the kit collection", options={'SKIP_SAVE'}),
+        "cell_size": FloatVectorProperty(name="Cell Size", size=3, default=(2.0, 2.0, 2.0), min=0.001,
+                                         subtype='XYZ_LENGTH', unit='LENGTH', options={'SKIP_SAVE'}),
+        "border": StringProperty(name="Border", description="Label(s) outside the four walls; empty: no border",
+                                 options={'SKIP_SAVE'}),
+        "fixed": StringProperty(
+            name="Fixed Tiles", description="TILE[@ROTATION] X Y Z separated by ';' (replaces the panel's list)",
+            options={'SKIP_SAVE'}),
+        **room_options(operator=True),
+    }
 
     job_error = room_job.RoomError
     cancel_message = "Assemble Room cancelled; the scene is unchanged"
-    timer_step = 0.02
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         return context.scene is not None and hasattr(context.scene, "strew")
 
     def _params(self, context: bpy.types.Context) -> room_job.RoomParams | None:
+        fill_from_panel(self, context.scene.strew.room)
         try:
-            return room_params(self, context.scene)
+            return room_params(self)
         except room_job.RoomError as error:
             self.report({'ERROR'}, str(error))
             return None
@@ -133,43 +104,25 @@ class STREW_OT_assemble_room(ModalJob):
         self.report({'INFO'}, result.summary())
         return {'FINISHED'}
 
-    def _fill_from_panel(self, context: bpy.types.Context) -> None:
-        """Copy the panel's values into the properties the caller left unset (so Adjust Last Operation shows
-        and re-runs the room that was made)."""
-        room = context.scene.strew.room
-        given = self.properties.is_property_set
-        for name in _OVERRIDES:
-            if not given(name):
-                setattr(self, name, getattr(room, name))
-        if not given("kit") and room.kit is not None:
-            self.kit = room.kit.name
-        if not given("room_name"):
-            self.room_name = room.room_name
-        if not given("border"):
-            self.border = room.border if room.use_border else ""
-
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
-        self._fill_from_panel(context)
         if context.window is None:  # no window to run a modal operator in (e.g. a background script)
             return self.execute(context)
         params = self._params(context)
         if params is None:
             return {'CANCELLED'}
-        return self.start_job(context, room_job.assemble(context.scene, params, threaded=True))
+        return self.start_job(context, room_job.assemble(context.scene, params))
 
     def report_done(self, result: room_job.RoomResult) -> None:
         self.report({'INFO'}, result.summary())
 
 
 class STREW_OT_clear_room(bpy.types.Operator):
-    """Remove the room Strew assembled (only objects Strew created)"""
-
     bl_idname = "strew.clear_room"
     bl_label = "Clear Room"
     bl_description = "Remove the room Strew assembled; the kit and your own objects are never touched"
     bl_options = {'REGISTER', 'UNDO'}
 
-    room_name: StringProperty(name="Room", description="Room to clear (default: the panel's)",  # type: ignore[valid-type]
+    room_name: StringProperty(name="Room", description="Room to clear (default: the panel's)",
                               options={'SKIP_SAVE'})
 
     def execute(self, context: bpy.types.Context) -> set[str]:
@@ -180,20 +133,19 @@ class STREW_OT_clear_room(bpy.types.Operator):
 
 
 class STREW_OT_detect_sockets(bpy.types.Operator):
-    """Label each tile side from the geometry on that side of the cell"""
-
     bl_idname = "strew.detect_sockets"
     bl_label = "Detect Sockets"
-    bl_description = ("Label each side of the tiles from the vertices on the cell's boundary plane (quantised and "
-                      "hashed; mirrored profiles get labels x and x~ that fit each other). Review them afterwards")
+    bl_description = ("Label each side of the tiles from the vertices on the cell's boundary plane (quantised "
+                      "and hashed; mirrored profiles get labels x and x~ that fit each other). Review them "
+                      "afterwards")
     bl_options = {'REGISTER', 'UNDO'}
 
-    target: EnumProperty(  # type: ignore[valid-type]
+    target: EnumProperty(
         name="Tiles", items=[('KIT', "Whole Kit", "Every tile of the panel's kit"),
                              ('SELECTED', "Selected", "The selected objects")], default='KIT')
-    kit: StringProperty(name="Kit", description="Kit collection (default: the panel's)",  # type: ignore[valid-type]
+    kit: StringProperty(name="Kit", description="Kit collection (default: the panel's)",
                         options={'SKIP_SAVE'})
-    quantum: FloatProperty(  # type: ignore[valid-type]
+    quantum: FloatProperty(
         name="Precision", default=0.01, min=1e-5, soft_max=0.1, subtype='DISTANCE', unit='LENGTH',
         description="Vertices are rounded to this step before hashing; geometry off by more gets another label")
 
@@ -238,15 +190,13 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
 
 
 class STREW_OT_build_demo_kit(bpy.types.Operator):
-    """Build the procedural 50+ tile demo kit and set up the Tile Rooms panel for a two-storey room"""
-
     bl_idname = "strew.build_demo_kit"
     bl_label = "Build Demo Kit"
-    bl_description = ("Build a modular kit of 53 tiles (floors, walls, corners, doors, arches, windows, corridors, "
-                      "stairs, balconies, air) with sockets set, in a new collection")
+    bl_description = ("Build a modular kit of 53 tiles (floors, walls, corners, doors, arches, windows, "
+                      "corridors, stairs, balconies, air) with sockets set, in a new collection")
     bl_options = {'REGISTER', 'UNDO'}
 
-    name: StringProperty(name="Name", default="Tiles")  # type: ignore[valid-type]
+    name: StringProperty(name="Name", default="Tiles")
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         started = time.perf_counter()

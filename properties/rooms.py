@@ -1,9 +1,12 @@
 """Tile Rooms settings (``scene.strew.room``): the kit, the grid, the constraints of the Assemble Room operator.
 
-The operator ``strew.assemble_room`` reads these; any operator property given by a script overrides them.
+The options a script can also give the operator ``strew.assemble_room`` are declared once (:func:`room_options`);
+any of them set by a script overrides the panel's value.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import bpy
 from bpy.props import (
@@ -18,24 +21,89 @@ from bpy.props import (
     StringProperty,
 )
 
+from ..core.wfc.room import ROOM_HEURISTICS
+from ..core.wfc.vocab import DEFAULT_MAX_BACKTRACKS, DEFAULT_MAX_RESTARTS, DEFAULT_TIME_LIMIT
 from .object_settings import ROTATION_ITEMS
 
-HEURISTIC_ITEMS = [
-    ('AUTO', "Auto", "Minimum entropy first, scanline after a few restarts (scanline when connectivity is on)"),
-    ('ENTROPY', "Minimum Entropy", "Collapse the least certain cell first"),
-    ('MRV', "Fewest Options", "Collapse the cell with the fewest tiles left"),
-    ('SCANLINE', "Scanline", "Fill row by row (one growing front: fewer dead ends with connectivity)"),
-]
+_HEURISTIC_LABELS = {
+    "auto": ("Auto", "Minimum entropy first, scanline after a few restarts (scanline when connectivity is on)"),
+    "entropy": ("Minimum Entropy", "Collapse the least certain cell first"),
+    "mrv": ("Fewest Options", "Collapse the cell with the fewest tiles left"),
+    "scanline": ("Scanline", "Fill row by row (one growing front: fewer dead ends with connectivity)"),
+}
+HEURISTIC_ITEMS = [(name.upper(), *_HEURISTIC_LABELS[name]) for name in ROOM_HEURISTICS]
+"""Enum items of the solver heuristics: the identifier is the core name in capitals."""
+
+
+def room_options(*, operator: bool) -> dict[str, Any]:
+    """The room options the Tile Rooms panel and the Assemble Room operator share, declared once.
+
+    The operator's copies skip saving (``SKIP_SAVE``): a property a script did not set falls back to the panel.
+    Their lower bounds are soft, so a script's out-of-range value is reported by the room's validation instead
+    of being clamped in silence (``size=(0, 0, 0)`` is an error, not a 1 × 1 × 1 room).
+    """
+    flags: Any = {'SKIP_SAVE'} if operator else {'ANIMATABLE'}
+
+    def at_least(value: float) -> dict[str, Any]:
+        return {"soft_min": value} if operator else {"min": value}
+
+    return {
+        "room_name": StringProperty(
+            name="Room", default="Strew Room", options=flags,
+            description="Name of the output collection; assembling again replaces only this room"),
+        "size": IntVectorProperty(
+            name="Size", size=3, default=(12, 12, 1), **at_least(1), soft_max=64, options=flags,
+            description="Number of cells along x, y and z (floors)"),
+        "origin": FloatVectorProperty(
+            name="Origin", size=3, default=(0.0, 0.0, 0.0), subtype='TRANSLATION', unit='LENGTH', options=flags,
+            description="World position of cell (0, 0, 0): the centre of its bottom face (the tiles' origin)"),
+        "seed": IntProperty(name="Seed", default=0, **at_least(0), options=flags),
+        "periodic": BoolProperty(
+            name="Periodic", default=False, options=flags,
+            description="Wrap around in x and y (the room tiles seamlessly)"),
+        "border_bottom": StringProperty(
+            name="Below", default="", options=flags,
+            description="Socket label below the lowest floor (empty: no constraint)"),
+        "border_top": StringProperty(
+            name="Above", default="", options=flags,
+            description="Socket label above the top floor (empty: no constraint)"),
+        "compatible": StringProperty(
+            name="Compatible", default="", options=flags,
+            description="Extra pairs of labels that fit each other, as a=b separated by commas (added to the "
+            "kit's own \"strew_compatible\"; labels x and x~ always pair)"),
+        "connected": BoolProperty(
+            name="All Walkable Connected", default=False, options=flags,
+            description="Every walkable tile can be reached from every other (through passable sides and stairs)"),
+        "counts": StringProperty(
+            name="Counts", default="", options=flags,
+            description="How often tiles may appear, all turns together: TILE=N or TILE=MIN..MAX (MAX * for no "
+            "limit) separated by ';', e.g. \"entrance=1; stairs=0..4\""),
+        "heuristic": EnumProperty(name="Heuristic", items=HEURISTIC_ITEMS, default='AUTO', options=flags),
+        "max_backtracks": IntProperty(
+            name="Backtracking Budget", default=DEFAULT_MAX_BACKTRACKS, **at_least(0), options=flags,
+            description="Undo steps allowed per attempt before starting over (0: restarts only)"),
+        "max_restarts": IntProperty(
+            name="Restarts", default=DEFAULT_MAX_RESTARTS, **at_least(0), options=flags,
+            description="Fresh attempts after a dead end before giving up"),
+        "time_limit": FloatProperty(
+            name="Time Limit", default=DEFAULT_TIME_LIMIT, **at_least(0.1), subtype='TIME_ABSOLUTE',
+            unit='TIME_ABSOLUTE',
+            options=flags, description="Give up after this many seconds"),
+    }
+
+
+ROOM_OPTIONS = tuple(room_options(operator=True))
+"""Names of the shared options (the same on ``scene.strew.room`` and on ``strew.assemble_room``)."""
 
 
 class StrewFixedTile(bpy.types.PropertyGroup):
     """A tile pinned to a cell (e.g. the entrance)."""
 
-    tile: PointerProperty(  # type: ignore[valid-type]
+    tile: PointerProperty(
         name="Tile", type=bpy.types.Object, description="Tile of the kit to place in this cell",
     )
-    rotation: EnumProperty(name="Rotation", items=ROTATION_ITEMS, default='0')  # type: ignore[valid-type]
-    cell: IntVectorProperty(  # type: ignore[valid-type]
+    rotation: EnumProperty(name="Rotation", items=ROTATION_ITEMS, default='0')
+    cell: IntVectorProperty(
         name="Cell", size=3, min=0, description="Grid cell (x, y, z) counted from the room origin",
     )
 
@@ -43,69 +111,27 @@ class StrewFixedTile(bpy.types.PropertyGroup):
 class StrewRoomSettings(bpy.types.PropertyGroup):
     """Settings of the Tile Rooms panel (one room per scene setting; the room name picks the output)."""
 
-    kit: PointerProperty(  # type: ignore[valid-type]
-        name="Kit", type=bpy.types.Collection,
-        description="Collection whose objects are the tiles (each with sockets in Object Properties › Strew Tile)",
-    )
-    room_name: StringProperty(  # type: ignore[valid-type]
-        name="Room", default="Strew Room",
-        description="Name of the output collection; assembling again replaces only this room",
-    )
-    size: IntVectorProperty(  # type: ignore[valid-type]
-        name="Size", size=3, default=(12, 12, 1), min=1, soft_max=64,
-        description="Number of cells along x, y and z (floors)",
-    )
-    auto_cell_size: BoolProperty(  # type: ignore[valid-type]
-        name="Cell Size from Kit", default=True,
-        description="Take the cell size from the kit (its \"strew_cell_size\" property, else the tiles' bounds)",
-    )
-    cell_size: FloatVectorProperty(  # type: ignore[valid-type]
-        name="Cell Size", size=3, default=(2.0, 2.0, 2.0), min=0.001, soft_max=50.0, subtype='XYZ_LENGTH',
-        unit='LENGTH', description="Width, depth and height of one cell",
-    )
-    origin: FloatVectorProperty(  # type: ignore[valid-type]
-        name="Origin", size=3, default=(0.0, 0.0, 0.0), subtype='TRANSLATION', unit='LENGTH',
-        description="World position of cell (0, 0, 0): the centre of its bottom face (the tiles' origin)",
-    )
-    seed: IntProperty(name="Seed", default=0, min=0)  # type: ignore[valid-type]
-    periodic: BoolProperty(  # type: ignore[valid-type]
-        name="Periodic", default=False, description="Wrap around in x and y (the room tiles seamlessly)",
-    )
-    use_border: BoolProperty(  # type: ignore[valid-type]
-        name="Closed Room", default=True, description="Only sides fitting the border socket face outwards",
-    )
-    border: StringProperty(  # type: ignore[valid-type]
-        name="Border", default="wall",
-        description="Socket label(s) outside the four walls (comma separated: e.g. \"wall, window\")",
-    )
-    border_bottom: StringProperty(  # type: ignore[valid-type]
-        name="Below", default="", description="Socket label below the lowest floor (empty: no constraint)",
-    )
-    border_top: StringProperty(  # type: ignore[valid-type]
-        name="Above", default="", description="Socket label above the top floor (empty: no constraint)",
-    )
-    compatible: StringProperty(  # type: ignore[valid-type]
-        name="Compatible", default="",
-        description="Extra pairs of labels that fit each other, as a=b separated by commas (added to the "
-        "kit's own \"strew_compatible\"; labels x and x~ always pair)",
-    )
-    connected: BoolProperty(  # type: ignore[valid-type]
-        name="All Walkable Connected", default=False,
-        description="Every walkable tile can be reached from every other (through passable sides and stairs)",
-    )
-    fixed: CollectionProperty(type=StrewFixedTile)  # type: ignore[valid-type]
-    active_fixed_index: IntProperty(default=0, min=0)  # type: ignore[valid-type]
-    heuristic: EnumProperty(name="Heuristic", items=HEURISTIC_ITEMS, default='AUTO')  # type: ignore[valid-type]
-    max_backtracks: IntProperty(  # type: ignore[valid-type]
-        name="Backtracking Budget", default=2000, min=0,
-        description="Undo steps allowed per attempt before starting over (0: restarts only)",
-    )
-    max_restarts: IntProperty(name="Restarts", default=20, min=0,  # type: ignore[valid-type]
-                              description="Fresh attempts after a dead end before giving up")
-    time_limit: FloatProperty(  # type: ignore[valid-type]
-        name="Time Limit", default=60.0, min=0.1, subtype='TIME_ABSOLUTE', unit='TIME_ABSOLUTE',
-        description="Give up after this many seconds",
-    )
+    __annotations__ = {
+        "kit": PointerProperty(
+            name="Kit", type=bpy.types.Collection,
+            description="Collection whose objects are the tiles (each with sockets in Object Properties › "
+            "Strew Tile)"),
+        "auto_cell_size": BoolProperty(
+            name="Cell Size from Kit", default=True,
+            description="Take the cell size from the kit (its \"strew_cell_size\" property, else the tiles' "
+            "bounds)"),
+        "cell_size": FloatVectorProperty(
+            name="Cell Size", size=3, default=(2.0, 2.0, 2.0), min=0.001, soft_max=50.0, subtype='XYZ_LENGTH',
+            unit='LENGTH', description="Width, depth and height of one cell"),
+        "use_border": BoolProperty(
+            name="Closed Room", default=True, description="Only sides fitting the border socket face outwards"),
+        "border": StringProperty(
+            name="Border", default="wall",
+            description="Socket label(s) outside the four walls (comma separated: e.g. \"wall, window\")"),
+        "fixed": CollectionProperty(type=StrewFixedTile),
+        "active_fixed_index": IntProperty(default=0, min=0),
+        **room_options(operator=False),
+    }
 
 
 classes = (StrewFixedTile, StrewRoomSettings)

@@ -8,10 +8,16 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core.curves import CurveRemap
-from ..core.fields import Field, ImageField, VertexField
-from ..core.masks import AwayFromPolylines, Mask, OutsidePolygons
-from ..core.noise import PerlinNoise
+from ..core.fields import (
+    AwayFromPolylines,
+    CurveRemap,
+    Field,
+    ImageField,
+    Mask,
+    OutsidePolygons,
+    PerlinNoise,
+    VertexField,
+)
 from ..core.terrain import TerrainLookup
 from .terrain import MeshArrays, read_exclusions
 

@@ -25,6 +25,7 @@ WALKABLE_KEY = "strew_walkable"
 PASSABLE_KEY = "strew_passable"
 COMPATIBLE_KEY = "strew_compatible"
 CELL_SIZE_KEY = "strew_cell_size"
+MIRROR_KEY = "strew_mirror"
 
 
 class KitError(Exception):
@@ -94,9 +95,11 @@ def read_tile(obj: bpy.types.Object) -> SocketTile:
         raise KitError(rpt_(
             'Tile "{name}": no rotation allowed; tick at least one in Object Properties › Strew Tile'
         ).format(name=obj.name))
+    mirror = _plain(obj[MIRROR_KEY]) if MIRROR_KEY in obj else False
+    mirror = bool(mirror) if isinstance(mirror, int) and mirror in (0, 1) else mirror  # 0/1 from older files
     try:
         return SocketTile(obj.name, sockets, weight=weight, rotations=rotations, walkable=walkable,
-                          passable=passable)
+                          passable=passable, mirror=mirror)
     except ValueError as error:
         raise KitError(str(error)) from error
 

@@ -6,17 +6,23 @@ Pure Python + numpy (no ``bpy``). The pieces:
 - :func:`rules_from_tiles` — rules from socket tiles with rotations (``sockets.py``);
 - :func:`load_mxgmn` — rules from mxgmn "simple tiled" XML (``mxgmn.py``);
 - :func:`solve`, :func:`solve_detailed`, :func:`regenerate` — the solver with backtracking, restarts and
-  constraints (``solver.py``); :class:`Contradiction` when no grid is found;
+  constraints (``solver.py``, ``search.py``, ``constraints.py``, ``connectivity.py``, ``counts.py``);
+  :func:`solve_steps`, the same solve as a generator of :class:`Step` for callers that show progress;
+  :class:`Contradiction` when no grid is found;
+- :mod:`.room` — a tile room (kit tiles, size, border, fixed tiles, counts …) as rules and solver options;
+- :mod:`.vocab` — the shared words: sides, directions, turns, heuristics, solver defaults;
 - :func:`find_violations`, :func:`walkable_components` — independent checks of a finished grid.
 
 Axes: ``grid[x, y]`` / ``grid[x, y, z]`` with ``e`` = +x, ``n`` = +y, ``up`` = +z.
 """
 
 from .checks import find_violations, walkable_components
+from .counts import parse_counts
 from .mxgmn import load_mxgmn
-from .rules import DIRECTIONS_2D, DIRECTIONS_3D, OPPOSITE, Rules
+from .rules import Rules
 from .sockets import SocketTile, rules_from_tiles
-from .solver import Contradiction, SearchCancelled, SolveResult, regenerate, solve, solve_detailed
+from .solver import Contradiction, SolveResult, Step, regenerate, solve, solve_detailed, solve_steps
+from .vocab import DIRECTIONS_2D, DIRECTIONS_3D, OPPOSITE
 
 __all__ = [
     "DIRECTIONS_2D",
@@ -24,14 +30,16 @@ __all__ = [
     "OPPOSITE",
     "Contradiction",
     "Rules",
-    "SearchCancelled",
     "SocketTile",
     "SolveResult",
+    "Step",
     "find_violations",
     "load_mxgmn",
+    "parse_counts",
     "regenerate",
     "rules_from_tiles",
     "solve",
     "solve_detailed",
+    "solve_steps",
     "walkable_components",
 ]

@@ -110,3 +110,18 @@ class ChunkTables:
     @property
     def nbytes(self) -> int:
         return int(self.support.nbytes + self.popcount.nbytes * 3)
+
+
+def flag_table(tables: ChunkTables, variant_flags: np.ndarray) -> np.ndarray:
+    """Per chunk value, the OR of the flags of its variants (``variant_flags``: (T,) unsigned ints)."""
+    padded = np.zeros(tables.chunks * tables.bits, dtype=variant_flags.dtype)
+    padded[: variant_flags.size] = variant_flags
+    parts = [_doubling(padded[c * tables.bits:(c + 1) * tables.bits], tables.bits, np.bitwise_or)
+             for c in range(tables.chunks)]
+    return np.concatenate(parts)
+
+
+def flags_of(tables: ChunkTables, table: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Per domain row ((k, W) uint64), the OR of the flags of the variants it holds (a :func:`flag_table`)."""
+    chunks: np.ndarray = np.ascontiguousarray(rows).view(tables.chunk_dtype)[:, : tables.chunks]
+    return np.bitwise_or.reduce(table[chunks + tables.chunk_offsets], axis=1)

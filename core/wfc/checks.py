@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
 
-from .rules import OFFSETS, OPPOSITE, Rules
+from .rules import Rules
+from .vocab import AXIS, FORWARD, OFFSETS, OPPOSITE
 
 
 def periodic_axes(periodic: bool | Sequence[bool], dims: int) -> tuple[bool, ...]:
@@ -20,20 +22,21 @@ def periodic_axes(periodic: bool | Sequence[bool], dims: int) -> tuple[bool, ...
 
 def neighbour_pairs(shape: tuple[int, ...], direction: str,
                     periodic: bool | Sequence[bool]) -> tuple[np.ndarray, np.ndarray]:
-    """Flat indices ``(a, b)`` of every cell ``a`` and its neighbour ``b`` in ``direction``."""
+    """Flat indices ``(a, b)`` of every cell ``a`` (ascending) and its neighbour ``b`` in ``direction``."""
     dims = len(shape)
     axes = periodic_axes(periodic, dims)
-    coords = np.indices(shape).reshape(dims, -1)
-    moved = coords + np.array(OFFSETS[direction][:dims])[:, None]
-    inside = np.ones(coords.shape[1], dtype=bool)
-    for axis in range(dims):
-        if axes[axis]:
-            moved[axis] %= shape[axis]
-        else:
-            inside &= (moved[axis] >= 0) & (moved[axis] < shape[axis])
-    a = np.flatnonzero(inside)
-    b = np.ravel_multi_index(tuple(moved[:, inside]), shape)
-    return a, b
+    axis = AXIS[direction]
+    if axis >= dims:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    step = OFFSETS[direction][axis]
+    index = np.arange(math.prod(shape), dtype=np.int64).reshape(shape)
+    if axes[axis]:
+        return index.reshape(-1), np.roll(index, -step, axis=axis).reshape(-1)
+    inner: list[slice] = [slice(None)] * dims
+    outer: list[slice] = [slice(None)] * dims
+    inner[axis] = slice(0, -1) if step > 0 else slice(1, None)
+    outer[axis] = slice(1, None) if step > 0 else slice(0, -1)
+    return index[tuple(inner)].reshape(-1), index[tuple(outer)].reshape(-1)
 
 
 def find_violations(rules: Rules, grid: np.ndarray,
@@ -53,7 +56,7 @@ def find_violations(rules: Rules, grid: np.ndarray,
         raise ValueError(f"grid: expected {rules.dims} axes for these rules, got shape {grid.shape}")
     flat = grid.reshape(-1)
     out = []
-    for direction in ("e", "n", "up")[: rules.dims]:
+    for direction in FORWARD[: rules.dims]:
         a, b = neighbour_pairs(grid.shape, direction, periodic)
         bad = ~rules.matrix(direction)[flat[a], flat[b]]
         for i in np.flatnonzero(bad)[:1000]:
@@ -100,7 +103,7 @@ def walkable_components(rules: Rules, grid: np.ndarray, periodic: bool | Sequenc
     flat = grid.reshape(-1)
     walk = rules.walkable_mask()[flat]
     a_all, b_all = [], []
-    for direction in ("e", "n", "up")[: rules.dims]:
+    for direction in FORWARD[: rules.dims]:
         a, b = neighbour_pairs(grid.shape, direction, periodic)
         keep = rules.passable_mask(direction)[flat[a]] & rules.passable_mask(OPPOSITE[direction])[flat[b]]
         a_all.append(a[keep])

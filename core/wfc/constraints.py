@@ -1,25 +1,26 @@
-"""Constraints beyond adjacency: fixed tiles, a border around the grid, and walkable connectivity.
+"""Constraints beyond adjacency.
 
-Fixed tiles, border and entrances narrow the starting domains (``initial_masks``); connectivity is checked
-during the search after every propagation (:class:`ConnectivityCheck`).
+Fixed tiles, border and entrances narrow the starting domains once (:func:`initial_masks`). Rules over many
+cells (walkable connectivity, tile counts) are :class:`Constraint` objects with one interface, as DeBroglie's
+``ITileConstraint``: the search tells them when domains narrow (``update``) or come back after an undo
+(``restore``) and asks them after every propagation (``check``), which may narrow domains further or fail.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .bitset import ChunkTables, pack
-from .checks import connected_labels
-from .rules import OPPOSITE, Rules
+from .bitset import pack, unpack
+from .rules import Rules
 from .sockets import sockets_fit
+from .vocab import AXIS, DIRECTIONS_2D, FORWARD
 
-HORIZONTAL_SIDES = ("e", "n", "w", "s")
 
-
-def _cell(rules: Rules, shape: tuple[int, ...], given: Iterable[Any], what: str) -> tuple[int, ...]:
+def _cell(shape: tuple[int, ...], given: Iterable[Any], what: str) -> tuple[int, ...]:
     cell = tuple(int(v) for v in given)
     if len(cell) != len(shape) or any(not 0 <= c < s for c, s in zip(cell, shape, strict=True)):
         raise ValueError(f"{what}: cell {cell} is outside the grid of shape {shape}")
@@ -42,7 +43,7 @@ def fixed_array(rules: Rules, shape: tuple[int, ...], fixed: Any) -> np.ndarray:
         return out
     if isinstance(fixed, Mapping):
         for cell, value in fixed.items():
-            out[_cell(rules, shape, cell, "fixed")] = _variant(rules, value, f"fixed[{cell}]")
+            out[_cell(shape, cell, "fixed")] = _variant(rules, value, f"fixed[{cell}]")
         return out
     array = np.asarray(fixed)
     if array.shape != shape:
@@ -89,118 +90,77 @@ def border_masks(rules: Rules, border: Any, sides: Sequence[str]) -> dict[str, n
 
 def initial_masks(rules: Rules, shape: tuple[int, ...], *, fixed: Any = None, border: Any = None,
                   border_sides: Sequence[str] | None = None, entrances: Iterable[Any] = ()) -> np.ndarray:
-    """(N, W) uint64 starting domains after fixed tiles, border and entrances."""
-    count = rules.count
-    allowed = np.ones((*shape, count), dtype=bool)
+    """(N, W) uint64 starting domains after fixed tiles, border and entrances (bit rows, no (N, T) array)."""
+    full = pack(np.ones(rules.count, dtype=bool))
+    rows = np.empty((*shape, full.size), dtype=np.uint64)
+    rows[...] = full
     if border is not None:
         if border_sides is not None:
             sides = tuple(border_sides)
         elif isinstance(border, Mapping):
             sides = tuple(border)
         else:
-            sides = HORIZONTAL_SIDES
-        axis_of = {"e": 0, "w": 0, "n": 1, "s": 1, "up": 2, "down": 2}
+            sides = DIRECTIONS_2D
         for side, mask in border_masks(rules, border, sides).items():
-            axis = axis_of[side]
             index: list[slice | int] = [slice(None)] * len(shape)
-            index[axis] = -1 if side in ("e", "n", "up") else 0
-            allowed[tuple(index)] &= mask
+            index[AXIS[side]] = -1 if side in FORWARD else 0
+            rows[tuple(index)] &= pack(mask)
     walk = rules.walkable_mask()
     for entrance in entrances:
-        cell = _cell(rules, shape, entrance, "entrances")
-        allowed[cell] &= walk
+        cell = _cell(shape, entrance, "entrances")
         if not walk.any():
             raise ValueError("entrances: the rules have no walkable tile (set walkable on some tiles)")
-    fixed_grid = fixed_array(rules, shape, fixed)
-    where = np.argwhere(fixed_grid >= 0)
-    for cell in where:
-        cell = tuple(cell)
-        keep = allowed[cell][fixed_grid[cell]]
-        if not keep:
-            raise ValueError(f"fixed: {rules.name(int(fixed_grid[cell]))!r} at cell {cell} contradicts the "
+        rows[cell] &= pack(walk)
+    fixed_grid = fixed_array(rules, shape, fixed) if fixed is not None else np.zeros((0,) * len(shape))
+    for cell in np.argwhere(fixed_grid >= 0):
+        cell = tuple(int(c) for c in cell)
+        variant = int(fixed_grid[cell])
+        if not unpack(rows[cell], rules.count)[variant]:
+            raise ValueError(f"fixed: {rules.name(variant)!r} at cell {cell} contradicts the "
                              "border or the entrance (walkable) requirement there")
-    if where.size:
-        onehot = np.zeros((len(where), count), dtype=bool)
-        onehot[np.arange(len(where)), fixed_grid[tuple(where.T)]] = True
-        allowed[tuple(where.T)] = onehot
-    return pack(allowed.reshape(-1, count))
+        rows[cell] = pack(np.arange(rules.count) == variant)
+    return rows.reshape(-1, full.size)
 
 
-class ConnectivityCheck:
-    """Can every certainly-walkable cell still join one region through cells that may still be walkable?
+@dataclass(frozen=True)
+class Narrow:
+    """A constraint's answer: keep only ``rows`` ((k, W) uint64, ANDed) in the domains of ``cells``."""
 
-    Nodes: cells with a walkable variant left. Edges: neighbouring cells that may both be passable on the
-    facing sides. Cells whose every remaining variant is walkable must all share one component. Once every
-    cell is decided this is exactly "all walkable cells form one connected region".
+    cells: np.ndarray
+    rows: np.ndarray
 
-    Per cell it keeps a small bit set of flags (may be walkable, may be not walkable, may be passable on
-    each side), updated only for the cells whose domains change; the components are recomputed only when
-    some flag changed since the last successful check.
+
+@dataclass(frozen=True)
+class Violation:
+    """A constraint's answer: the domains can no longer satisfy it (``cell`` shows where)."""
+
+    cell: int
+    reason: str
+
+
+class Constraint:
+    """A rule over many cells, kept in step with the search (subclasses override every method).
+
+    ``init`` gets every domain at the start of an attempt, ``update`` the cells whose domains narrowed,
+    ``restore`` the cells an undo brought back (the state then is one that passed ``check`` before);
+    ``check`` returns None when the domains can still satisfy the rule, a :class:`Narrow` to apply first, or a
+    :class:`Violation`. ``related(variant)`` is the (W,) row of variants to ban together with ``variant``
+    when backtracking out of this constraint's violation (None: just the variant).
     """
 
-    MAY_WALK, MAY_NOT_WALK = 1, 2
+    name = "constraint"
 
-    def __init__(self, rules: Rules, pairs: dict[str, tuple[np.ndarray, np.ndarray]], tables: ChunkTables) -> None:
-        directions = rules.directions
-        flag = np.where(rules.walkable_mask(), self.MAY_WALK, self.MAY_NOT_WALK).astype(np.uint16)
-        for i, direction in enumerate(directions):
-            flag |= np.where(rules.passable_mask(direction), 4 << i, 0).astype(np.uint16)
-        self.variant_flags = flag
-        self.tables = tables
-        padded = np.zeros(tables.chunks * tables.bits, dtype=np.uint16)
-        padded[: flag.size] = flag
-        parts = []
-        for c in range(tables.chunks):
-            rows = padded[c * tables.bits:(c + 1) * tables.bits]
-            table = np.zeros(1 << tables.bits, dtype=np.uint16)
-            for j in range(tables.bits):
-                table[1 << j: 2 << j] = table[: 1 << j] | rows[j]
-            parts.append(table)
-        self.flag_table = np.concatenate(parts)
-        bit = {d: np.uint16(4 << i) for i, d in enumerate(directions)}
-        self.pairs = [(a, b, bit[d], bit[OPPOSITE[d]]) for d, (a, b) in pairs.items()]
-        self.flags = np.zeros(0, dtype=np.uint16)
-        self.dirty = True
-        self.failed_cells: np.ndarray = np.zeros(0, dtype=np.int64)
-
-    def _flags_of(self, rows: np.ndarray) -> np.ndarray:
-        tables = self.tables
-        chunks: np.ndarray = np.ascontiguousarray(rows).view(tables.chunk_dtype)[:, : tables.chunks]
-        chunks = chunks + tables.chunk_offsets
-        return np.bitwise_or.reduce(self.flag_table[chunks], axis=1)
-
-    def reset(self, dom: np.ndarray) -> None:
-        self.flags = self._flags_of(dom)
-        self.dirty = True
+    def init(self, dom: np.ndarray) -> None:
+        raise NotImplementedError
 
     def update(self, cells: np.ndarray, rows: np.ndarray) -> None:
-        new = self._flags_of(rows)
-        if not self.dirty:
-            self.dirty = bool((new != self.flags[cells]).any())
-        self.flags[cells] = new
+        raise NotImplementedError
 
-    def restored(self, cells: np.ndarray, rows: np.ndarray) -> None:
-        """After an undo: the state is one that already passed the check."""
-        self.flags[cells] = self._flags_of(rows)
-        self.dirty = False
+    def restore(self, cells: np.ndarray, rows: np.ndarray) -> None:
+        self.update(cells, rows)
 
-    def ok(self) -> bool:
-        if not self.dirty:
-            return True
-        flags = self.flags
-        sure = (flags & (self.MAY_WALK | self.MAY_NOT_WALK)) == self.MAY_WALK
-        if np.count_nonzero(sure) <= 1:
-            self.dirty = False
-            return True
-        a_all, b_all = [], []
-        for a, b, bit_a, bit_b in self.pairs:
-            keep = ((flags[a] & bit_a) != 0) & ((flags[b] & bit_b) != 0)
-            a_all.append(a[keep])
-            b_all.append(b[keep])
-        label = connected_labels(flags.size, np.concatenate(a_all), np.concatenate(b_all))
-        sure_labels = label[sure]
-        if (sure_labels == sure_labels[0]).all():
-            self.dirty = False
-            return True
-        self.failed_cells = np.flatnonzero(sure)[sure_labels != sure_labels[0]][:4]
-        return False
+    def check(self) -> Narrow | Violation | None:
+        raise NotImplementedError
+
+    def related(self, variant: int) -> np.ndarray | None:
+        return None

@@ -14,8 +14,6 @@ import numpy as np
 
 from .bitset import ChunkTables
 
-HEURISTICS = ("entropy", "mrv", "scanline")
-
 
 def cell_keys(heuristic: str, tables: ChunkTables, rows: np.ndarray, cells: np.ndarray,
               noise: np.ndarray, rank: np.ndarray) -> np.ndarray:

@@ -13,13 +13,9 @@ from typing import Any
 
 import numpy as np
 
-DIRECTIONS_2D = ("e", "n", "w", "s")
-DIRECTIONS_3D = ("e", "n", "w", "s", "up", "down")
-OPPOSITE = {"e": "w", "w": "e", "n": "s", "s": "n", "up": "down", "down": "up"}
-OFFSETS = {"e": (1, 0, 0), "n": (0, 1, 0), "w": (-1, 0, 0), "s": (0, -1, 0),
-           "up": (0, 0, 1), "down": (0, 0, -1)}
-_GIVEN = {"e": ("e", False), "w": ("e", True), "n": ("n", False), "s": ("n", True),
-          "up": ("up", False), "down": ("up", True)}
+from .vocab import DIRECTIONS_2D, DIRECTIONS_3D, FORWARD, OPPOSITE
+
+_GIVEN = {**{d: (d, False) for d in FORWARD}, **{OPPOSITE[d]: (d, True) for d in FORWARD}}
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,6 +1,6 @@
 """Rules from socket tiles: each side of a tile carries a label, rotations make variants.
 
-Conventions (also in docs/readme/wfc.md):
+Conventions (also in docs/wfc.md):
 
 - Sides ``n e s w`` (+y, +x, -y, -x) and, for 3-D kits, ``up`` / ``down`` (+z, -z).
 - Two tiles fit across a side when the facing labels are **equal**, or when the pair of labels is declared
@@ -13,6 +13,13 @@ Conventions (also in docs/readme/wfc.md):
   east faces north. ``rotations=(0, 90, 180, 270)`` allows all; variants whose rotated sockets coincide are
   merged (a cross yields 1 variant, a corridor 2, a corner 4). The tile's weight is split evenly among its
   distinct variants.
+- Mirrors (``mirror=True``): a tile also yields variants mirrored ``x -> -x`` before the turn (east and west
+  swap; ``Rules.reflected`` marks them). A mirrored side reads its profile the other way round, so its label
+  becomes the label's **mirror twin**: ``x`` <-> ``x~`` (the Detect Sockets convention: ``m<hash>`` and
+  ``m<hash>~``), or the partner of the one asymmetric compatible pair that holds it (``door_l`` <-> ``door_r``);
+  any other label is symmetric and stays. An oriented vertical label ``x:k`` becomes ``x~:(-k mod 4)`` (the
+  mirror of a profile turned k times is the mirrored profile turned -k times), so a mirrored stair fits a
+  mirrored landing; unoriented vertical labels stay.
 - Vertical labels with an orientation end in ``":k"`` (k = 0..3 quarter turns); a variant turned by ``r``
   quarter turns carries ``":(k + r) % 4"``. Labels without the suffix do not turn (e.g. ``"floor"``).
   A stair whose top exit faces east may carry ``up="stair:0"`` and the landing above ``down="stair:0"``;
@@ -28,11 +35,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .rules import Rules
+from .vocab import FORWARD, MIRROR, OPPOSITE, ROTATIONS, SIDES_2D, SIDES_3D, TURN, VERTICAL
 
-SIDES_2D = ("n", "e", "s", "w")
-SIDES_3D = ("n", "e", "s", "w", "up", "down")
-_TURN = {"e": "n", "n": "w", "w": "s", "s": "e", "up": "up", "down": "down"}
 _ORIENTED = re.compile(r"^(.*):([0-3])$")
+MIRROR_SUFFIX = "~"
 UNSET_NOTE = "an unset socket ('' or None) fits only another unset socket"
 
 
@@ -58,6 +64,42 @@ def sockets_fit(a: object, b: object, compatible: frozenset[frozenset[str]] | No
     return a == b
 
 
+def mirror_label(label: str, vertical: bool, compatible: frozenset[frozenset[str]] = frozenset()) -> str:
+    """The label a side carries after the mirror ``x -> -x`` (see the module doc).
+
+    >>> mirror_label("m1a2b3c4d", vertical=False), mirror_label("wall", vertical=False)
+    ('m1a2b3c4d~', 'wall')
+    >>> mirror_label("door_l", False, frozenset({frozenset(("door_l", "door_r"))}))
+    'door_r'
+    >>> mirror_label("stair:1", vertical=True)
+    'stair~:3'
+    """
+    if vertical:
+        match = _ORIENTED.match(label)
+        if not match:
+            return label
+        return f"{_twin(match.group(1))}:{(-int(match.group(2))) % 4}"
+    partners = [next(iter(pair - {label})) for pair in compatible if label in pair and len(pair) == 2]
+    if len(partners) > 1:
+        raise ValueError(f"mirror: label {label!r} is in several compatible pairs {sorted(partners)}, so its "
+                         "mirror twin is ambiguous; keep one pair or drop strew_mirror from the tile")
+    if partners:
+        return partners[0]
+    if label.endswith(MIRROR_SUFFIX) or re.match(r"^m[0-9a-f]{8}$", label):
+        return _twin(label)
+    return label
+
+
+def _twin(label: str) -> str:
+    return label[: -len(MIRROR_SUFFIX)] if label.endswith(MIRROR_SUFFIX) else label + MIRROR_SUFFIX
+
+
+def _number(value: object, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise ValueError(f"{what}: expected a number, got {value!r}")
+    return float(value)
+
+
 @dataclass(frozen=True)
 class SocketTile:
     """A tile of a kit.
@@ -65,12 +107,14 @@ class SocketTile:
     Parameters
     ----------
     name : unique tile name (the source object on the Blender side).
-    sockets : labels for ``n e s w`` (all four required, ``""``/None = unset) and optionally ``up``/``down``.
-    weight : relative frequency (> 0), split evenly among the tile's distinct rotated variants.
+    sockets : mapping of labels for ``n e s w`` (all four required, ``""``/None = unset) and optionally
+        ``up``/``down``.
+    weight : relative frequency (> 0), split evenly among the tile's distinct variants.
     rotations : allowed turns in degrees, a subset of (0, 90, 180, 270).
     walkable : a visitor can stand on this tile (connectivity constraint).
     passable : sides a visitor can leave through (default: the four horizontal sides when walkable); stairs
         add ``"up"`` (bottom piece) or ``"down"`` (the landing above).
+    mirror : also use the tile mirrored ``x -> -x`` (sockets reflected, see the module doc).
 
     Examples
     --------
@@ -86,55 +130,80 @@ class SocketTile:
     rotations: tuple[int, ...] = (0,)
     walkable: bool = False
     passable: tuple[str, ...] | None = None
+    mirror: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
             raise ValueError(f"SocketTile.name: expected a non-empty string, got {self.name!r}")
+        what = f"SocketTile {self.name!r}"
+        if not isinstance(self.sockets, Mapping):
+            raise ValueError(f"{what}.sockets: expected a mapping side -> label such as "
+                             f"{{'n': 'wall', 'e': '', 's': 'wall', 'w': ''}}, got {self.sockets!r}")
         unknown = set(self.sockets) - set(SIDES_3D)
         if unknown:
-            raise ValueError(f"SocketTile {self.name!r}.sockets: unknown sides {sorted(unknown)}; "
-                             f"use {SIDES_3D}")
+            raise ValueError(f"{what}.sockets: unknown sides {sorted(map(str, unknown))}; use {SIDES_3D}")
         missing = [s for s in SIDES_2D if s not in self.sockets]
         if missing:
-            raise ValueError(f"SocketTile {self.name!r}.sockets: missing sides {missing} "
-                             "(give '' for an unset "
-                             f"socket; {UNSET_NOTE})")
-        weight = float(self.weight)
+            raise ValueError(f"{what}.sockets: missing sides {missing} (give '' for an unset socket; "
+                             f"{UNSET_NOTE})")
+        bad_labels = {k: v for k, v in self.sockets.items() if v is not None and not isinstance(v, str)}
+        if bad_labels:
+            raise ValueError(f"{what}.sockets: labels must be strings, got {bad_labels!r}")
+        weight = _number(self.weight, f"{what}.weight")
         if not np.isfinite(weight) or weight <= 0:
-            raise ValueError(f"SocketTile {self.name!r}.weight: must be finite and > 0, got {self.weight!r}")
-        rotations = tuple(int(r) for r in self.rotations)
-        if not rotations or any(r not in (0, 90, 180, 270) for r in rotations):
-            raise ValueError(f"SocketTile {self.name!r}.rotations: use a non-empty subset of "
-                             "(0, 90, 180, 270), "
-                             f"got {self.rotations!r}")
-        object.__setattr__(self, "rotations", tuple(sorted(set(rotations))))
+            raise ValueError(f"{what}.weight: must be finite and > 0, got {self.weight!r}")
+        given = self.rotations
+        if isinstance(given, str | bytes) or not isinstance(given, Iterable):
+            raise ValueError(f"{what}.rotations: expected a sequence of turns such as (0, 90), got {given!r}")
+        rotations = tuple(given)
+        if not rotations or any(isinstance(r, bool) or r not in ROTATIONS for r in rotations):
+            raise ValueError(f"{what}.rotations: use a non-empty subset of {ROTATIONS}, got {given!r}")
+        object.__setattr__(self, "weight", weight)
+        object.__setattr__(self, "rotations", tuple(sorted({int(r) for r in rotations})))
         object.__setattr__(self, "sockets", {k: _label(v) for k, v in self.sockets.items()})
+        for flag in ("walkable", "mirror"):
+            if not isinstance(getattr(self, flag), bool | np.bool_):
+                raise ValueError(f"{what}.{flag}: expected True or False, got {getattr(self, flag)!r}")
+            object.__setattr__(self, flag, bool(getattr(self, flag)))
         if self.passable is not None:
+            if isinstance(self.passable, str) or not isinstance(self.passable, Iterable):
+                raise ValueError(f"{what}.passable: expected a sequence of sides, got {self.passable!r}")
             bad = set(self.passable) - set(SIDES_3D)
             if bad:
-                raise ValueError(f"SocketTile {self.name!r}.passable: unknown sides {sorted(bad)}")
+                raise ValueError(f"{what}.passable: unknown sides {sorted(map(str, bad))}; use {SIDES_3D}")
             object.__setattr__(self, "passable", tuple(self.passable))
 
     def passable_sides(self) -> tuple[str, ...]:
         if not self.walkable:
             return ()
-        return self.passable if self.passable is not None else ("n", "e", "s", "w")
+        return self.passable if self.passable is not None else SIDES_2D
 
 
-def turned(tile: SocketTile, degrees: int, sides: Sequence[str]) -> tuple[dict[str, str], tuple[str, ...]]:
-    """Sockets and passable sides of ``tile`` turned by ``degrees`` counter-clockwise."""
+def turned(tile: SocketTile, degrees: int, sides: Sequence[str], mirrored: bool = False,
+           compatible: frozenset[frozenset[str]] = frozenset()) -> tuple[dict[str, str], tuple[str, ...]]:
+    """Sockets and passable sides of ``tile`` (mirrored ``x -> -x`` first if asked) turned by ``degrees``
+    counter-clockwise."""
     quarter = degrees // 90
     sockets: dict[str, str] = {}
     passable = []
     for side in sides:
-        target = side
-        for _ in range(quarter):
-            target = _TURN[target]
         label = _label(tile.sockets.get(side, ""))
-        sockets[target] = turn_label(label, quarter) if side in ("up", "down") else label
+        target = side
+        if mirrored:
+            target = MIRROR[target]
+            label = mirror_label(label, side in VERTICAL, compatible)
+        for _ in range(quarter):
+            target = TURN[target]
+        sockets[target] = turn_label(label, quarter) if side in VERTICAL else label
         if side in tile.passable_sides():
             passable.append(target)
     return sockets, tuple(sorted(passable))
+
+
+def variant_name(tile: str, degrees: int, mirrored: bool) -> str:
+    """``"name"``, ``"name@90"``, ``"name~"``, ``"name~@90"``."""
+    base = tile + (MIRROR_SUFFIX if mirrored else "")
+    return base if degrees == 0 else f"{base}@{degrees}"
 
 
 def rules_from_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, str]] = (),
@@ -142,9 +211,9 @@ def rules_from_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str
     """Rules of all rotated variants of socket tiles.
 
     ``dims`` is 3 when any tile has an ``up`` or ``down`` socket, else 2 (or give it).
-    Variant names are ``"name"`` for rotation 0 and ``"name@90"`` etc.; ``rules.tiles`` and
-    ``rules.rotations`` give the source tile and the turn of each variant, ``rules.sockets`` the turned
-    labels.
+    Variant names are ``"name"`` for rotation 0 and ``"name@90"`` etc. (``"name~"``, ``"name~@90"`` for
+    mirrored ones); ``rules.tiles``, ``rules.rotations`` and ``rules.reflected`` give the source tile, the turn
+    and the mirror of each variant, ``rules.sockets`` the turned labels.
 
     Examples
     --------
@@ -174,38 +243,40 @@ def rules_from_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str
         raise ValueError(f"dims: 2 or 3, got {dims}")
     sides = SIDES_3D if dims == 3 else SIDES_2D
 
-    v_names, v_tiles, v_rot, v_sockets, v_pass, v_weight, v_walk = [], [], [], [], [], [], []
+    v_names, v_tiles, v_rot, v_mirror, v_sockets, v_pass, v_weight, v_walk = [], [], [], [], [], [], [], []
     for tile in tiles:
-        seen = {}
-        for degrees in tile.rotations:
-            sockets, passable = turned(tile, degrees, sides)
-            signature = (tuple(sockets[s] for s in sides), passable)
-            if signature not in seen:
-                seen[signature] = degrees
-        for degrees in seen.values():
-            sockets, passable = turned(tile, degrees, sides)
-            v_names.append(tile.name if degrees == 0 else f"{tile.name}@{degrees}")
+        seen: dict[tuple, tuple[int, bool]] = {}
+        for mirrored in (False, True) if tile.mirror else (False,):
+            for degrees in tile.rotations:
+                sockets, passable = turned(tile, degrees, sides, mirrored, compat)
+                signature = (mirrored, tuple(sockets[s] for s in sides), passable)
+                if signature not in seen:
+                    seen[signature] = (degrees, mirrored)
+        for degrees, mirrored in seen.values():
+            sockets, passable = turned(tile, degrees, sides, mirrored, compat)
+            v_names.append(variant_name(tile.name, degrees, mirrored))
             v_tiles.append(tile.name)
             v_rot.append(degrees)
+            v_mirror.append(mirrored)
             v_sockets.append(sockets)
             v_pass.append(passable)
             v_weight.append(tile.weight / len(seen))
             v_walk.append(tile.walkable)
     if len(set(v_names)) != len(v_names):
-        raise ValueError("rules_from_tiles: a tile name collides with a rotated variant name ('name@90')")
+        raise ValueError("rules_from_tiles: a tile name collides with a variant name ('name@90', 'name~')")
 
     labels = sorted({s for sock in v_sockets for s in sock.values()} | {p for pair in compat for p in pair})
     lid = {label: i for i, label in enumerate(labels)}
     fit = np.array([[sockets_fit(a, b, compat) for b in labels] for a in labels], dtype=bool)
     allowed = {}
-    facing = {"e": ("e", "w"), "n": ("n", "s"), "up": ("up", "down")}
-    for key in ("e", "n", "up")[:dims]:
+    facing = {key: (key, OPPOSITE[key]) for key in FORWARD}
+    for key in FORWARD[:dims]:
         mine, theirs = facing[key]
         ia = np.array([lid[s[mine]] for s in v_sockets])
         ib = np.array([lid[s[theirs]] for s in v_sockets])
         allowed[key] = fit[ia[:, None], ib[None, :]]
     problems = []
-    for key in ("e", "n", "up")[:dims]:
+    for key in FORWARD[:dims]:
         mine, theirs = facing[key]
         for side, lonely in ((mine, ~allowed[key].any(axis=1)), (theirs, ~allowed[key].any(axis=0))):
             for i in np.flatnonzero(lonely):
@@ -219,7 +290,7 @@ def rules_from_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str
     passable_masks = {d: np.array([d in p for p in v_pass]) for d in sides}
     return Rules(
         weights=np.array(v_weight), allowed=allowed, names=tuple(v_names), tiles=tuple(v_tiles),
-        rotations=tuple(v_rot), reflected=(False,) * len(v_names), walkable=np.array(v_walk, dtype=bool),
+        rotations=tuple(v_rot), reflected=tuple(v_mirror), walkable=np.array(v_walk, dtype=bool),
         passable=passable_masks, sockets=tuple(v_sockets),
         compatible=compat,
     )

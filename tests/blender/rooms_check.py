@@ -44,6 +44,25 @@ def turn(tile: dict, degrees: int) -> dict:
     return {"sockets": sockets, "walkable": tile["walkable"], "passable": passable}
 
 
+def mirror(tile: dict) -> dict:
+    """The tile mirrored x -> -x (the docs' rule): east and west swap; a label ``x~`` and ``x`` swap; an
+    oriented vertical label ``x:k`` becomes ``x~:(-k mod 4)``."""
+    def twin(label: str) -> str:
+        return label[:-1] if label.endswith("~") else label + "~"
+
+    swap = {"e": "w", "w": "e"}
+    sockets = {}
+    for side, label in tile["sockets"].items():
+        match = re.match(r"^(.*):([0-3])$", label)
+        if side in ("up", "down") and match:
+            label = f"{twin(match.group(1))}:{(-int(match.group(2))) % 4}"
+        elif side not in ("up", "down") and (label.endswith("~") or re.match(r"^m[0-9a-f]{8}$", label)):
+            label = twin(label)
+        sockets[swap.get(side, side)] = label
+    passable = {swap.get(side, side) for side in tile["passable"]}
+    return {"sockets": sockets, "walkable": tile["walkable"], "passable": passable}
+
+
 def fits(a: str, b: str, pairs: set[frozenset]) -> bool:
     paired = set().union(*pairs) if pairs else set()
     if a in paired or b in paired:
@@ -63,7 +82,11 @@ def read_room(name: str = "Strew Room") -> dict[tuple[int, int, int], tuple[str,
 
 
 def placed_tiles(room: dict, kit: bpy.types.Collection) -> dict[tuple[int, int, int], dict]:
-    return {cell: turn(source_tile(kit.all_objects[tile]), rotation) for cell, (tile, rotation, _) in room.items()}
+    out = {}
+    for cell, (tile, rotation, obj) in room.items():
+        source = source_tile(kit.all_objects[tile])
+        out[cell] = turn(mirror(source) if obj.get("strew_mirror") else source, rotation)
+    return out
 
 
 def check_positions(room: dict, origin, cell_size) -> None:
@@ -73,7 +96,9 @@ def check_positions(room: dict, origin, cell_size) -> None:
         m = np.array(obj.matrix_world)
         np.testing.assert_allclose(m[:3, 3], np.array(origin) + np.array(cell_size) * np.array(cell), atol=1e-5)
         a = math.radians(rotation)
-        np.testing.assert_allclose(m[:2, 0] / np.linalg.norm(m[:3, 0]), [math.cos(a), math.sin(a)], atol=1e-6)
+        sign = -1.0 if obj.get("strew_mirror") else 1.0  # a mirrored tile has its x axis negated, then turned
+        np.testing.assert_allclose(sign * m[:2, 0] / np.linalg.norm(m[:3, 0]), [math.cos(a), math.sin(a)],
+                                   atol=1e-6)
 
 
 def violations(tiles: dict, shape, pairs: set[frozenset], periodic: bool = False) -> list:

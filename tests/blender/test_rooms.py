@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib
 import math
 import threading
-import time
 from pathlib import Path
 
 import bpy
@@ -247,28 +246,27 @@ def test_modal_job_cancelled_midway_leaves_the_scene_unchanged() -> None:
     before = scene_snapshot()
     params = room_job.RoomParams(kit="Tiles", size=(30, 30, 2), seed=4, border="wall, window",
                                  border_bottom="ground", border_top="sky")
-    for stop_at in (0.06, 0.6):  # ESC during the solve (its worker thread stops), then during the build
-        job = room_job.assemble(bpy.context.scene, params, threaded=True)
-        for fraction in job:
+    for stop_at in (0.06, 0.6):  # ESC during the solve, then during the build
+        job = room_job.assemble(bpy.context.scene, params)
+        texts = []
+        for fraction, text in job:
+            texts.append(text)
             if fraction > stop_at:
                 break
         job.close()
         assert scene_snapshot() == before
-    deadline = time.perf_counter() + 10.0  # the solver's worker thread notices the cancel within 256 decisions
-    while threading.active_count() > 1 and time.perf_counter() < deadline:
-        time.sleep(0.01)
-    assert threading.active_count() == 1
-    # The threaded path run to the end gives the room the blocking path gives.
-    job = room_job.assemble(bpy.context.scene, params, threaded=True)
+        assert all(texts) and threading.active_count() == 1  # progress text at every step; no worker thread
+    # The stepped job run to the end gives the room the blocking path gives.
+    job = room_job.assemble(bpy.context.scene, params)
     while True:
         try:
             next(job)
         except StopIteration as stop:
             assert stop.value.placed == 30 * 30 * 2
             break
-    threaded = {tuple(o["strew_cell"]): o["strew_tile"] for o in bpy.data.collections["Strew Room"].objects}
+    stepped = {tuple(o["strew_cell"]): o["strew_tile"] for o in bpy.data.collections["Strew Room"].objects}
     room_job.run_to_end(bpy.context.scene, params)
-    assert {tuple(o["strew_cell"]): o["strew_tile"] for o in bpy.data.collections["Strew Room"].objects} == threaded
+    assert {tuple(o["strew_cell"]): o["strew_tile"] for o in bpy.data.collections["Strew Room"].objects} == stepped
 
 
 # --- Detect Sockets on a kit whose true sockets are known -------------------------------------------------------
@@ -530,3 +528,62 @@ def test_panels_draw_existing_properties_and_operators() -> None:
     assert "weight" not in drawn.props
     assert {"strew.assemble_room", "strew.clear_room", "strew.detect_sockets"} <= set(drawn.operators)
     assert bpy.ops.strew.fixed_tile_remove() == {'FINISHED'} and len(room.fixed) == 0
+
+
+# --- Counts and mirrored tiles --------------------------------------------------------------------------------
+
+
+def test_counts_bound_how_often_a_tile_appears() -> None:
+    kit = _hand_kit()
+    settings = bpy.context.scene.strew.room
+    settings.kit, settings.border = kit, "grass"
+    for seed in range(3):
+        assert bpy.ops.strew.assemble_room(size=(9, 7, 1), seed=seed, counts="cross=2; turn=6..10") == {'FINISHED'}
+        checked = _check_room(kit, (9, 7, 1), (0, 0, 0), (2.0, 2.0, 1.0), set(), border=["grass"])
+        kinds = [tile for tile, _, _ in checked["room"].values()]
+        assert kinds.count("cross") == 2 and 6 <= kinds.count("turn") <= 10
+    # The panel's field is read when the caller leaves it unset.
+    settings.counts = "straight=0"
+    assert bpy.ops.strew.assemble_room(size=(6, 6, 1), seed=1) == {'FINISHED'}
+    assert "straight" not in {tile for tile, _, _ in read_room().values()}
+
+
+@pytest.mark.parametrize("counts, message", [("cross=lots", "TILE=N"), ("lava=1", "no tile named 'lava'"),
+                                             ("cross=50", "more than the 36 cells")])
+def test_bad_counts_report_and_leave_the_scene_unchanged(counts, message) -> None:
+    kit = _hand_kit()
+    assert bpy.ops.strew.assemble_room(kit=kit.name, border="grass", size=(6, 6, 1)) == {'FINISHED'}
+    before = scene_snapshot()
+    with pytest.raises(RuntimeError, match=message):
+        bpy.ops.strew.assemble_room(kit=kit.name, border="grass", size=(6, 6, 1), counts=counts)
+    assert scene_snapshot() == before
+
+
+def test_mirrored_tiles_are_placed_with_a_negative_scale_and_still_fit() -> None:
+    kit = _hand_kit()
+    dead_end = _mesh_object("dead end", [(-1, 1, -1, 1, 0, 0.1), (-0.2, 0.6, -0.2, 0.2, 0.1, 0.2)], kit)
+    dead_end["strew_sockets"] = {"n": "grass", "e": "road", "s": "grass", "w": "grass"}
+    dead_end["strew_rotations"] = [0]  # only its mirror can point the road west
+    dead_end["strew_mirror"] = True
+    dead_end["strew_weight"] = 4.0
+    assert bpy.ops.strew.assemble_room(kit=kit.name, border="grass", size=(10, 8, 1), seed=5) == {'FINISHED'}
+    room = read_room()
+    tiles = placed_tiles(room, kit)
+    assert violations(tiles, (10, 8, 1), set()) == []
+    check_positions(room, (0, 0, 0), (2.0, 2.0, 1.0))
+    mirrored = [obj for tile, _, obj in room.values() if tile == "dead end" and obj["strew_mirror"]]
+    assert mirrored, "the mirrored dead end (road to the west) should appear"
+    for obj in mirrored:
+        assert np.linalg.det(np.array(obj.matrix_world)[:3, :3]) < 0
+    assert not any(obj["strew_mirror"] for tile, _, obj in room.values() if tile != "dead end")
+
+
+@pytest.mark.parametrize("options, message", [({"size": (0, 0, 0)}, "size must be ≥ 1"),
+                                              ({"size": (-3, 4, 1)}, "size must be ≥ 1"),
+                                              ({"seed": -1}, "seed"), ({"time_limit": 0.0}, "time limit")])
+def test_out_of_range_options_are_reported_not_clamped(options, message) -> None:
+    kit = _hand_kit()
+    before = scene_snapshot()
+    with pytest.raises(RuntimeError, match=message):
+        bpy.ops.strew.assemble_room(kit=kit.name, border="grass", **{"size": (4, 4, 1), **options})
+    assert scene_snapshot() == before

@@ -10,8 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strew.core.chunks import ChunkGrid
-from strew.core.masks import OutsidePolygons
-from strew.core.noise import PerlinNoise
+from strew.core.fields import OutsidePolygons, PerlinNoise
 from strew.core.poisson import Samples
 from strew.core.pool import ProcessPool, check_workers
 from strew.core.scatter import LayerSpec, scatter_layer, scatter_layer_steps

@@ -13,8 +13,9 @@ MODULES = sorted(info.name for info in pkgutil.walk_packages(strew.core.__path__
 # Public modules whose docstrings must carry at least one runnable example.
 WITH_EXAMPLES = {
     f"strew.core.{name}"
-    for name in ("terrain", "fields", "noise", "curves", "masks", "polylines", "polygons", "hashing", "inputs",
-                 "poisson", "scatter", "orient", "_csr")
+    for name in ("terrain", "fields", "fields.field", "fields.mask", "fields.masks", "fields.noise", "fields.curves",
+                 "fields.polylines", "fields.polygons", "fields.radius", "hashing", "inputs", "poisson", "scatter",
+                 "orient", "_grid")
 }
 
 

@@ -7,16 +7,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.interpolate import PchipInterpolator
-from strew.core.curves import CurveRemap
 from strew.core.fields import (
     ConstantField,
+    CurveRemap,
     FunctionField,
     ImageField,
+    PerlinNoise,
     VertexField,
     as_field,
     radius_from_density,
 )
-from strew.core.noise import PerlinNoise
 from strew.core.terrain import TerrainLookup
 from terrain_reference import brute_force_hits, grid_mesh
 
@@ -212,22 +212,22 @@ def test_function_field_checks_its_output() -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(min_r=st.floats(0.01, 10), extra=st.floats(0, 10), seed=st.integers(0, 1000))
-def test_radius_from_density(min_r: float, extra: float, seed: int) -> None:
-    max_r = min_r + extra
+@given(min_radius=st.floats(0.01, 10), extra=st.floats(0, 10), seed=st.integers(0, 1000))
+def test_radius_from_density(min_radius: float, extra: float, seed: int) -> None:
+    max_radius = min_radius + extra
     density = PerlinNoise(seed=seed, scale=25.0, octaves=2) * 1.6 - 0.3  # strays outside [0, 1]
-    radius = radius_from_density(density, min_r, max_r)(XY)
+    radius = radius_from_density(density, min_radius, max_radius)(XY)
     d = np.clip(density(XY), 0, 1)
-    np.testing.assert_allclose(radius, max_r + (min_r - max_r) * d, rtol=1e-12, atol=1e-12)
-    assert np.all((radius >= min_r - 1e-12) & (radius <= max_r + 1e-12))
-    np.testing.assert_allclose(radius_from_density(1.0, min_r, max_r)(XY[:3]), min_r)
-    np.testing.assert_allclose(radius_from_density(0.0, min_r, max_r)(XY[:3]), max_r)
+    np.testing.assert_allclose(radius, max_radius + (min_radius - max_radius) * d, rtol=1e-12, atol=1e-12)
+    assert np.all((radius >= min_radius - 1e-12) & (radius <= max_radius + 1e-12))
+    np.testing.assert_allclose(radius_from_density(1.0, min_radius, max_radius)(XY[:3]), min_radius)
+    np.testing.assert_allclose(radius_from_density(0.0, min_radius, max_radius)(XY[:3]), max_radius)
 
 
 def test_radius_bad_input() -> None:
-    with pytest.raises(ValueError, match="min_r: must be <= max_r"):
+    with pytest.raises(ValueError, match="min_radius: must be <= max_radius"):
         radius_from_density(0.5, 3.0, 2.0)
-    with pytest.raises(ValueError, match="min_r: must be > 0"):
+    with pytest.raises(ValueError, match="min_radius: must be > 0"):
         radius_from_density(0.5, 0.0, 2.0)
     with pytest.raises(ValueError, match="xy: row 0 is not finite"):
         radius_from_density(0.5, 1.0, 2.0)(np.array([[np.inf, 0.0]]))

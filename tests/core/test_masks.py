@@ -8,25 +8,27 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strew.core.fields import DistanceToPolylines, FunctionField, VertexField
-from strew.core.masks import (
+from strew.core.fields import (
     AllOf,
     AnyOf,
     AwayFromPolylines,
+    DistanceToPolylines,
     Everywhere,
+    FunctionField,
     FunctionMask,
     HashKeepMask,
     HeightMask,
     Not,
     OnTerrain,
     OutsidePolygons,
+    PerlinNoise,
+    PolygonSet,
+    SegmentIndex,
     SlopeMask,
     ThresholdMask,
+    VertexField,
     as_mask,
 )
-from strew.core.noise import PerlinNoise
-from strew.core.polygons import PolygonSet
-from strew.core.polylines import SegmentIndex
 from strew.core.terrain import TerrainLookup
 from terrain_reference import brute_force_hits, grid_mesh
 

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["rules", "sockets", "mxgmn", "solver", "checks"]
+MODULES = ["rules", "sockets", "mxgmn", "solver", "checks", "counts", "room"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -170,17 +170,25 @@ def test_random_kits_valid_or_clean_error(tiles, seed, periodic):
     assert adjacency_errors(grid, socket_ok(rules, tiles, ()), periodic) == []
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(kits(), st.integers(0, 1000), st.lists(st.booleans(), min_size=4, max_size=4))
-def test_random_kits_with_connectivity(tiles, seed, walk_flags):
+@st.composite
+def walkable_kits(draw):
+    """Kits that always give rules and have a walkable tile: each label used also gets a tile of its own on
+    every side (so every socket has a partner), and the first tile is walkable."""
+    tiles = draw(kits())
+    flags = [True, *draw(st.lists(st.booleans(), min_size=len(tiles) - 1, max_size=len(tiles) - 1))]
     tiles = [SocketTile(t.name, t.sockets, t.weight, t.rotations, walkable=w)
-             for t, w in zip(tiles, walk_flags, strict=False)]
-    try:
-        rules = rules_from_tiles(tiles)
-    except ValueError:
-        return
-    if not rules.walkable_mask().any():
-        return
+             for t, w in zip(tiles, flags, strict=True)]
+    used = sorted({label for t in tiles for label in t.sockets.values()})
+    tiles += [SocketTile(f"plain{i}", {side: label for side in "nesw"}, walkable=draw(st.booleans()))
+              for i, label in enumerate(used)]
+    return tiles
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(walkable_kits(), st.integers(0, 1000))
+def test_random_kits_with_connectivity(tiles, seed):
+    rules = rules_from_tiles(tiles)  # never fails: every label has a partner
+    assert rules.walkable_mask().any()
     try:
         grid = solve(rules, (5, 5), seed=seed, connected=True, max_backtracks=100, max_restarts=2,
                      time_limit=10)

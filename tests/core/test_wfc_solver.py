@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from strew.core.wfc import Contradiction, Rules, find_violations, regenerate, solve, solve_detailed
+from strew.core.wfc import (
+    Contradiction,
+    Rules,
+    find_violations,
+    regenerate,
+    solve,
+    solve_detailed,
+    solve_steps,
+)
 from wfc_check import adjacency_errors, rules_ok
 
 
@@ -172,14 +180,29 @@ def test_rules_validation():
     assert rules.subset([1]).count == 1
 
 
-def test_progress_callback_and_cancel():
-    from strew.core.wfc import SearchCancelled
-
+def test_solve_steps_reports_progress_and_matches_solve():
+    rules = pipes_rules()
+    steps = solve_steps(rules, (40, 40), seed=1, step_seconds=0)
     seen = []
-    grid = solve(pipes_rules(), (40, 40), seed=1, progress=seen.append)
-    assert grid.shape == (40, 40)
-    assert seen and all(0 <= f <= 1 for f in seen) and seen == sorted(seen)
-    with pytest.raises(SearchCancelled, match="cancelled"):
-        solve(pipes_rules(), (40, 40), seed=1, progress=lambda fraction: False)
-    with pytest.raises(ValueError, match="progress"):
-        solve(pipes_rules(), (4, 4), progress=3)
+    while True:
+        try:
+            seen.append(next(steps))
+        except StopIteration as stop:
+            result = stop.value
+            break
+    assert seen[0].phase == "setup" and seen[-1].phase == "done" and seen[-1].fraction == 1.0
+    search = [s for s in seen if s.phase == "search"]
+    assert len(search) >= result.decisions  # step_seconds=0: a step before every decision
+    fractions = [s.fraction for s in search]
+    assert all(0 <= f <= 1 for f in fractions) and fractions == sorted(fractions)
+    assert all(s.cells == 1600 and s.text for s in seen)
+    assert np.array_equal(result.grid, solve(rules, (40, 40), seed=1))
+
+
+def test_closing_solve_steps_stops_the_search():
+    steps = solve_steps(pipes_rules(), (60, 60), seed=1, step_seconds=0)
+    for _ in range(20):
+        next(steps)
+    steps.close()
+    with pytest.raises(StopIteration):
+        next(steps)

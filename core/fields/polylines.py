@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ._csr import bin_boxes, expand_ranges
-from .inputs import as_points, as_xy, positive_number
+from .._grid import CellLists
+from ..inputs import as_points, as_xy, positive_number
 
 
 def polylines_to_segments(polylines: Any, closed: Any = False) -> tuple[NDArray, NDArray]:
@@ -79,7 +79,7 @@ class SegmentIndex:
         inv = shape / span
         c0 = np.minimum(((lo - origin) * inv).astype(np.int64), shape - 1)
         c1 = np.minimum(((hi - origin) * inv).astype(np.int64), shape - 1)
-        self._cell_segments, self._cell_start = bin_boxes(c0, c1, shape)
+        self._cells = CellLists.from_boxes(c0, c1, shape)
         self._origin, self._inv, self._shape = origin, inv, shape
         self._ax, self._ay = a[:, 0].copy(), a[:, 1].copy()
         self._dx, self._dy = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
@@ -97,23 +97,18 @@ class SegmentIndex:
         nx, ny = int(self._shape[0]), int(self._shape[1])
         inside = (fx >= 0) & (fy >= 0) & (fx <= nx) & (fy <= ny)
         cell = np.minimum(fy.astype(np.int64), ny - 1) * nx + np.minimum(fx.astype(np.int64), nx - 1)
-        cell = np.where(inside, cell, 0)
-        start = self._cell_start[cell]
-        count = np.where(inside, self._cell_start[cell + 1] - start, 0)
-        busy = np.flatnonzero(count)
-        if len(busy) == 0:
+        query, seg = self._cells.candidates(np.where(inside, cell, 0), inside)
+        if len(query) == 0:
             return out
-        start, count = start[busy], count[busy]
-        _, local = expand_ranges(count)
-        seg = self._cell_segments[np.repeat(start, count) + local]
-        px = np.repeat(pts[busy, 0], count) - self._ax[seg]
-        py = np.repeat(pts[busy, 1], count) - self._ay[seg]
+        px = pts[query, 0] - self._ax[seg]
+        py = pts[query, 1] - self._ay[seg]
         dx, dy = self._dx[seg], self._dy[seg]
         t = np.clip((px * dx + py * dy) * self._inv_length2[seg], 0.0, 1.0)
         px -= t * dx
         py -= t * dy
         dist2 = px * px + py * py
-        run_start = np.cumsum(count) - count
+        run_start = np.flatnonzero(np.r_[True, query[1:] != query[:-1]])
+        busy = query[run_start]
         best = np.sqrt(np.minimum.reduceat(dist2, run_start))
         near = best <= self.reach
         out[busy[near]] = best[near]

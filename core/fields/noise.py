@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from .fields import Field
-from .inputs import finite_number, integer, positive_number
+from ..inputs import finite_number, integer, positive_number
+from .field import Field
 
 TABLE_SIZE = 4096
 """Lattice period in noise cells: the pattern repeats every ``TABLE_SIZE * scale`` world units."""

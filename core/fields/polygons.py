@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ._csr import bin_boxes, expand_ranges
-from .inputs import as_points, as_xy
+from .._grid import CellLists, expand_ranges
+from ..inputs import as_points, as_xy
 
 # Cell centres sit slightly off the middle so they do not fall on grid-aligned edges of typical input.
 _CENTRE = np.array([0.5 + 0.0137, 0.5 + 0.0291])
@@ -101,7 +101,7 @@ class PolygonSet:
         # Cell -> edges whose bounding box overlaps the cell (CSR).
         c0 = np.clip(np.floor((lo - origin) / cell).astype(np.int64), 0, shape - 1)
         c1 = np.clip(np.floor((hi - origin) / cell).astype(np.int64), 0, shape - 1)
-        self._cell_edges, self._cell_start = bin_boxes(c0, c1, shape)
+        self._cells = CellLists.from_boxes(c0, c1, shape)
         self._centre_winding = self._sweep_centres()
         self._ax, self._ay = a[:, 0].copy(), a[:, 1].copy()
         self._bx, self._by = b[:, 0].copy(), b[:, 1].copy()
@@ -152,17 +152,12 @@ class PolygonSet:
         iy = np.minimum(fy[idx].astype(np.int64), ny - 1)
         flat = iy * nx + ix
         out[idx] = self._centre_winding.ravel()[flat]
-        start = self._cell_start[flat]
-        count = self._cell_start[flat + 1] - start
-        busy = np.flatnonzero(count)
-        if len(busy) == 0:
+        query, edge = self._cells.candidates(flat)
+        if len(query) == 0:
             return out
-        start, count = start[busy], count[busy]
-        _, local = expand_ranges(count)
-        edge = self._cell_edges[np.repeat(start, count) + local]
-        cx, cy = self._centre(np.repeat(ix[busy], count), np.repeat(iy[busy], count))
-        owner = idx[busy]
-        px, py = np.repeat(pts[owner, 0], count), np.repeat(pts[owner, 1], count)
+        cx, cy = self._centre(ix[query], iy[query])
+        owner_of = idx[query]
+        px, py = pts[owner_of, 0], pts[owner_of, 1]
         ax, ay, bx, by = self._ax[edge], self._ay[edge], self._bx[edge], self._by[edge]
         dx, dy = px - cx, py - cy
         a_left = dx * (ay - cy) - dy * (ax - cx) > 0
@@ -173,7 +168,6 @@ class PolygonSet:
         crossing = (a_left != b_left) & (c_side != p_side)
         # Walking from the centre to the point: an edge running from our left to our right adds 1.
         step = np.where(crossing, np.where(a_left, 1, -1), 0)
-        owner_of = np.repeat(owner, count)
         out += np.bincount(owner_of, weights=step, minlength=len(pts)).astype(np.int64)
         return out
 

@@ -1,0 +1,40 @@
+"""Triangle-mesh input checks for the terrain lookup."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+
+def validate_mesh(vertices: Any, triangles: Any) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """``vertices`` as a finite (V, 3) float64 array and ``triangles`` as (F, 3) int64 indices into it."""
+    try:
+        verts = np.asarray(vertices, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError("vertices: expected a (V, 3) array of numbers") from exc
+    if verts.ndim != 2 or verts.shape[1] != 3:
+        raise ValueError(f"vertices: expected shape (V, 3), got {verts.shape}")
+    if len(verts) == 0:
+        raise ValueError("vertices: the mesh is empty; pass at least one triangle's vertices")
+    if not np.isfinite(verts).all():
+        bad = int(np.flatnonzero(~np.isfinite(verts).all(axis=1))[0])
+        raise ValueError(f"vertices: row {bad} is not finite ({verts[bad].tolist()}); fix the mesh")
+    tris_in = np.asarray(triangles)
+    if tris_in.ndim != 2 or tris_in.shape[1] != 3:
+        raise ValueError(f"triangles: expected shape (F, 3) of vertex indices, got {tris_in.shape}")
+    if len(tris_in) == 0:
+        raise ValueError("triangles: the mesh has no triangles; pass at least one")
+    integral = np.issubdtype(tris_in.dtype, np.integer) or (
+        np.issubdtype(tris_in.dtype, np.floating) and bool(np.all(tris_in == np.round(tris_in)))
+    )
+    if not integral:
+        raise ValueError(f"triangles: expected integer vertex indices, got dtype {tris_in.dtype}")
+    tris = tris_in.astype(np.int64)
+    if tris.min() < 0 or tris.max() >= len(verts):
+        raise ValueError(
+            f"triangles: vertex indices must lie in [0, {len(verts) - 1}], got [{tris.min()}, {tris.max()}]"
+        )
+    return np.ascontiguousarray(verts), np.ascontiguousarray(tris)
+

@@ -1,0 +1,58 @@
+"""Checks of the solver's arguments: one ``ValueError`` that names the argument, before any allocation."""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from .rules import Rules
+
+
+def whole_number(name: str, value: object, low: int = 0) -> int:
+    try:
+        number = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise ValueError(f"{name}: expected an int >= {low}, got {value!r}") from None
+    if isinstance(value, bool) or number < low:
+        raise ValueError(f"{name}: expected an int >= {low}, got {value!r}")
+    return number
+
+
+def seconds(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise ValueError(f"{name}: expected a number of seconds > 0, got {value!r}")
+    if not float(value) > 0:  # also refuses NaN
+        raise ValueError(f"{name}: must be > 0 seconds, got {value!r}")
+    return float(value)
+
+
+def grid_shape(rules: Rules, shape: object) -> tuple[int, ...]:
+    sizes: tuple[Any, ...] = tuple(shape) if isinstance(shape, Iterable) else (shape,)
+    out = []
+    for size in sizes:
+        try:
+            out.append(operator.index(size))
+        except TypeError:
+            raise ValueError(f"shape: expected whole numbers of cells, got {shape!r}") from None
+    if len(out) != rules.dims:
+        raise ValueError(f"shape: these rules are {rules.dims}-D, so give {rules.dims} sizes, got {tuple(out)}")
+    if any(s < 1 for s in out):
+        raise ValueError(f"shape: size must be ≥ 1 along every axis, got {tuple(out)}")
+    return tuple(out)
+
+
+def check_memory(rules: Rules, shape: tuple[int, ...], budget: int) -> None:
+    """Refuse a grid whose arrays would exceed ``budget`` bytes (Python ints: no overflow, no allocation)."""
+    cells = math.prod(shape)
+    width = (rules.count + 63) // 64
+    estimate = cells * (40 * width + 8 * (len(rules.directions) + 6)) + cells * rules.count
+    if estimate > budget:
+        raise ValueError(
+            f"shape: {shape} with {rules.count} variants needs about {estimate / 2**20:,.0f} MiB, more than "
+            f"memory_budget={budget / 2**20:,.0f} MiB; solve a smaller grid (or in boxes with "
+            "regenerate) or raise memory_budget"
+        )

@@ -1,0 +1,297 @@
+"""A tile room as a WFC problem: kit tiles and room settings in, rules and solver options out (no ``bpy``).
+
+A room is ``size = (x, y, z)`` cells; the four outer walls face the ``border`` label(s), the bottom and top
+layers ``border_bottom`` / ``border_top``; ``fixed`` tiles pin cells; ``counts`` bound how often a tile
+appears; ``connected`` asks for one walkable region. A one-storey room (z = 1) is solved in 2-D: its tiles'
+up/down sockets only pick the turns that fit Below/Above.
+
+Errors are :class:`RoomInputError` (a ``ValueError``) carrying an English ``template`` and its ``fields``, so
+a user interface can translate the template before filling it in.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Generator, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .counts import count_groups, parse_counts
+from .rules import Rules
+from .sockets import MIRROR_SUFFIX, SocketTile, rules_from_tiles, sockets_fit, turn_label, turned
+from .solver import SolveResult, Step, solve_steps
+from .vocab import (
+    DEFAULT_MAX_BACKTRACKS,
+    DEFAULT_MAX_RESTARTS,
+    DEFAULT_TIME_LIMIT,
+    FORWARD,
+    HEURISTICS,
+    OFFSETS,
+    OPPOSITE,
+    ROTATIONS,
+    SIDES_2D,
+    VERTICAL,
+)
+
+AUTO = "auto"
+ROOM_HEURISTICS = (AUTO, *HEURISTICS)
+"""``auto``: minimum entropy first, scanline after a few restarts (scanline from the start when connected)."""
+
+
+class RoomInputError(ValueError):
+    """Bad room settings or kit; ``template.format(**fields)`` is the message."""
+
+    def __init__(self, template: str, **fields: Any) -> None:
+        super().__init__(template.format(**fields))
+        self.template = template
+        self.fields = fields
+
+
+@dataclass(frozen=True)
+class FixedTile:
+    """A tile pinned to a cell: ``tile`` name (``"name~"`` for its mirror), turn in degrees, cell (x, y, z)."""
+
+    tile: str
+    rotation: int
+    cell: tuple[int, int, int]
+
+
+def parse_fixed(text: str) -> tuple[FixedTile, ...]:
+    """``"Door@90 0 5 0; Stair 3 3 0"`` -> fixed tiles (tile name, optional @rotation, then the cell x y z).
+
+    >>> parse_fixed("Door@90 0 5 0; big stair 3 3 1")
+    (FixedTile(tile='Door', rotation=90, cell=(0, 5, 0)), FixedTile(tile='big stair', rotation=0, cell=(3, 3, 1)))
+    """
+    out = []
+    for item in (part.strip() for part in text.split(";")):
+        if not item:
+            continue
+        try:
+            *name_parts, x, y, z = item.split()
+            name = " ".join(name_parts)
+            rotation = 0
+            if "@" in name:
+                name, _, degrees = name.rpartition("@")
+                rotation = int(degrees)
+            if not name:
+                raise ValueError(item)
+            out.append(FixedTile(name, rotation, (int(x), int(y), int(z))))
+        except ValueError:
+            raise RoomInputError("fixed: write TILE[@ROTATION] X Y Z separated by ';', e.g. \"Door@90 0 5 0\"; "
+                                 "cannot read {item!r}", item=item) from None
+    return tuple(out)
+
+
+def _labels(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",")]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoomSpec:
+    """Validated settings of one room (every value a user can set, the kit aside)."""
+
+    size: tuple[int, int, int]
+    seed: int = 0
+    periodic: bool = False
+    border: str | None = "wall"  # label(s) for the four outer sides, comma separated; None: no border
+    border_bottom: str = ""
+    border_top: str = ""
+    connected: bool = False
+    fixed: tuple[FixedTile, ...] = ()
+    counts: Mapping[str, tuple[int, int | None]] | str = field(default_factory=dict)  # text: parse_counts
+    heuristic: str = AUTO
+    max_backtracks: int = DEFAULT_MAX_BACKTRACKS
+    max_restarts: int = DEFAULT_MAX_RESTARTS
+    time_limit: float = DEFAULT_TIME_LIMIT
+
+    def __post_init__(self) -> None:
+        size = tuple(self.size)
+        if len(size) != 3 or any(isinstance(s, bool) or not isinstance(s, int | np.integer) for s in size):
+            raise RoomInputError("size: give three whole cell counts (x, y, z), got {size}", size=self.size)
+        if any(s < 1 for s in size):
+            raise RoomInputError("size must be ≥ 1 along x, y and z, got {size}", size=size)
+        object.__setattr__(self, "size", tuple(int(s) for s in size))
+        if self.heuristic not in ROOM_HEURISTICS:
+            raise RoomInputError("heuristic: use one of {options}, got {value!r}", options=list(ROOM_HEURISTICS),
+                                 value=self.heuristic)
+        for name in ("seed", "max_backtracks", "max_restarts"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+                raise RoomInputError("{name}: expected a whole number ≥ 0, got {value!r}", name=name, value=value)
+        limit = self.time_limit
+        if isinstance(limit, bool) or not isinstance(limit, int | float) or not limit > 0:
+            raise RoomInputError("time limit: expected seconds > 0, got {value!r}", value=limit)
+        for fixed in self.fixed:
+            if fixed.rotation not in ROTATIONS:
+                raise RoomInputError("fixed tile {tile!r}: rotation must be 0, 90, 180 or 270", tile=fixed.tile)
+            if any(c < 0 or c >= s for c, s in zip(fixed.cell, self.size, strict=True)):
+                raise RoomInputError("fixed tile {tile!r}: cell {cell} is outside the grid {size}",
+                                     tile=fixed.tile, cell=fixed.cell, size=self.size)
+        if isinstance(self.counts, str):
+            try:
+                object.__setattr__(self, "counts", parse_counts(self.counts))
+            except ValueError as error:
+                raise RoomInputError("{error}", error=error) from None
+
+    @property
+    def one_storey(self) -> bool:
+        return self.size[2] == 1
+
+
+def one_storey_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, str]], below: str,
+                     above: str) -> list[SocketTile]:
+    """For a one-storey room: each tile with only the turns whose bottom fits ``below`` and top fits ``above``
+    (labels, comma separated; empty = any); tiles left with no turn are dropped."""
+    compat = frozenset(frozenset(pair) for pair in compatible)
+    out = []
+    for tile in tiles:
+        keep = []
+        for degrees in tile.rotations:
+            ok = True
+            for side, text in zip(VERTICAL, (above, below), strict=True):
+                if text.strip():
+                    label = turn_label(tile.sockets.get(side) or "", degrees // 90)
+                    ok &= any(sockets_fit(label, wanted, compat) for wanted in _labels(text))
+            if ok:
+                keep.append(degrees)
+        if keep:
+            out.append(dataclasses.replace(tile, rotations=tuple(keep)))
+    return out
+
+
+def _border_mask(rules: Rules, side: str, text: str) -> np.ndarray:
+    assert rules.sockets is not None
+    labels = _labels(text)
+    return np.array([any(sockets_fit(s[side], label, rules.compatible) for label in labels)
+                     for s in rules.sockets], dtype=bool)
+
+
+def _variant_of(rules: Rules, tiles: list[SocketTile], fixed: FixedTile) -> int:
+    assert rules.sockets is not None and rules.tiles is not None and rules.reflected is not None
+    name, mirrored = fixed.tile, False
+    tile = next((t for t in tiles if t.name == name), None)
+    if tile is None and name.endswith(MIRROR_SUFFIX):
+        name, mirrored = name[: -len(MIRROR_SUFFIX)], True
+        tile = next((t for t in tiles if t.name == name and t.mirror), None)
+    if tile is None:
+        raise RoomInputError("fixed tile {tile!r} is not in the kit (or fits no Below/Above label)", tile=fixed.tile)
+    if fixed.rotation not in tile.rotations:
+        raise RoomInputError("fixed tile {tile!r}: rotation {rotation} is not among its allowed rotations "
+                             "{allowed}", tile=fixed.tile, rotation=fixed.rotation, allowed=list(tile.rotations))
+    sockets, _ = turned(tile, fixed.rotation, tuple(rules.sockets[0]), mirrored, rules.compatible or frozenset())
+    for v in range(rules.count):
+        if rules.tiles[v] == tile.name and rules.reflected[v] == mirrored and dict(rules.sockets[v]) == sockets:
+            return v
+    raise AssertionError(f"no variant for {fixed}")  # rules_from_tiles makes one per distinct socket set
+
+
+def _check_fixed_neighbours(rules: Rules, fixed: dict[tuple[int, ...], int], size: tuple[int, ...],
+                            periodic: bool) -> None:
+    """Two fixed tiles side by side that cannot touch: say which, where and which sockets clash."""
+    assert rules.sockets is not None
+    for cell, a in fixed.items():
+        for direction in FORWARD[: rules.dims]:
+            other = tuple(c + d for c, d in zip(cell, OFFSETS[direction], strict=False))
+            if periodic and direction != "up":
+                other = (other[0] % size[0], other[1] % size[1], *other[2:])
+            b = fixed.get(other)
+            if b is not None and not rules.matrix(direction)[a, b]:
+                back = OPPOSITE[direction]
+                raise RoomInputError(
+                    "Fixed tiles {tile!r} at {cell} and {other_tile!r} at {other_cell} cannot touch: "
+                    "side {side} {label!r} does not fit side {other_side} {other_label!r}; "
+                    "move one or pick another tile or turn", tile=rules.name(a), cell=cell,
+                    other_tile=rules.name(b), other_cell=other, side=direction,
+                    label=rules.sockets[a].get(direction, ""), other_side=back,
+                    other_label=rules.sockets[b].get(back, ""))
+
+
+@dataclass(frozen=True)
+class RoomProblem:
+    """Rules, grid shape and solver options of a room; :meth:`steps` solves it."""
+
+    rules: Rules
+    size: tuple[int, int, int]
+    seed: int
+    options: dict[str, Any]
+
+    def steps(self) -> Generator[Step, None, SolveResult]:
+        """:func:`~.solver.solve_steps` on the room; the result's grid has the room's 3-D shape."""
+        result = yield from solve_steps(self.rules, self.size[: self.rules.dims], self.seed, **self.options)
+        return dataclasses.replace(result, grid=result.grid.reshape(self.size))
+
+    def run(self) -> SolveResult:
+        """:meth:`steps` to the end."""
+        steps = self.steps()
+        while True:
+            try:
+                next(steps)
+            except StopIteration as stop:
+                return stop.value
+
+
+def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, str]], spec: RoomSpec,
+                 cell_size: tuple[float, float, float] | None = None) -> RoomProblem:
+    """The room of ``spec`` built from ``tiles`` (``RoomInputError`` names what to change).
+
+    Examples
+    --------
+    >>> wall = SocketTile("wall", {"n": "wall", "e": "wall", "s": "wall", "w": "wall"})
+    >>> floor = SocketTile("floor", {"n": "open", "e": "open", "s": "open", "w": "open"})
+    >>> edge = SocketTile("edge", {"n": "wall", "e": "open", "s": "wall", "w": "open"}, rotations=(0, 90, 180, 270))
+    >>> problem = room_problem([wall, floor, edge], [], RoomSpec(size=(6, 5, 1), seed=2))
+    >>> result = problem.run()
+    >>> result.grid.shape
+    (6, 5, 1)
+    """
+    tiles = list(tiles)
+    compatible = list(compatible)
+    if spec.one_storey:
+        tiles = one_storey_tiles(tiles, compatible, spec.border_bottom, spec.border_top)
+        if not tiles:
+            raise RoomInputError("no tile fits Below {below!r} and Above {above!r}; change those labels",
+                                 below=spec.border_bottom, above=spec.border_top)
+    rules = rules_from_tiles(tiles, compatible=compatible, dims=2 if spec.one_storey else 3)  # ValueError: kit
+    turning = any(set(t.rotations) - {0, 180} for t in tiles)
+    if cell_size is not None and abs(cell_size[0] - cell_size[1]) > 1e-6 and turning:
+        raise RoomInputError("Cell size {size}: turned tiles need square cells (x = y); set equal sizes or "
+                             "allow only 0° and 180°", size=cell_size)
+    border = {}
+    if spec.border is not None and not spec.periodic:  # a periodic room has no outer wall
+        border = {side: _border_mask(rules, side, spec.border) for side in SIDES_2D}
+    for side, text in zip(VERTICAL, (spec.border_top, spec.border_bottom), strict=True):
+        if text.strip() and not spec.one_storey:
+            border[side] = _border_mask(rules, side, text)
+    for side, mask in border.items():
+        if not mask.any():
+            which = {"down": spec.border_bottom, "up": spec.border_top}.get(side, spec.border)
+            raise RoomInputError("Border {labels!r}: no tile has a {side} side that fits it; change the border "
+                                 "label", labels=which, side=side)
+    fixed: dict[tuple[int, ...], int] = {}
+    entrances = []
+    for item in spec.fixed:
+        v = _variant_of(rules, tiles, item)
+        cell = item.cell[: rules.dims]
+        if cell in fixed and fixed[cell] != v:
+            raise RoomInputError("fixed tiles: cell {cell} is given two different tiles ({tile!r} and "
+                                 "{other_tile!r})", cell=item.cell, tile=rules.name(fixed[cell]),
+                                 other_tile=rules.name(v))
+        fixed[cell] = v
+        if spec.connected and rules.walkable_mask()[v]:
+            entrances.append(cell)
+    _check_fixed_neighbours(rules, fixed, spec.size, spec.periodic)
+    counts = dict(spec.counts) if isinstance(spec.counts, Mapping) else parse_counts(spec.counts)
+    options = dict(periodic=(spec.periodic, spec.periodic, False)[: rules.dims],
+                   heuristic=None if spec.heuristic == AUTO else spec.heuristic, fixed=fixed or None,
+                   border=border or None, connected=spec.connected, entrances=entrances,
+                   counts=counts or None, max_backtracks=spec.max_backtracks,
+                   max_restarts=spec.max_restarts, time_limit=float(spec.time_limit))
+    if counts:  # refuse impossible counts before any work
+        try:
+            count_groups(rules, counts, math.prod(spec.size))
+        except ValueError as error:
+            raise RoomInputError("{error}", error=error) from None
+    return RoomProblem(rules, spec.size, int(spec.seed), options)

@@ -1,0 +1,35 @@
+"""The words every part of the tile-room code shares: sides, directions, turns, heuristics, solver defaults.
+
+Axes: ``e`` = +x, ``n`` = +y, ``w`` = -x, ``s`` = -y, ``up`` = +z, ``down`` = -z. A quarter turn is
+counter-clockwise about +z seen from above (the side that faced east faces north). A mirror is ``x -> -x``
+(east and west swap).
+"""
+
+from __future__ import annotations
+
+SIDES_2D = ("n", "e", "s", "w")
+"""The horizontal sides in the order sockets are written (clockwise from north)."""
+SIDES_3D = (*SIDES_2D, "up", "down")
+HORIZONTAL = frozenset(SIDES_2D)
+VERTICAL = ("up", "down")
+DIRECTIONS_2D = ("e", "n", "w", "s")
+"""The order of neighbour directions inside the solver (forward ones first, then their opposites)."""
+DIRECTIONS_3D = ("e", "n", "w", "s", "up", "down")
+FORWARD = ("e", "n", "up")
+"""The directions whose adjacency matrix is stored; the others are their transposes."""
+OPPOSITE = {"e": "w", "w": "e", "n": "s", "s": "n", "up": "down", "down": "up"}
+OFFSETS = {"e": (1, 0, 0), "n": (0, 1, 0), "w": (-1, 0, 0), "s": (0, -1, 0), "up": (0, 0, 1), "down": (0, 0, -1)}
+AXIS = {"e": 0, "w": 0, "n": 1, "s": 1, "up": 2, "down": 2}
+TURN = {"e": "n", "n": "w", "w": "s", "s": "e", "up": "up", "down": "down"}
+"""Where a side points after a quarter turn."""
+MIRROR = {"e": "w", "w": "e", "n": "n", "s": "s", "up": "up", "down": "down"}
+"""Where a side points after the mirror ``x -> -x``."""
+ROTATIONS = (0, 90, 180, 270)
+
+HEURISTICS = ("entropy", "mrv", "scanline")
+"""Cell-selection heuristics of the solver (see :mod:`.heuristics`)."""
+
+DEFAULT_MAX_BACKTRACKS = 2000
+DEFAULT_MAX_RESTARTS = 20
+DEFAULT_TIME_LIMIT = 60.0
+DEFAULT_MEMORY_BUDGET = 1 << 30
