@@ -72,10 +72,12 @@ def _scatter(args: argparse.Namespace) -> int:
 
     import bpy
 
-    farm = args.plan is not None or args.chunks is not None
+    from . import cli_farm
+
+    farm = cli_farm.is_farm_task(args)
     if args.output is None and not args.in_place and not farm:
         raise CliError("say where to save: -o OUT.blend, or --in-place to overwrite the input")
-    _check_parallel(args)
+    cli_farm.check(args)
     _open(args.blend)
     settings = bpy.context.scene.strew
     if args.terrain:
@@ -99,13 +101,12 @@ def _scatter(args: argparse.Namespace) -> int:
             layer.max_slope = math.radians(args.max_slope)
     if args.chunk_size is not None:
         settings.chunk_size = args.chunk_size
-    if args.workers is not None:
-        settings.workers = args.workers
+    cli_farm.apply(args, settings)
     if farm:
-        return _farm_tasks(args)
+        return cli_farm.run_farm_task(args)
     started = time.perf_counter()
     if args.scheduler:
-        _scatter_on_dask(args.scheduler, args.scheduler_timeout)
+        cli_farm.scatter_on_dask(args)
     else:
         try:
             result = bpy.ops.strew.scatter()
@@ -120,88 +121,16 @@ def _scatter(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parse_chunks(text: str) -> tuple[int, int]:
-    start, _, stop = text.partition(":")
-    try:
-        first, end = int(start), int(stop)
-    except ValueError:
-        raise CliError(f"--chunks {text!r}: write FIRST:END task numbers, e.g. 0:40 (see --plan)") from None
-    if not 0 <= first < end:
-        raise CliError(f"--chunks {text}: FIRST must be ≥ 0 and below END, e.g. 0:40 (see --plan)")
-    return first, end
-
-
-def _check_parallel(args: argparse.Namespace) -> None:
-    """--workers, --scheduler and the farm options, refused before the file is opened."""
-    if args.workers is not None and args.workers < 1:
-        raise CliError(f"--workers {args.workers}: give 1 or more processes (1 runs in this process only)")
-    if args.scheduler is not None and args.workers is not None:
-        raise CliError("--workers and --scheduler exclude each other: the Dask cluster decides the workers")
-    if args.chunks is not None:
-        _parse_chunks(args.chunks)
-        if args.parts is None:
-            raise CliError("--chunks needs --parts DIR: the folder shared by the farm's tasks and the merge")
-
-
-def _farm_tasks(args: argparse.Namespace) -> int:
-    import bpy
-
-    from .scene import scatter_farm, scatter_job
-
-    try:
-        job = scatter_farm.prepare(bpy.context)
-        if args.plan:
-            target = Path(args.plan)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(job.plan())
-            print(f"{len(job.tasks)} tasks in {len(job.stages)} stages; plan written to {target}")
-            return 0
-        first, end = _parse_chunks(args.chunks)
-        if end > len(job.tasks):
-            raise CliError(f"--chunks {args.chunks}: this job has {len(job.tasks)} tasks (see --plan)")
-        started = time.perf_counter()
-        count = scatter_farm.run_tasks(job, first, end, Path(args.parts))
-    except scatter_job.ScatterError as error:
-        raise CliError(str(error)) from error
-    print(f"tasks {first}:{end}: {count:,} instances in {time.perf_counter() - started:.2f} s; parts in {args.parts}")
-    return 0
-
-
 def _merge(args: argparse.Namespace) -> int:
-    import bpy
-
-    from .scene import scatter_farm, scatter_job
+    from . import cli_farm
 
     if args.output is None and not args.in_place:
         raise CliError("say where to save: -o OUT.blend, or --in-place to overwrite the input")
-    if not Path(args.parts).is_dir():
-        raise CliError(f"--parts {args.parts}: no such folder")
     _open(args.blend)
-    try:
-        counts = scatter_farm.merge(bpy.context, scatter_farm.prepare(bpy.context), Path(args.parts))
-    except scatter_job.ScatterError as error:
-        raise CliError(str(error)) from error
-    for name, count in counts:
+    for name, count in cli_farm.merge_parts(args):
         print(f"Strew {name}: {count:,} instances")
     print(f"merged; saved {_save(args)}")
     return 0
-
-
-def _scatter_on_dask(address: str, timeout: float) -> None:
-    import bpy
-
-    from .core.farm import DaskCluster
-    from .scene import scatter_job
-
-    try:
-        cluster = DaskCluster(address, timeout)
-    except ValueError as error:
-        raise CliError(str(error)) from error
-    with cluster:
-        try:
-            scatter_job.run_to_end(bpy.context, backend=cluster)
-        except scatter_job.ScatterError as error:
-            raise CliError(str(error)) from error
 
 
 def _room(args: argparse.Namespace) -> int:
@@ -260,6 +189,8 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import cli_farm
+
     parser = argparse.ArgumentParser(prog="python -m strew", description="Strew: scatter and tile rooms.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -272,29 +203,11 @@ def build_parser() -> argparse.ArgumentParser:
     scatter.add_argument("--seed", type=int, help="seed of the first --layer (the next ones get seed+1, …)")
     scatter.add_argument("--max-slope", type=float, metavar="DEGREES", help="max slope for the --layer layers")
     scatter.add_argument("--chunk-size", type=float, help="side of the square chunks large terrains are cut into")
-    scatter.add_argument("--workers", type=int, metavar="N",
-                         help="processes sampling chunks at once (default: the file's setting, one per core)")
-    scatter.add_argument("--scheduler", metavar="ADDRESS",
-                         help="run the chunks on a Dask cluster, e.g. tcp://10.0.0.5:8786 (pip install strew[dask])")
-    scatter.add_argument("--scheduler-timeout", type=float, default=10.0, metavar="SECONDS",
-                         help="how long to wait for the Dask scheduler to answer (default 10)")
-    scatter.add_argument("--plan", metavar="PLAN.json",
-                         help="write the farm job graph (tasks and stages) as JSON and stop")
-    scatter.add_argument("--chunks", metavar="FIRST:END",
-                         help="farm task: compute tasks FIRST..END-1 into --parts (see --plan); no .blend is saved")
-    scatter.add_argument("--parts", metavar="DIR", help="folder of the farm tasks' part files")
     scatter.add_argument("-o", "--output", help="where to save the result")
     scatter.add_argument("--in-place", action="store_true", help="overwrite the input file")
+    cli_farm.add_scatter_options(scatter)
     scatter.set_defaults(handler=_scatter)
-
-    merge = commands.add_parser("merge", help="write the part files of farm tasks into a .blend and save it",
-                                description="Assemble the points that `scatter --chunks` tasks wrote to --parts "
-                                "into the layers' outputs, as one Scatter run would, and save.")
-    merge.add_argument("blend", help="the .blend the tasks ran on")
-    merge.add_argument("--parts", required=True, metavar="DIR", help="folder of the farm tasks' part files")
-    merge.add_argument("-o", "--output", help="where to save the result")
-    merge.add_argument("--in-place", action="store_true", help="overwrite the input file")
-    merge.set_defaults(handler=_merge)
+    cli_farm.add_merge_command(commands, _merge)
 
     room = commands.add_parser(
         "room", help="assemble a tile room from a kit in a .blend and save it",
