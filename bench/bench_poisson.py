@@ -80,10 +80,11 @@ def scipy_poisson(size: float, radius: float, seed: int) -> np.ndarray:
     return engine.fill_space()
 
 
-def blender_poisson(size: float, distance_min: float, density_max: float, repeats: int):
+def blender_poisson(size: float, distance_min: float, density_max: float, repeats: int, sets: list | None = None):
     """Blender's Distribute Points on Faces (Poisson) on a size x size plane, through bpy.
 
-    Returns (best seconds of the depsgraph evaluation, positions shifted to [0, size)^2, Blender version).
+    Returns (best seconds of the depsgraph evaluation, positions shifted to [0, size)^2, Blender version);
+    ``sets`` (a list) receives the positions of every seed.
     The node tree is plane -> Distribute Points on Faces -> Points to Vertices (to read positions back).
     """
     import bpy
@@ -114,6 +115,8 @@ def blender_poisson(size: float, distance_min: float, density_max: float, repeat
         co = np.empty(count * 3, dtype=np.float32)
         mesh.vertices.foreach_get("co", co)
         positions = co.reshape(-1, 3)[:, :2].astype(np.float64) + size / 2.0
+        if sets is not None:
+            sets.append(positions)
     return best, positions, bpy.app.version_string
 
 

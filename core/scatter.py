@@ -26,11 +26,13 @@ import numpy as np
 from .chunks import Backend, ChunkGrid, concat, map_chunks, sample_chunks
 from .hashing import Stream, hash_choice, hash_scale, hash_uniform, hash_yaw
 from .orient import instance_rotations
-from .poisson import PoissonSettings, Samples, sample
+from .poisson import BYTES_PER_POINT, PoissonSettings, Samples, sample
+from .poisson.budget import job_load
 from .terrain import TerrainLookup
 
 ArrayFunction = Callable[[np.ndarray], np.ndarray]
 Cancel = Callable[[float], bool]
+MAX_CHUNKS = 4096  # chunks per layer: each one costs a sampler set-up and a terrain pass
 
 
 @dataclass(frozen=True)
@@ -129,14 +131,29 @@ def _validate(spec: LayerSpec) -> None:
 
 
 def _check_budget(terrain: TerrainLookup, spec: LayerSpec) -> None:
-    """Refuse a layer whose point count (terrain area / min_radius², chunks or not) exceeds ``max_points``."""
-    width, depth = terrain.bounds.size
-    estimate = float(width * depth) / spec.min_radius**2
-    if estimate > spec.max_points:
+    """Refuse, before any work, a layer whose chunk count exceeds ``MAX_CHUNKS`` or whose whole-terrain job
+    (points, background grid, neighbour window where the radius varies) exceeds ``max_points``."""
+    width, depth = (float(v) for v in terrain.bounds.size)
+    if spec.tile_size is None:
+        chunks = math.ceil(width / spec.chunk_size) * math.ceil(depth / spec.chunk_size)
+        if chunks > MAX_CHUNKS:
+            least = max(width, depth) / math.isqrt(MAX_CHUNKS)
+            raise ValueError(
+                f"chunk_size {spec.chunk_size:g} splits the {width:g} × {depth:g} terrain into {chunks:,} chunks, "
+                f"more than {MAX_CHUNKS:,}: use a chunk_size of at least {least:.3g}"
+            )
+    whole = PoissonSettings(
+        size=(max(width, spec.min_radius), max(depth, spec.min_radius)), min_radius=spec.min_radius,
+        max_radius=spec.radius_max, radius_at=_radius_function(spec, np.zeros(2)), max_points=spec.max_points,
+    )
+    grid, load = job_load(whole)
+    if load > spec.max_points:
+        window = " and its neighbour window (Max Radius far above Min Radius)" if load > 2.0 * grid else ""
         raise ValueError(
-            f"min_radius {spec.min_radius:g} over a {width:g} × {depth:g} terrain means about {estimate:,.0f} "
-            f"points, more than max_points ({spec.max_points:,}): use a larger min_radius, a smaller terrain, "
-            "or raise max_points if the memory allows (about 100 bytes per point)"
+            f"min_radius {spec.min_radius:g} over a {width:g} × {depth:g} terrain{window} means work worth about "
+            f"{load:,.0f} points, more than max_points ({spec.max_points:,}): use a larger min_radius"
+            f"{', a smaller max_radius' if window else ''}, a smaller terrain, or raise max_points if the memory "
+            f"allows (about {BYTES_PER_POINT} bytes per point)"
         )
 
 

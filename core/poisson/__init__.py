@@ -17,6 +17,7 @@ Example
 from __future__ import annotations
 
 from .bridson import grow_bridson
+from .budget import BYTES_PER_POINT, check_budget
 from .maximal import fill_maximal
 from .settings import METHODS, MaskFn, PoissonSettings, RadiusFn, Samples, validate, validate_blockers
 from .state import SamplerState
@@ -47,6 +48,7 @@ def sample(settings: PoissonSettings, blockers: Samples | None = None) -> Sample
     True
     """
     validate(settings)
+    check_budget(settings)
     blocker_xy, blocker_r = validate_blockers(blockers)
     state = SamplerState(settings, blocker_xy, blocker_r)
     if settings.method == "maximal":
@@ -57,4 +59,7 @@ def sample(settings: PoissonSettings, blockers: Samples | None = None) -> Sample
     return Samples(positions=positions, radii=radii)
 
 
-__all__ = ["METHODS", "MaskFn", "PoissonSettings", "RadiusFn", "Samples", "sample", "validate", "validate_blockers"]
+__all__ = [
+    "BYTES_PER_POINT",
+    "METHODS", "MaskFn", "PoissonSettings", "RadiusFn", "Samples", "sample", "validate", "validate_blockers",
+]

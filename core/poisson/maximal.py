@@ -1,38 +1,45 @@
-"""Maximal Poisson-disk sampling: phased dart throwing on the background grid, then grid refinement.
+"""Maximal Poisson-disk sampling: darts in time order on the background grid, then grid refinement.
 
-1. Dart throwing in phase groups (Wei 2008): boxes whose column and row agree modulo the phase period are
-   far enough apart that no two darts in them can conflict, so one numpy step throws a dart into every
-   live box of a phase and accepts every dart that passes the tests (at most one per box).
+The result has the distribution of sequential random adsorption run to saturation (each point uniform
+over the places still free when it is placed). Darts come as a Poisson process in space and time over
+the *live boxes* (boxes that may still hold a free place): every round throws a Poisson number of darts
+into each live box (all boxes of a round have one size, so the darts are uniform over their union), in a
+random time order, and a dart is kept exactly when it fits every point placed before it in time
+(``darts.resolve_in_time_order``). Removing a box only removes places that are no longer free, so the
+darts that can still be kept stay uniform over the free places.
+
+1. Rounds on the background grid's cells (or, for a variable radius, on boxes of ``coarse x coarse``
+   cells, about one max-radius point each, so the work follows the number of points).
 2. Refinement (Ebeida et al. 2011/2012): every box still alive is split into four; a box dies when a single
    conflict disk holds all four of its corners (a disk is convex), when its cell already holds a point, or
-   when it is masked out; one dart goes into each surviving box; repeat with halved boxes until none
-   survives (exact maximality for a constant radius) or the surviving area is negligible.
+   when it is masked out; one round of darts goes into the survivors; repeat with halved boxes until none
+   survives (a constant radius without a mask: exact maximality, see docs/poisson.md) or, with a mask or a
+   variable radius, until the surviving area is negligible.
 
-Boxes start as single grid cells, or, for a variable radius, as ``coarse x coarse`` cells (about one
-max-radius point each), so the work follows the number of points rather than the number of min-radius
-cells. All boxes of one level have the same size (the grid divides the rectangle exactly), so boxes are
-arrays of lower-left corners plus their lower-left cell, and their side is a scalar.
+All boxes of one level have the same size (the grid divides the rectangle exactly), so boxes are arrays of
+lower-left corners plus their lower-left cell, and their side is a scalar.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
 
+from .cover import own_cover_reach, split_cover_reach
+from .darts import resolve_in_time_order
 from .state import SamplerState
 
-LEVEL0_SWEEPS = 2
-MAX_LEVEL = 40
-# Stop refining when the boxes still alive cover less than this share of the domain.
-EXACT_TOLERANCE = 1e-13
+LEVEL0_ROUNDS = 3
+DARTS_PER_BOX = 0.5  # mean darts per live box in a round (fewer darts per round: fewer pairs to resolve)
+DARTS_PER_COARSE_BOX = 2.0  # ... per box of several cells (a variable radius' first rounds)
+MAX_LEVEL = 60
+# With a mask or a variable radius, stop refining when the boxes still alive cover less than this share of
+# the domain.
 APPROX_TOLERANCE = 1e-8
 # Refinement stops if more boxes than this (per grid cell) are alive: only a mask or radius field that
 # changes on a scale far below the cell size gets there (a constant radius keeps about one per cell).
 BOX_BUDGET_PER_CELL = 8
-# Below this many boxes per phase group, throw all darts in one batch and resolve conflicts inside it.
-MUTUAL_BELOW = 1024
 # Box corners are evaluated through a dense lattice (each shared corner once) when it has at most this
 # many points per corner asked for.
 LATTICE_PER_CORNER = 2
@@ -44,20 +51,23 @@ def _take(boxes: Boxes, sel: np.ndarray) -> Boxes:
     return boxes[0][sel], boxes[1][sel], boxes[2][sel]
 
 
-def _throw(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, mutual: bool) -> None:
-    """Throw one dart in every box and insert the ones that fit, at most one per box. Boxes of one phase
-    group are far enough apart that darts in different boxes cannot conflict; with ``mutual`` the boxes
-    may be anywhere and a dart that conflicts with an earlier dart of the batch is dropped."""
+def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, darts_per_box: float) -> None:
+    """One round of dart throwing: darts uniform over the boxes (``darts_per_box`` per box on average), in a
+    random time order; a dart is kept when it fits the points placed before it (``resolve_in_time_order``
+    for the darts of this round), so the round equals throwing the darts one by one."""
     x0, y0, keys = boxes
-    u = st.rng.random((2, x0.size))
-    x = x0 + u[0] * bw
-    y = y0 + u[1] * bh
+    # A Poisson process over the union of the boxes: a Poisson number of darts, each in a uniform box, in
+    # the order drawn (independent darts: the order is a uniformly random time order).
+    box = st.rng.integers(0, x0.size, st.rng.poisson(darts_per_box * x0.size))
+    u = st.rng.random((2, box.size))
+    x = x0[box] + u[0] * bw
+    y = y0[box] + u[1] * bh
     if cells > 1:  # a box of several cells may stick out of the rectangle: darts outside are misses
         sel = np.flatnonzero((x < st.w) & (y < st.h))
-        x, y, keys = x[sel], y[sel], keys[sel]
+        x, y = x[sel], y[sel]
         ids = st.cell_of(x, y)
     else:
-        ids = keys
+        ids = keys[box]
         # Rounding may land a dart on the far edge of the rectangle: keep it inside [0, w) x [0, h).
         np.minimum(x, np.nextafter(st.w, 0.0), out=x)
         np.minimum(y, np.nextafter(st.h, 0.0), out=y)
@@ -69,60 +79,29 @@ def _throw(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, mut
         # (most of a wide window) are read below, only for darts that are allowed and fit the near points.
         covered, near2 = st.covered_nearest_near(x, y, ids)
         sel = np.flatnonzero(~covered)
-        x, y, ids, keys, near2 = x[sel], y[sel], ids[sel], keys[sel], near2[sel]
+        x, y, ids, near2 = x[sel], y[sel], ids[sel], near2[sel]
     else:
         sel = np.flatnonzero(~st.own_conflicts(x, y, None, ids))
-        x, y, ids, keys = x[sel], y[sel], ids[sel], keys[sel]
+        x, y, ids = x[sel], y[sel], ids[sel]
     if st.settings.is_allowed is not None and x.size:
         sel = np.flatnonzero(st.allowed(x, y))
-        x, y, ids, keys = x[sel], y[sel], ids[sel], keys[sel]
+        x, y, ids = x[sel], y[sel], ids[sel]
         near2 = None if near2 is None else near2[sel]
     r = None
     if near2 is not None and x.size:
         r = st.radius(x, y)
         sel = np.flatnonzero(r * r <= near2)  # conflict when closer than its own radius to any point
-        x, y, ids, keys, r = x[sel], y[sel], ids[sel], keys[sel], r[sel]
+        x, y, ids, r = x[sel], y[sel], ids[sel], r[sel]
         if st.count and st.far is not None and x.size:
             sel = np.flatnonzero(~st.far_conflicts(x, y, r, ids))
-            x, y, ids, keys, r = x[sel], y[sel], ids[sel], keys[sel], r[sel]
+            x, y, ids, r = x[sel], y[sel], ids[sel], r[sel]
     if st.blockers is not None and x.size:
         sel = np.flatnonzero(~st.blocked(x, y, r))
-        x, y, ids, keys = x[sel], y[sel], ids[sel], keys[sel]
+        x, y, ids = x[sel], y[sel], ids[sel]
         r = None if r is None else r[sel]
     if x.size:
-        # A random priority among the darts that fit: it picks the one kept per box and, with
-        # ``mutual``, which of two conflicting darts stays (boxes themselves stay in memory order).
-        order = st.rng.permutation(x.size)
-        _, sel = np.unique(keys[order], return_index=True)
-        sel = order[np.sort(sel)]
-        first = st.count
+        sel = resolve_in_time_order(st, x, y, r, ids)
         st.insert(x[sel], y[sel], None if r is None else r[sel], ids[sel])
-        if mutual:
-            st.drop_mutual_conflicts(first)
-
-
-def _phases(st: SamplerState, ids: np.ndarray, cells: int, side: float) -> tuple[np.ndarray, int]:
-    """Phase group of each box and the number of groups."""
-    if cells == 1:
-        return st.phase_of(ids), st.phase_count
-    period = math.ceil(st.max_radius / side) + 1
-    ix, iy = st.cell_xy(ids)
-    return (ix // cells) % period + period * ((iy // cells) % period), period * period
-
-
-def _sweep(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> None:
-    """One dart per box, phase group after phase group (few boxes: all at once, conflicts resolved)."""
-    phase, count = _phases(st, boxes[2], cells, min(bw, bh))
-    if boxes[0].size < MUTUAL_BELOW * count:
-        _throw(st, boxes, bw, bh, cells, mutual=True)
-        return
-    order = np.argsort(phase, kind="stable")
-    ends = np.cumsum(np.bincount(phase, minlength=count))
-    start = 0
-    for end in ends.tolist():
-        if end > start:
-            _throw(st, _take(boxes, order[start:end]), bw, bh, cells, mutual=False)
-        start = end
 
 
 def _prune(
@@ -249,7 +228,7 @@ def _drop_covered(
 ) -> tuple[Boxes, np.ndarray | None]:
     """Boxes not inside a placed point's own disk, and their reach (variable radius; see ``_prune``)."""
     x0, y0, ids = boxes
-    covered, reach2 = st.own_cover_reach(
+    covered, reach2 = own_cover_reach(st,
         x0 + 0.5 * bw, y0 + 0.5 * bh, 0.5 * bw, 0.5 * bh, ids, cells, _reach_test(st, bw, bh)
     )
     sel = np.flatnonzero(~covered)
@@ -279,26 +258,28 @@ def fill_maximal(st: SamplerState) -> None:
     if st.blockers is not None:
         cx, cy = boxes[0] + 0.5 * bw, boxes[1] + 0.5 * bh
         boxes = _take(boxes, np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, None)))
-    for sweep in range(LEVEL0_SWEEPS):
+    for sweep in range(LEVEL0_ROUNDS):
         if sweep:
             if cells == 1:
                 boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
             boxes, reach2 = _drop_covered(st, boxes, bw, bh, cells)
             if st.variable and (st.blockers is not None or reach2 is not None):
                 boxes = _prune(st, boxes, bw, bh, cells, False, reach2)
-        _sweep(st, boxes, bw, bh, cells)
+        _round(st, boxes, bw, bh, cells, DARTS_PER_BOX if cells == 1 else DARTS_PER_COARSE_BOX)
 
     masked = st.settings.is_allowed is not None
     exact = not masked and not st.variable
-    tolerance = (EXACT_TOLERANCE if exact else APPROX_TOLERANCE) * st.w * st.h
+    tolerance = 0.0 if exact else APPROX_TOLERANCE * st.w * st.h
     if cells == 1:
         boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
     box_budget = BOX_BUDGET_PER_CELL * st.cols * st.rows + 100_000
+    # Boxes stay several float steps wide: below that, corners and darts would round onto each other.
+    resolution = 64.0 * float(np.spacing(max(st.w, st.h)))
     level = 0
-    while boxes[0].size and level < MAX_LEVEL:
+    while boxes[0].size and level < MAX_LEVEL and min(bw, bh) > 2.0 * resolution:
         level += 1
         if cells > 1:
-            covered, reach = st.split_cover_reach(*boxes, bw, bh, _reach_test(st, 0.5 * bw, 0.5 * bh), cells)
+            covered, reach = split_cover_reach(st, *boxes, bw, bh, _reach_test(st, 0.5 * bw, 0.5 * bh), cells)
             boxes = _split(st, boxes, bw, bh, cells)
             bw, bh, cells = 0.5 * bw, 0.5 * bh, cells // 2
             ix, iy = st.cell_xy(boxes[2])  # by cell, not by coordinate: rounding must not keep a box outside
@@ -309,7 +290,7 @@ def fill_maximal(st: SamplerState) -> None:
             boxes, reach2 = _take(boxes, sel), None if reach is None else reach.ravel()[sel]
         else:
             x0, y0, ids = boxes
-            covered, reach = st.split_cover_reach(x0, y0, ids, bw, bh, _reach_test(st, 0.5 * bw, 0.5 * bh))
+            covered, reach = split_cover_reach(st, x0, y0, ids, bw, bh, _reach_test(st, 0.5 * bw, 0.5 * bh))
             bw, bh = 0.5 * bw, 0.5 * bh
             boxes = (
                 np.concatenate((x0, x0 + bw, x0, x0 + bw)),
@@ -321,6 +302,6 @@ def fill_maximal(st: SamplerState) -> None:
         boxes = _prune(st, boxes, bw, bh, cells, masked, reach2)
         if boxes[0].size * bw * bh <= tolerance or boxes[0].size > box_budget:
             break  # negligible area left, or a mask/radius too rough to resolve (e.g. white noise)
-        _sweep(st, boxes, bw, bh, cells)
+        _round(st, boxes, bw, bh, cells, DARTS_PER_BOX if cells == 1 else DARTS_PER_COARSE_BOX)
         if cells == 1:
             boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))

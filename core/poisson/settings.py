@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import numpy as np
 
@@ -72,6 +72,12 @@ class PoissonSettings:
             object.__setattr__(self, "max_radius", self.min_radius)
 
 
+def varies(settings: PoissonSettings) -> bool:
+    """Whether point radii vary (a ``radius_at`` and a range to vary in): only then does ``max_radius`` size
+    the neighbour window; otherwise every point has ``min_radius``."""
+    return settings.radius_at is not None and float(cast(float, settings.max_radius)) > float(settings.min_radius)
+
+
 def _finite_positive(name: str, value: object, fix: str) -> float:
     try:
         number = float(value)  # type: ignore[arg-type]
@@ -111,17 +117,11 @@ def validate(settings: PoissonSettings) -> None:
         fn = getattr(settings, name)
         if fn is not None and not callable(fn):
             raise ValueError(f"{name} must be an array function xy (M, 2) -> (M,) or None, got {fn!r}")
-    estimate = w * h / (min_radius * min_radius)
-    if estimate > settings.max_points:
-        raise ValueError(
-            f"about {estimate:,.0f} points (size {w:g} x {h:g} / min_radius {min_radius:g}^2) exceed "
-            f"max_points={settings.max_points:,}; raise min_radius, shrink size, or pass "
-            f"max_points={math.ceil(estimate):,} or more if you have the memory"
-        )
-    if settings.tileable and min(w, h) < 2.0 * max_radius:
+    largest = max_radius if varies(settings) else min_radius
+    if settings.tileable and min(w, h) < 2.0 * largest:
         raise ValueError(
             f"tileable needs size >= 2 * max_radius on both sides (size {w:g} x {h:g}, max radius "
-            f"{max_radius:g}); enlarge the tile or lower the radii"
+            f"{largest:g}); enlarge the tile or lower the radii"
         )
 
 

@@ -96,3 +96,38 @@ def river(width: float, height: float, half_width: float):
         return np.abs(xy[:, 1] - centre) > half_width
 
     return is_allowed
+
+
+def uncovered_vertices(samples: Samples, size: tuple[float, float], radius: float) -> np.ndarray:
+    """Vertices of the arrangement of the conflict disks (radius ``radius`` around every sample) inside the
+    closed rectangle that no disk covers: circle-circle and circle-border intersections and the corners.
+
+    The set is maximal exactly when this is empty: the free set U (the closed rectangle minus the open
+    disks) is compact, and if it is not empty its lowest point (then leftmost) is one of these vertices. It
+    cannot lie inside an arc (outside a disk there is always a lower point next to its circle) nor inside a
+    border segment (the segment continues down, or sideways along the bottom edge, to its end).
+    """
+    w, h = size
+    p = samples.positions
+    tree = cKDTree(p)
+    pairs = tree.query_pairs(2.0 * radius, output_type="ndarray")
+    a, b = p[pairs[:, 0]], p[pairs[:, 1]]
+    mid, d = 0.5 * (a + b), np.linalg.norm(b - a, axis=1)
+    along = np.sqrt(np.maximum(radius * radius - 0.25 * d * d, 0.0))
+    normal = np.column_stack((a[:, 1] - b[:, 1], b[:, 0] - a[:, 0])) / d[:, None]
+    corners = np.array([[0.0, 0.0], [w, 0.0], [0.0, h], [w, h]])
+    vertices = [mid + along[:, None] * normal, mid - along[:, None] * normal, corners]
+    for axis, value in ((0, 0.0), (0, w), (1, 0.0), (1, h)):  # circles crossing the border lines
+        gap = np.abs(p[:, axis] - value)
+        near = gap < radius
+        half = np.sqrt(radius * radius - gap[near] ** 2)
+        for sign in (-1.0, 1.0):
+            v = p[near].copy()
+            v[:, axis] = value
+            v[:, 1 - axis] += sign * half
+            vertices.append(v)
+    v = np.concatenate(vertices)
+    v = v[(v[:, 0] >= 0) & (v[:, 0] <= w) & (v[:, 1] >= 0) & (v[:, 1] <= h)]
+    nearest, _ = tree.query(v)
+    return v[nearest >= radius * (1.0 - 1e-9)]  # a vertex lies on its own circles: covered means strictly inside
+

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from poisson_checks import check_basic, conflicts, fillable, wavy_radius
 from strew.core.poisson import PoissonSettings, sample
+from strew.core.poisson.cover import split_cover_reach
 from strew.core.poisson.maximal import _any_cell_allowed, _corner_values
 from strew.core.poisson.state import SamplerState
 
@@ -129,7 +130,7 @@ def test_split_cover_near_then_far_matches_brute_force(tileable: bool) -> None:
         bw, bh = st.sx / 2**depth, st.sy / 2**depth
         kx, ky = rng.integers(0, 2**depth, (2, ids.size))
         x0, y0 = ix * st.sx + kx * bw, iy * st.sy + ky * bh
-        covered, reach2 = st.split_cover_reach(x0, y0, ids, bw, bh, True)
+        covered, reach2 = split_cover_reach(st, x0, y0, ids, bw, bh, True)
         assert reach2 is not None
         for k, (ox, oy) in enumerate(((0, 0), (1, 0), (0, 1), (1, 1))):
             cx, cy = x0 + (ox + 0.5) * 0.5 * bw, y0 + (oy + 0.5) * 0.5 * bh

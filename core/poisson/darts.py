@@ -1,0 +1,95 @@
+"""Darts of one round kept in time order: the batch gives the same points as throwing them one by one.
+
+The darts of a round carry their time in their index (a dart with a smaller index was thrown earlier). A
+sequential sampler keeps a dart exactly when no earlier dart that it conflicts with was kept. That rule is
+resolved for the whole batch at once, in passes: a dart whose earlier conflicting darts are all decided and
+all dropped is kept; a dart with a kept earlier conflicting dart is dropped; repeat. The earliest undecided
+dart is decided in every pass, and with random times the chains of dependencies are short (a few passes).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._grid import expand_ranges
+from .state import SamplerState
+
+
+def _half_window(st: SamplerState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The window offsets after the own cell in row-major order: each pair of cells is looked at once."""
+    half = (st.off_y > 0) | ((st.off_y == 0) & (st.off_x > 0))
+    return st.off_x[half], st.off_y[half], st.off_flat[half]
+
+
+def _close(
+    st: SamplerState, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, i: np.ndarray, j: np.ndarray
+) -> np.ndarray:
+    """Which pairs of darts ``(i, j)`` conflict (closer than the larger radius; wrapped on a torus)."""
+    dx, dy = x[i] - x[j], y[i] - y[j]
+    if st.tileable:
+        dx -= st.w * np.rint(dx / st.w)
+        dy -= st.h * np.rint(dy / st.h)
+    reach = st.min_radius if r is None else np.maximum(r[i], r[j])
+    return dx * dx + dy * dy < reach * reach
+
+
+def _earlier_conflicts(
+    st: SamplerState, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, ids: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs ``(earlier, later)`` of darts that conflict (closer than the larger radius): darts sharing a
+    cell, then the darts of the cells in half of the window around each dart."""
+    n = ids.size
+    order = np.argsort(ids, kind="stable")  # stable: the darts of a cell stay in time order
+    sorted_ids = ids[order]
+    starts = np.flatnonzero(np.r_[True, sorted_ids[1:] != sorted_ids[:-1]])
+    counts = np.diff(np.r_[starts, n])
+    rank = np.arange(n) - np.repeat(starts, counts)
+    owner, local = expand_ranges(rank)
+    later, earlier = order[owner], order[owner - rank[owner] + local]
+    sel = np.flatnonzero(_close(st, x, y, r, later, earlier))
+    found_earlier, found_later = [earlier[sel]], [later[sel]]
+    cells = sorted_ids[starts]
+    st.dart_start[cells] = starts
+    st.dart_count[cells] = counts
+    offsets = _half_window(st)
+    try:
+        for first in range(0, n, st.block_rows):
+            block = np.arange(first, min(first + st.block_rows, n))
+            window = st.window_cells(ids[block], offsets)
+            count = np.take(st.dart_count, window)
+            row, col = np.nonzero(count)
+            cell = window[row, col]
+            item, local = expand_ranges(count[row, col].astype(np.int64))
+            i = block[row[item]]
+            j = order[st.dart_start[cell[item]] + local]
+            sel = np.flatnonzero((i != j) & _close(st, x, y, r, i, j))
+            i, j = i[sel], j[sel]
+            found_earlier.append(np.minimum(i, j))
+            found_later.append(np.maximum(i, j))
+    finally:
+        st.dart_count[cells] = 0
+    return np.concatenate(found_earlier), np.concatenate(found_later)
+
+
+def resolve_in_time_order(
+    st: SamplerState, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, ids: np.ndarray
+) -> np.ndarray:
+    """Indices (ascending) of the darts a sequential sampler keeps when it throws them in index order.
+
+    Every dart here already fits the points placed before the round (and the mask and the blockers);
+    ``ids`` is the grid cell of each dart, ``r`` its radius (``None``: ``min_radius``).
+    """
+    n = x.size
+    if n < 2:
+        return np.arange(n)
+    earlier, later = _earlier_conflicts(st, x, y, r, ids)
+    state = np.zeros(n, dtype=np.int8)  # 0 undecided, 1 kept, 2 dropped
+    while earlier.size:
+        waiting = np.zeros(n, dtype=bool)
+        waiting[later] = True  # an earlier conflicting dart is still undecided
+        state[(state == 0) & ~waiting] = 1
+        state[later[state[earlier] == 1]] = 2
+        sel = np.flatnonzero((state[earlier] == 0) & (state[later] == 0))
+        earlier, later = earlier[sel], later[sel]
+    state[state == 0] = 1
+    return np.flatnonzero(state == 1)
