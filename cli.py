@@ -126,44 +126,97 @@ def _merge(args: argparse.Namespace) -> int:
 
     if args.output is None and not args.in_place:
         raise CliError("say where to save: -o OUT.blend, or --in-place to overwrite the input")
-    _open(args.blend)
+    _check_output(Path(args.output or args.blend).resolve(), "-o" if args.output else "--in-place")
+    _open_blend(args.blend)
     for name, count in cli_farm.merge_parts(args):
         print(f"Strew {name}: {count:,} instances")
     print(f"merged; saved {_save(args)}")
     return 0
 
 
+def _check_room_args(args: argparse.Namespace) -> None:
+    """Refuse sizes, cell sizes and budgets the operator would silently clamp, before any work."""
+    import math
+
+    if args.size is not None and any(n < 1 for n in args.size):
+        raise CliError("--size: give three whole numbers >= 1 (cells along x, y, z), got "
+                       + " ".join(map(str, args.size)))
+    if args.cell_size is not None and not all(math.isfinite(c) and c > 0 for c in args.cell_size):
+        raise CliError("--cell-size: give three sizes > 0 (x, y, z), got " + " ".join(f"{c:g}" for c in args.cell_size))
+    if args.origin is not None and not all(math.isfinite(c) for c in args.origin):
+        raise CliError("--origin: give three finite numbers, got " + " ".join(f"{c:g}" for c in args.origin))
+    for key, low in (("max_backtracks", 0), ("max_restarts", 0)):
+        value = getattr(args, key)
+        if value is not None and value < low:
+            raise CliError(f"--{key.replace('_', '-')}: give a whole number >= {low}, got {value}")
+    if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
+        raise CliError(f"--time-limit: give a number of seconds > 0, got {args.time_limit:g}")
+
+
+def _check_output(target: Path, option: str) -> None:
+    """Refuse an output path Blender could not write (a folder, under a file, no permission) before any work."""
+    import os
+
+    if target.is_dir():
+        raise CliError(f"{option} {target}: is a folder; give a .blend file path")
+    ancestor = target.parent
+    while not ancestor.exists():
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise CliError(f"{option} {target}: {ancestor} is a file, not a folder")
+    if not os.access(ancestor, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise CliError(f"{option} {target}: not writable")
+
+
+def _open_blend(path: str) -> None:
+    """Open a .blend for a command, as one line on failure (missing, corrupt, not a .blend)."""
+    try:
+        _open(path)
+    except RuntimeError as error:
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else "cannot open"
+        raise CliError(f"{path}: not a readable .blend file ({reason})") from error
+
+
 def _room(args: argparse.Namespace) -> int:
     import bpy
 
+    from .scene.room_output import placed_count, room_collection
+
     if args.output is None and not args.in_place:
         raise CliError("say where to save: -o OUT.blend, or --in-place to overwrite the input")
-    _open(args.blend)
+    if args.output is not None and not args.in_place and Path(args.output).resolve() == Path(args.blend).resolve():
+        raise CliError("-o is the input file: add --in-place to overwrite it, or save elsewhere")
+    _check_room_args(args)
+    _check_output(Path(args.output or args.blend).resolve(), "-o" if args.output else "--in-place")
+    _open_blend(args.blend)
     options: dict[str, object] = {}
     for key in ("kit", "seed", "border", "fixed", "room_name", "compatible", "heuristic", "time_limit",
-                "max_backtracks"):
+                "max_backtracks", "max_restarts", "border_bottom", "border_top", "counts"):
         value = getattr(args, key)
         if value is not None:
             options[key] = value
-    if args.size is not None:
-        options["size"] = tuple(args.size)
-    if args.cell_size is not None:
-        options["cell_size"] = tuple(args.cell_size)
+    for key in ("size", "cell_size", "origin"):
+        if getattr(args, key) is not None:
+            options[key] = tuple(getattr(args, key))
     if args.connected is not None:
         options["connected"] = args.connected
     if args.periodic:
         options["periodic"] = True
+    if args.real_objects is not None:
+        options["output"] = 'OBJECTS' if args.real_objects else 'INSTANCES'
     started = time.perf_counter()
     try:
         result = bpy.ops.strew.assemble_room(**options)
-    except RuntimeError as error:
+    except (RuntimeError, TypeError) as error:
         raise CliError(str(error).strip()) from error
     if result != {'FINISHED'}:
         raise CliError("assemble_room was cancelled")
     name = str(options.get("room_name") or bpy.context.scene.strew.room.room_name)
-    collection = bpy.data.collections.get(name)
-    count = len(collection.objects) if collection else 0
-    print(f"{name}: {count:,} tiles; assemble took {time.perf_counter() - started:.2f} s; saved {_save(args)}")
+    collection = room_collection(bpy.context.scene, name)  # by Strew's owner mark, never by name
+    count = placed_count(collection) if collection is not None else 0
+    where = f"collection {collection.name!r}" if collection is not None else "nowhere"
+    print(f"{name}: {count:,} tiles in {where}; assemble took {time.perf_counter() - started:.2f} s; "
+          f"saved {_save(args)}")
     return 0
 
 
@@ -172,10 +225,11 @@ def _kit(args: argparse.Namespace) -> int:
 
     from .scene.demo_kit import build_demo_kit
 
+    target = Path(args.output).resolve()
+    _check_output(target, "output")
     bpy.ops.wm.read_homefile(use_empty=True)
     ensure_registered()
     collection = build_demo_kit(bpy.context.scene, args.name)
-    target = Path(args.output).resolve()
     target.parent.mkdir(parents=True, exist_ok=True)
     bpy.ops.wm.save_as_mainfile(filepath=str(target), check_existing=False)
     print(f"kit \"{collection.name}\": {len(collection.objects)} tiles; saved {target}")
@@ -227,6 +281,13 @@ def build_parser() -> argparse.ArgumentParser:
     room.add_argument("--compatible", help="extra label pairs 'a=b, c=d'")
     room.add_argument("--heuristic", choices=("AUTO", "ENTROPY", "MRV", "SCANLINE"))
     room.add_argument("--max-backtracks", type=int, help="backtracking budget per attempt")
+    room.add_argument("--max-restarts", type=int, help="fresh attempts after a dead end before giving up")
+    room.add_argument("--below", dest="border_bottom", help="label below the lowest floor, e.g. 'ground'")
+    room.add_argument("--above", dest="border_top", help="label above the top floor, e.g. 'sky'")
+    room.add_argument("--counts", help="how many of a tile: 'entrance=1; stairs=0..4'")
+    room.add_argument("--origin", type=float, nargs=3, metavar=("X", "Y", "Z"), help="world position of cell 0 0 0")
+    room.add_argument("--real-objects", action=argparse.BooleanOptionalAction, default=None,
+                      help="one object per cell instead of one instancer object (default: the file's setting)")
     room.add_argument("--time-limit", type=float, help="give up after this many seconds")
     room.add_argument("--room-name", help="output collection (default: 'Strew Room')")
     room.add_argument("-o", "--output", help="where to save the result")

@@ -22,6 +22,7 @@ import bpy
 from mathutils import Vector
 
 from .scene.demo_kit import CELL, HEIGHT, build_demo_kit
+from .scene.room_output import room_collection
 
 ROOM_ORIGIN = (200.0, 0.0, 0.0)
 ROOM_SIZE = (12, 12, 2)
@@ -88,11 +89,13 @@ def build_room_demo(scene: bpy.types.Scene, out: Path, render_images: bool = Tru
 
     started = time.perf_counter()
     result = bpy.ops.strew.assemble_room(kit=kit.name, size=tuple(size), seed=seed, origin=tuple(origin),
-                                         connected=True, fixed=f"floor {ENTRANCE[0]} {ENTRANCE[1]} {ENTRANCE[2]}")
+                                         connected=True, fixed=f"floor {ENTRANCE[0]} {ENTRANCE[1]} {ENTRANCE[2]}",
+                                         output='OBJECTS')  # real objects: the ground-floor view hides some
     timings["room: assemble"] = time.perf_counter() - started
     if result != {'FINISHED'}:
         raise RuntimeError("the demo room could not be assembled")
-    room = bpy.data.collections[scene.strew.room.room_name]
+    room = room_collection(scene, scene.strew.room.room_name)
+    assert room is not None
     tiles = {obj["strew_tile"] for obj in room.objects}
     counts = {"kit tiles": len(kit.objects), "room cells": len(room.objects), "distinct tiles used": len(tiles),
               "stairs": sum(obj["strew_tile"] in ("stair", "spiral") for obj in room.objects)}

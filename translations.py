@@ -283,9 +283,9 @@ RUSSIAN: dict[str, str] = {
         "Удалить комнату, собранную Strew; набор и ваши собственные объекты не затрагиваются",
     "Room to clear (default: the panel's)": "Комната для очистки (по умолчанию: с панели)",
     "Detect Sockets": "Определить разъёмы",
-    "Label each side of the tiles from the vertices on the cell's boundary plane (quantised and hashed; "
-    "mirrored profiles get labels x and x~ that fit each other). Review them afterwards":
-        "Пометить каждую сторону плиток по вершинам на граничной плоскости ячейки (с округлением и хешем; "
+    "Label the four sides of the tiles from the faces lying on the cell's boundary planes (rasterised and "
+    "hashed; mirrored profiles get labels x and x~ that fit each other). Review them afterwards":
+        "Пометить четыре стороны плиток по граням, лежащим на граничных плоскостях ячейки (растеризация и хеш; "
         "зеркальные профили получают метки x и x~, подходящие друг к другу). Затем проверьте их",
     "Tiles": "Плитки",
     "Whole Kit": "Весь набор",
@@ -380,7 +380,8 @@ RUSSIAN: dict[str, str] = {
         "Положение ячейки (0, 0, 0) в мире: центр её нижней грани (начало координат плиток)",
     "Wrap around in x and y (the room tiles seamlessly)": "Замкнуть по x и y (комната повторяется без швов)",
     "Closed Room": "Закрытая комната",
-    "Only sides fitting the border socket face outwards": "Наружу смотрят только стороны, подходящие к разъёму границы",
+    "Only sides fitting the border socket(s) face outwards (the demo kit turns it on)":
+        "Наружу смотрят только стороны, подходящие к разъёму(-ам) границы (демо-набор включает это)",
     'Socket label(s) outside the four walls (comma separated: e.g. "wall, window")':
         "Метка(и) разъёма снаружи четырёх стен (через запятую: например, «wall, window»)",
     "Socket label below the lowest floor (empty: no constraint)":
@@ -484,9 +485,9 @@ RUSSIAN: dict[str, str] = {
         "Плитка «{name}»: не разрешён ни один поворот; отметьте хотя бы один в «Свойства объекта › Плитка Strew»",
     'Kit "{name}": {key} must be three sizes > 0, got {size!r}':
         "Набор «{name}»: {key} должно содержать три размера > 0, получено {size!r}",
-    'Kit "{name}": cannot tell the cell size from the tiles (no geometry with width and height); '
+    'Kit "{name}": cannot tell the cell size from the tiles (no geometry with a width); '
     "untick Cell Size from Kit and set it":
-        "Набор «{name}»: по плиткам не удаётся определить размер ячейки (нет геометрии с шириной и высотой); "
+        "Набор «{name}»: по плиткам не удаётся определить размер ячейки (нет геометрии с шириной); "
         "снимите флажок «Размер ячейки из набора» и задайте его вручную",
     'Kit "{name}": {key} must be "a=b, c=d" or a list of pairs; {error}':
         "Набор «{name}»: {key} должно иметь вид «a=b, c=d» или быть списком пар; {error}",
@@ -495,6 +496,71 @@ RUSSIAN: dict[str, str] = {
         "Набор «{name}» пуст: добавьте объекты-плитки (или создайте демо-набор)",
     "Cell Size must be three sizes > 0, got {size!r}":
         "Размер ячейки должен состоять из трёх размеров > 0, получено {size!r}",
+    # -- tile rooms: output, Regenerate Box, Detect Sockets (scene/room_output.py, scene/room_edit.py) ----------
+    "Instances": "Экземпляры",
+    "One object per room: points instancing the tiles with Geometry Nodes (fast, light; the cell, tile and turn "
+    "are point attributes)":
+        "Один объект на комнату: точки, размещающие плитки через Geometry Nodes (быстро и легко; ячейка, плитка "
+        "и поворот — атрибуты точек)",
+    "Real Objects": "Настоящие объекты",
+    "One linked duplicate per cell, to edit by hand (slow for large rooms)":
+        "Одна связанная копия на ячейку, для ручной правки (медленно для больших комнат)",
+    "How the room is written: one instancer object, or one real object per cell":
+        "Как записывается комната: один объект-размножитель или по настоящему объекту на ячейку",
+    "output: use INSTANCES or OBJECTS, got {value!r}": "output: укажите INSTANCES или OBJECTS, получено {value!r}",
+    "From": "От",
+    "First cell (x, y, z) of the box Regenerate Box re-solves":
+        "Первая ячейка (x, y, z) блока, который пересобирает «Пересобрать блок»",
+    "To": "До",
+    "Last cell (x, y, z) of the box, included; the cells outside the box keep their tiles":
+        "Последняя ячейка (x, y, z) блока, включительно; ячейки вне блока сохраняют свои плитки",
+    "Regenerate Box": "Пересобрать блок",
+    "Re-solve the cells of the box (From … To, inclusive) of the room Strew assembled; the cells around it keep "
+    "their tiles and the new ones fit them":
+        "Заново решить ячейки блока (От … До, включительно) собранной Strew комнаты; ячейки вокруг сохраняют "
+        "свои плитки, а новые к ним подходят",
+    "Assemble a room first": "Сначала соберите комнату",
+    "{name}: regenerated {cells:,} cell(s), {changed:,} changed, in {seconds:.2f} s":
+        "{name}: пересобрано ячеек: {cells:,}, изменено: {changed:,}, за {seconds:.2f} с",
+    "Box {low} – {high} reaches outside the room of {size} cells; pick cells from (0, 0, 0) to {last}":
+        "Блок {low} – {high} выходит за комнату из {size} ячеек; выберите ячейки от (0, 0, 0) до {last}",
+    'There is no room "{name}" to regenerate: assemble it first':
+        "Нет комнаты «{name}» для пересборки: сначала соберите её",
+    "Tile {tile!r} at {cell} (turned {rotation}°) is no longer in the kit's rules; assemble the room again":
+        "Плитки {tile!r} в {cell} (поворот {rotation}°) больше нет в правилах набора; соберите комнату заново",
+    "The room has cells without a tile (edited by hand?); assemble it again":
+        "В комнате есть ячейки без плитки (правка вручную?); соберите её заново",
+    "Up and Down": "Верх и низ",
+    "Also label the top and bottom from the geometry (off: they stay as set, since how storeys stack, through "
+    "floors, stairs and voids, is rarely what the top and bottom faces show)":
+        "Подписать по геометрии и верх с низом (выключено: они остаются как заданы, ведь то, как стыкуются "
+        "этажи — через перекрытия, лестницы и пустоты, — редко видно по верхним и нижним граням)",
+    "Import mxgmn XML": "Импорт XML mxgmn",
+    "Import an mxgmn (WaveFunctionCollapse) simple-tiled XML tileset as a kit of flat 1 m tiles that keeps the "
+    "tileset's own adjacency rules; pictures beside the XML become textures":
+        "Импортировать набор плиток mxgmn (WaveFunctionCollapse, simple tiled XML) как набор плоских плиток 1 м "
+        "с собственными правилами соседства; картинки рядом с XML становятся текстурами",
+    "File Path": "Путь к файлу",
+    "Filepath used for importing the file": "Путь к импортируемому файлу",
+    "File Filter": "Фильтр файлов",
+    "Room of {count:,} tiles as points (strew_cell, strew_tile, strew_rotation)":
+        "Комната из {count:,} плиток в виде точек (strew_cell, strew_tile, strew_rotation)",
+    "{tile}: {amount}": "{tile}: {amount}",
+    "at least {low}": "не меньше {low}",
+    "exactly {low}": "ровно {low}",
+    "{low} to {high}": "от {low} до {high}",
+    "Subset": "Подмножество",
+    "Name of a <subset> of the tileset to use (empty: every tile)":
+        "Имя подмножества (<subset>) набора (пусто: все плитки)",
+    'Kit "{name}": {count} tiles from the mxgmn tileset': "Набор «{name}»: плиток из набора mxgmn: {count}",
+    "Cannot read {path}: {error}": "Не удаётся прочитать {path}: {error}",
+    "mxgmn tilesets are flat: set Size z to 1": "Наборы mxgmn плоские: задайте размер по z равным 1",
+    "mxgmn tilesets have no socket labels: turn Closed Room off, and leave Fixed Tiles, Counts, Below and Above "
+    "empty":
+        "У наборов mxgmn нет меток разъёмов: выключите «Закрытая комната» и оставьте пустыми «Закреплённые "
+        "плитки», «Количества», «Снизу» и «Сверху»",
+    'Kit "{name}": the tileset\'s tiles {tiles} have no object; import the XML again':
+        "Набор «{name}»: у плиток набора {tiles} нет объекта; импортируйте XML заново",
 }
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

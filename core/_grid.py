@@ -37,7 +37,7 @@ def stable_order(keys: NDArray[np.integer]) -> NDArray[np.intp]:
     if int(keys.max()) >= (1 << 32):
         return np.argsort(keys, kind="stable")
     first = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")
-    second = np.argsort((keys[first] >> 16).astype(np.uint16), kind="stable")
+    second = np.argsort((keys >> 16).astype(np.uint16)[first], kind="stable")
     return first[second]
 
 

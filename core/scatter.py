@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .chunks import Backend, ChunkGrid, concat, map_chunks, sample_chunks
+from .fields.radius import density_to_radius
 from .hashing import Stream, hash_choice, hash_scale, hash_uniform, hash_yaw
 from .orient import instance_rotations
 from .poisson import BYTES_PER_POINT, PoissonSettings, Samples, sample
@@ -183,8 +184,7 @@ def _radius_function(spec: LayerSpec, origin: np.ndarray) -> ArrayFunction | Non
     density_at = spec.density
 
     def radius_at(local_xy: np.ndarray) -> np.ndarray:
-        density = np.clip(np.asarray(density_at(local_xy + origin), dtype=np.float64), 0.0, 1.0)
-        return high + (low - high) * density
+        return density_to_radius(density_at(local_xy + origin), low, high)
 
     return radius_at
 

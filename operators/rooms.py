@@ -9,8 +9,9 @@ import time
 
 import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
-from bpy.props import EnumProperty, FloatProperty, FloatVectorProperty, StringProperty
+from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty, StringProperty
 
+from ..core.wfc.vocab import SIDES_2D, SIDES_3D
 from ..properties.rooms import ROOM_OPTIONS, room_options
 from ..scene import room_job
 from ..scene.demo_kit import build_demo_kit
@@ -53,7 +54,7 @@ def room_params(operator: bpy.types.Operator) -> room_job.RoomParams:
         border_top=operator.border_top, compatible=operator.compatible, connected=operator.connected,
         fixed=room_job.parse_room_text(operator.fixed), counts=operator.counts,
         heuristic=operator.heuristic.lower(), max_backtracks=operator.max_backtracks,
-        max_restarts=operator.max_restarts, time_limit=operator.time_limit,
+        max_restarts=operator.max_restarts, time_limit=operator.time_limit, output=operator.output,
     )
 
 
@@ -135,9 +136,9 @@ class STREW_OT_clear_room(bpy.types.Operator):
 class STREW_OT_detect_sockets(bpy.types.Operator):
     bl_idname = "strew.detect_sockets"
     bl_label = "Detect Sockets"
-    bl_description = ("Label each side of the tiles from the vertices on the cell's boundary plane (quantised "
-                      "and hashed; mirrored profiles get labels x and x~ that fit each other). Review them "
-                      "afterwards")
+    bl_description = ("Label the four sides of the tiles from the faces lying on the cell's boundary planes "
+                      "(rasterised and hashed; mirrored profiles get labels x and x~ that fit each other). Review "
+                      "them afterwards")
     bl_options = {'REGISTER', 'UNDO'}
 
     target: EnumProperty(
@@ -148,6 +149,10 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
     quantum: FloatProperty(
         name="Precision", default=0.01, min=1e-5, soft_max=0.1, subtype='DISTANCE', unit='LENGTH',
         description="Vertices are rounded to this step before hashing; geometry off by more gets another label")
+    vertical: BoolProperty(  # type: ignore[valid-type]
+        name="Up and Down", default=False,
+        description="Also label the top and bottom from the geometry (off: they stay as set, since how storeys "
+        "stack, through floors, stairs and voids, is rarely what the top and bottom faces show)")
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         room = context.scene.strew.room
@@ -167,8 +172,10 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
                 size = kit_cell_size(collection, tile_objects(collection))
             else:
                 size = tuple(room.cell_size)
-            found = {obj.name: detect_object_sockets(obj, size, self.quantum) for obj in objects}
-            off = tiles_off_cell(objects, size, self.quantum)
+            sides = SIDES_3D if self.vertical else SIDES_2D
+            found = {obj.name: {side: label for side, label in detect_object_sockets(obj, size, self.quantum).items()
+                                if side in sides} for obj in objects}
+            off = tiles_off_cell(objects, size, self.quantum, vertical=self.vertical)
         except (KitError, ValueError) as error:
             self.report({'ERROR'}, str(error))
             return {'CANCELLED'}

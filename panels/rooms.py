@@ -5,7 +5,8 @@ from __future__ import annotations
 import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
-from ..core.tile_sockets import SIDES
+from ..core.wfc.counts import parse_counts
+from ..core.wfc.socket_detect import SIDES
 from ..scene.room_kit import PASSABLE_KEY, ROTATIONS_KEY, SOCKETS_KEY, WALKABLE_KEY, WEIGHT_KEY
 from .main import property_layout
 
@@ -54,6 +55,25 @@ def draw_tile_settings(layout: bpy.types.UILayout, obj: bpy.types.Object) -> Non
     layout.operator("strew.detect_sockets", text="Detect Sockets of Selected", icon='SNAP_EDGE').target = 'SELECTED'
 
 
+def draw_counts(layout: bpy.types.UILayout, text: str) -> None:
+    """The Counts field read back as one line per tile ("stairs: 0 – 4"), or why it cannot be read."""
+    try:
+        counts = parse_counts(text)
+    except ValueError as error:
+        layout.label(text=str(error), translate=False, icon='ERROR')
+        return
+    column = layout.box().column(align=True)
+    for tile, (low, high) in counts.items():
+        if high is None:
+            amount = iface_("at least {low}").format(low=low)
+        elif low == high:
+            amount = iface_("exactly {low}").format(low=low)
+        else:
+            amount = iface_("{low} to {high}").format(low=low, high=high)
+        column.label(text=iface_("{tile}: {amount}").format(tile=tile, amount=amount), translate=False,
+                     icon='LINENUMBERS_ON')
+
+
 class STREW_PT_tile(bpy.types.Panel):
     """Object Properties › Strew Tile."""
 
@@ -88,6 +108,7 @@ class STREW_PT_rooms(_RoomsPanel, bpy.types.Panel):
         row = layout.row(align=True)
         row.prop(room, "kit")
         row.operator("strew.build_demo_kit", text="", icon='ADD')
+        row.operator("strew.import_mxgmn", text="", icon='IMPORT')
         layout.prop(room, "room_name")
         layout.prop(room, "size")
         layout.prop(room, "auto_cell_size")
@@ -96,6 +117,7 @@ class STREW_PT_rooms(_RoomsPanel, bpy.types.Panel):
         column.prop(room, "cell_size")
         layout.prop(room, "origin")
         layout.prop(room, "seed")
+        layout.prop(room, "output")
         row = layout.row(align=True)
         row.scale_y = 1.4
         row.operator("strew.assemble_room", icon='MOD_BUILD')
@@ -121,6 +143,9 @@ class STREW_PT_rooms_rules(_RoomsPanel, bpy.types.Panel):
         layout.prop(room, "border_top")
         layout.prop(room, "compatible")
         layout.prop(room, "connected")
+        layout.prop(room, "counts")
+        if room.counts.strip():
+            draw_counts(layout, room.counts)
         layout.label(text="Fixed Tiles")
         row = layout.row()
         row.template_list("STREW_UL_fixed_tiles", "", room, "fixed", room, "active_fixed_index", rows=3)
@@ -147,6 +172,20 @@ class STREW_PT_rooms_search(_RoomsPanel, bpy.types.Panel):
             layout.prop(room, prop)
 
 
+class STREW_PT_rooms_edit(_RoomsPanel, bpy.types.Panel):
+    bl_idname = "STREW_PT_rooms_edit"
+    bl_label = "Regenerate Box"
+    bl_parent_id = "STREW_PT_rooms"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    def draw(self, context: bpy.types.Context) -> None:
+        room = context.scene.strew.room
+        layout = property_layout(self.layout)
+        layout.prop(room, "box_min")
+        layout.prop(room, "box_max")
+        layout.operator("strew.regenerate_room_box", icon='FILE_REFRESH')
+
+
 class STREW_PT_rooms_tile(_RoomsPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_rooms_tile"
     bl_label = "Active Tile"
@@ -159,6 +198,11 @@ class STREW_PT_rooms_tile(_RoomsPanel, bpy.types.Panel):
     def draw(self, context: bpy.types.Context) -> None:
         obj = context.active_object
         self.layout.label(text=obj.name, translate=False, icon='OBJECT_DATA')
+        if "strew_tiles" in obj and obj.type == 'MESH':
+            self.layout.label(text=iface_("Room of {count:,} tiles as points (strew_cell, strew_tile, "
+                                          "strew_rotation)").format(count=len(obj.data.vertices)),
+                              translate=False, icon='INFO')
+            return
         if "strew_tile" in obj:
             self.layout.label(text=iface_("Placed: {tile} at {cell}, {rotation}°").format(
                 tile=obj['strew_tile'], cell=tuple(obj['strew_cell']), rotation=obj['strew_rotation']),
@@ -168,6 +212,6 @@ class STREW_PT_rooms_tile(_RoomsPanel, bpy.types.Panel):
 
 
 classes = (STREW_UL_fixed_tiles, STREW_PT_tile, STREW_PT_rooms, STREW_PT_rooms_rules, STREW_PT_rooms_search,
-           STREW_PT_rooms_tile)
+           STREW_PT_rooms_edit, STREW_PT_rooms_tile)
 
 register, unregister = bpy.utils.register_classes_factory(classes)

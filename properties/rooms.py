@@ -23,6 +23,7 @@ from bpy.props import (
 
 from ..core.wfc.room import ROOM_HEURISTICS
 from ..core.wfc.vocab import DEFAULT_MAX_BACKTRACKS, DEFAULT_MAX_RESTARTS, DEFAULT_TIME_LIMIT
+from ..scene.room_output import OUTPUT_ITEMS
 from .object_settings import ROTATION_ITEMS
 
 _HEURISTIC_LABELS = {
@@ -89,6 +90,9 @@ def room_options(*, operator: bool) -> dict[str, Any]:
             name="Time Limit", default=DEFAULT_TIME_LIMIT, **at_least(0.1), subtype='TIME_ABSOLUTE',
             unit='TIME_ABSOLUTE',
             options=flags, description="Give up after this many seconds"),
+        "output": EnumProperty(
+            name="Output", items=OUTPUT_ITEMS, default='INSTANCES', options=flags,
+            description="How the room is written: one instancer object, or one real object per cell"),
     }
 
 
@@ -124,12 +128,18 @@ class StrewRoomSettings(bpy.types.PropertyGroup):
             name="Cell Size", size=3, default=(2.0, 2.0, 2.0), min=0.001, soft_max=50.0, subtype='XYZ_LENGTH',
             unit='LENGTH', description="Width, depth and height of one cell"),
         "use_border": BoolProperty(
-            name="Closed Room", default=True, description="Only sides fitting the border socket face outwards"),
+            name="Closed Room", default=False,
+            description="Only sides fitting the border socket(s) face outwards (the demo kit turns it on)"),
         "border": StringProperty(
             name="Border", default="wall",
             description="Socket label(s) outside the four walls (comma separated: e.g. \"wall, window\")"),
         "fixed": CollectionProperty(type=StrewFixedTile),
         "active_fixed_index": IntProperty(default=0, min=0),
+        "box_min": IntVectorProperty(
+            name="From", size=3, min=0, description="First cell (x, y, z) of the box Regenerate Box re-solves"),
+        "box_max": IntVectorProperty(
+            name="To", size=3, default=(2, 2, 0), min=0,
+            description="Last cell (x, y, z) of the box, included; the cells outside the box keep their tiles"),
         **room_options(operator=False),
     }
 

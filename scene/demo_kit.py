@@ -24,6 +24,9 @@ HEIGHT = 3.0
 H = CELL / 2
 WALL = 0.2
 SLAB = 0.15
+STEPS = 12  # stair steps per storey (the last one is the top piece's landing)
+RISE = HEIGHT / STEPS
+INSET = 0.02  # how far features that must not join the neighbour stop short of the cell's side
 KIT_NAME = "Tiles"
 COMPATIBLE = (("ceil", "floor"), ("ceil", "void"), ("ceil", "sky"), ("ground", "floor"))
 SIDE_ANGLE = {"e": 0, "n": 1, "w": 2, "s": 3}  # quarter turns that carry the east side to this side
@@ -69,7 +72,30 @@ class Parts:
         if self.count:
             mesh.polygons.foreach_set("material_index", np.array(self.materials, dtype=np.int32))
         mesh.update()
+        box_uv(mesh)
         return mesh
+
+
+def box_uv(mesh: bpy.types.Mesh, name: str = "UVMap") -> None:
+    """A "UVMap" by box projection (1 UV unit = 1 m): each face is projected along its normal's main axis, so
+    textures keep their scale on every tile and line up across neighbouring tiles."""
+    uv_layer = mesh.uv_layers.new(name=name)
+    loops = len(mesh.loops)
+    if not loops:
+        return
+    co = np.empty(len(mesh.vertices) * 3)
+    mesh.vertices.foreach_get("co", co)
+    vertex = np.empty(loops, dtype=np.int32)
+    mesh.loops.foreach_get("vertex_index", vertex)
+    normals = np.empty(len(mesh.polygons) * 3)
+    mesh.polygons.foreach_get("normal", normals)
+    sizes = np.empty(len(mesh.polygons), dtype=np.int32)
+    mesh.polygons.foreach_get("loop_total", sizes)
+    axis = np.repeat(np.abs(normals.reshape(-1, 3)).argmax(axis=1), sizes)
+    points = co.reshape(-1, 3)[vertex]
+    keep = np.array([[1, 2], [0, 2], [0, 1]])[axis]  # drop the axis the face looks along
+    uv = np.take_along_axis(points, keep, axis=1)
+    uv_layer.data.foreach_set("uv", uv.astype(np.float32).ravel())
 
 
 # --- side features, built for the east side (x = +H, u = y) and turned to their side ---------------------------
@@ -111,6 +137,12 @@ def side_feature(p: Parts, label: str, side: str) -> None:
 
 def slab(p: Parts, material: str = "floor") -> None:
     p.box(-H, H, -H, H, 0, SLAB, material)
+
+
+def frame(p: Parts, material: str, strips) -> None:
+    """A floor round a stairwell: a strip of the given width along each of the given sides (full length)."""
+    for side, width in strips:
+        p.box(H - width, H, -H, H, 0, SLAB, material, turn=SIDE_ANGLE[side])
 
 
 def extra(p: Parts, kind: str) -> None:
@@ -222,31 +254,32 @@ def tile_geometry(tile: dict) -> Parts:
                 p.box(1.0, H, -1.0, 1.0, 0, HEIGHT, turn=t)
         if "lamp" in tile["extras"]:
             p.box(0.85, 1.0, -0.15, 0.15, 2.2, 2.5, "glass")
-    elif kind == "stair":
+    elif kind == "stair":  # 11 steps; the 12th is the landing of stair_top, so no piece leaves its cell
         slab(p, "stone")
         for side in ("n", "s", "e"):
             side_feature(p, "wall", side)
-        steps = 12
-        run = CELL / steps
-        for i in range(steps):
-            p.box(-H + i * run, -H + (i + 1) * run, -H + WALL, H - WALL, SLAB, SLAB + (i + 1) * HEIGHT / steps, "stone")
+        run = CELL / STEPS
+        for i in range(STEPS - 1):
+            x0 = -H + i * run + (INSET if i == 0 else 0.0)  # the first step stops short of the open side
+            p.box(x0, -H + (i + 1) * run, -H + WALL, H - WALL, SLAB, SLAB + (i + 1) * RISE, "stone")
     elif kind == "stair_top":
         for side in ("n", "s", "w"):
             side_feature(p, "wall", side)
-        p.box(-H + WALL, H, H - WALL - 0.08, H - WALL, SLAB + 0.95, SLAB + 1.05, "metal")
+        frame(p, "stone", (("n", WALL), ("s", WALL), ("w", WALL), ("e", CELL / STEPS)))
+        p.box(-H + WALL, H - CELL / STEPS, H - WALL - 0.08, H - WALL, SLAB + 0.95, SLAB + 1.05, "metal")
     elif kind == "spiral":
         slab(p, "stone")
         for side in ("n", "s", "e"):
             side_feature(p, "wall", side)
-        p.box(-0.2, 0.2, -0.2, 0.2, 0, HEIGHT + SLAB, "metal")
-        steps = 12
-        for i in range(steps):
-            top = SLAB + (i + 1) * HEIGHT / steps
-            p.box(0.2, 1.75, -0.28, 0.28, top - 0.15, top, "wood", angle=math.pi + (i + 1) * (1.5 * math.pi / steps))
+        p.box(-0.2, 0.2, -0.2, 0.2, 0, HEIGHT, "metal")
+        for i in range(STEPS - 1):
+            top = SLAB + (i + 1) * RISE
+            p.box(0.2, 1.75, -0.28, 0.28, top - 0.15, top, "wood", angle=math.pi + (i + 1) * (1.5 * math.pi / STEPS))
     elif kind == "spiral_top":
         for side in ("e", "s", "w"):
             side_feature(p, "wall", side)
-        p.box(-H + WALL, H - WALL, 1.75, H, 0, SLAB, "stone")
+        frame(p, "stone", (("e", WALL), ("s", WALL), ("w", WALL), ("n", H - 1.75)))
+        p.box(-0.2, 0.2, -0.2, 0.2, 0, SLAB, "metal")
     elif kind == "air":
         pass
     return p

@@ -9,6 +9,7 @@ Pick Instance). Pick Instance counts the collection's children in Blender's name
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import bpy
@@ -50,13 +51,21 @@ def prefabs_of(collection: bpy.types.Collection) -> list[Prefab]:
     return [Prefab(block.name, block, prefab_weight(block)) for block in children]
 
 
-def instancer_node_group() -> bpy.types.NodeTree:
-    """The shared "Strew Instancer" node group (rebuilt when missing or from another version)."""
+Wiring = Callable[[bpy.types.Nodes, Callable[[str, str], bpy.types.NodeSocket], bpy.types.Node], None]
+
+
+def build_instancer_group(name: str, owner: str, version: int, wire: Wiring) -> bpy.types.NodeTree:
+    """The owned node group ``name`` (rebuilt when missing or from another version): the Geometry input's points
+    instance the children of the "Prefabs" collection (Separate Children, Reset Children, Pick Instance).
+
+    ``wire(nodes, named, on_points)`` connects Instance Index, Rotation and Scale of ``on_points``;
+    ``named(attribute, data_type)`` returns the output of a new Named Attribute node.
+    """
     for group in bpy.data.node_groups:
-        if group.get("strew_owner") == OWNER and group.get("strew_version") == NODE_GROUP_VERSION:
+        if group.get("strew_owner") == owner and group.get("strew_version") == version:
             return group
-    group = bpy.data.node_groups.new(NODE_GROUP_NAME, 'GeometryNodeTree')
-    mark(group, OWNER, strew_version=NODE_GROUP_VERSION)
+    group = bpy.data.node_groups.new(name, 'GeometryNodeTree')
+    mark(group, owner, strew_version=version)
     interface = group.interface
     interface.new_socket("Geometry", in_out='INPUT', socket_type='NodeSocketGeometry')
     interface.new_socket("Prefabs", in_out='INPUT', socket_type='NodeSocketCollection')
@@ -72,22 +81,43 @@ def instancer_node_group() -> bpy.types.NodeTree:
     on_points = nodes.new('GeometryNodeInstanceOnPoints')
     on_points.inputs['Pick Instance'].default_value = True
 
-    def named(name: str, data_type: str) -> bpy.types.NodeSocket:
+    def named(attribute: str, data_type: str) -> bpy.types.NodeSocket:
         node = nodes.new('GeometryNodeInputNamedAttribute')
         node.data_type = data_type
-        node.inputs['Name'].default_value = name
+        node.inputs['Name'].default_value = attribute
         return node.outputs['Attribute']
 
     links.new(group_in.outputs[0], on_points.inputs['Points'])
     links.new(group_in.outputs[1], info.inputs['Collection'])
     links.new(info.outputs[0], on_points.inputs['Instance'])
-    links.new(named("strew_prefab", 'INT'), on_points.inputs['Instance Index'])
-    links.new(named("strew_rotation", 'FLOAT_VECTOR'), on_points.inputs['Rotation'])
-    links.new(named("strew_scale", 'FLOAT'), on_points.inputs['Scale'])
+    wire(nodes, named, on_points)
     links.new(on_points.outputs[0], group_out.inputs[0])
     for x, node in enumerate((group_in, info, on_points, group_out)):
         node.location = (x * 250.0, 0.0)
     return group
+
+
+def _wire_scatter(nodes: bpy.types.Nodes, named: Callable[[str, str], bpy.types.NodeSocket],
+                  on_points: bpy.types.Node) -> None:
+    links = on_points.id_data.links
+    links.new(named("strew_prefab", 'INT'), on_points.inputs['Instance Index'])
+    links.new(named("strew_rotation", 'FLOAT_VECTOR'), on_points.inputs['Rotation'])
+    links.new(named("strew_scale", 'FLOAT'), on_points.inputs['Scale'])
+
+
+def instancer_node_group() -> bpy.types.NodeTree:
+    """The shared "Strew Instancer" node group of Scatter."""
+    return build_instancer_group(NODE_GROUP_NAME, OWNER, NODE_GROUP_VERSION, _wire_scatter)
+
+
+def set_instancer_modifier(obj: bpy.types.Object, group: bpy.types.NodeTree,
+                           collection: bpy.types.Collection) -> bpy.types.Modifier:
+    """Give ``obj`` the "Strew Instancer" modifier running ``group`` on the children of ``collection``."""
+    modifier = obj.modifiers.new("Strew Instancer", 'NODES')
+    modifier.node_group = group
+    prefabs_socket = next(item for item in group.interface.items_tree if item.name == "Prefabs")
+    modifier[prefabs_socket.identifier] = collection
+    return modifier
 
 
 @dataclass(frozen=True)
@@ -126,11 +156,7 @@ def write_point_instancer(
 
     obj = bpy.data.objects.new(name, mesh)
     mark(obj, OWNER, strew_layer=layer_name)
-    modifier = obj.modifiers.new("Strew Instancer", 'NODES')
-    group = instancer_node_group()
-    modifier.node_group = group
-    prefabs_socket = next(item for item in group.interface.items_tree if item.name == "Prefabs")
-    modifier[prefabs_socket.identifier] = collection
+    set_instancer_modifier(obj, instancer_node_group(), collection)
     output.objects.link(obj)
     return obj
 

@@ -1,4 +1,5 @@
-"""The Assemble Room job: read the kit → the room problem (``core.wfc.room``) → its solve steps → placed tiles.
+"""The Assemble Room job: read the kit → the room problem (``core.wfc.room``) → its solve steps → the room
+(written by ``room_output``).
 
 Shared by the operator (stepped from its modal timer) and the command line (run to the end).
 
@@ -21,22 +22,25 @@ from dataclasses import dataclass, field
 import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
-from mathutils import Matrix
 
 from ..core.wfc import Contradiction, Rules, Step
 from ..core.wfc.room import FixedTile, RoomInputError, RoomProblem, RoomSpec, parse_fixed, room_problem
-from .ownership import OWNER_KEY, is_owned, mark, owned_collection
 from .room_kit import Kit, KitError, read_kit
+from .room_mxgmn import MXGMN_KEY, prepare_mxgmn
+from .room_output import (  # noqa: F401 (the output's names, re-exported for callers of the job)
+    CELL_KEY,
+    MIRROR_KEY,
+    OUTPUT_ITEMS,
+    OWNER,
+    ROOM_KEY,
+    ROTATION_KEY,
+    TILE_KEY,
+    build_steps,
+    clear_room,
+    room_objects,
+)
 
 __all__ = ["FixedTile", "RoomError", "RoomParams", "assemble", "clear_room", "parse_room_text", "run_to_end"]
-
-OWNER = "room"
-ROOM_KEY = "strew_room"
-CELL_KEY = "strew_cell"
-TILE_KEY = "strew_tile"
-ROTATION_KEY = "strew_rotation"
-MIRROR_KEY = "strew_mirror"
-BUILD_CHUNK = 250
 
 
 class RoomError(Exception):
@@ -56,10 +60,14 @@ class RoomParams(RoomSpec):
     cell_size: tuple[float, float, float] | None = None  # None: from the kit
     origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
     compatible: str = ""
+    border: str | None = None  # no border unless asked for: any kit assembles whatever its labels
+    output: str = 'INSTANCES'  # or 'OBJECTS' (see room_output)
 
     def __post_init__(self) -> None:
         if not self.kit:
             raise RoomError(rpt_("kit: name the collection that holds the tiles"))
+        if self.output not in {item[0] for item in OUTPUT_ITEMS}:
+            raise RoomError(rpt_("output: use INSTANCES or OBJECTS, got {value!r}").format(value=self.output))
         if not self.room_name.strip():
             raise RoomError(rpt_("room name: give the output collection a name"))
         try:
@@ -111,6 +119,8 @@ def prepare(params: RoomParams) -> tuple[Kit, RoomProblem]:
     if collection is None:
         raise RoomError(rpt_('There is no collection named "{name}": pick the kit collection').format(
             name=params.kit))
+    if MXGMN_KEY in collection:  # an imported mxgmn tileset: its own adjacency, no sockets
+        return prepare_mxgmn(collection, params, RoomError)
     try:
         kit = read_kit(collection, params.compatible, params.cell_size)
         problem = room_problem(kit.tiles, kit.compatible, params, kit.cell_size)
@@ -126,69 +136,6 @@ def _step_text(step: Step) -> str:
         return rpt_("Preparing {cells:,} cells").format(cells=step.cells)
     return rpt_("Attempt {attempt}: {decided:,} of {cells:,} cells decided").format(
         attempt=step.attempt, decided=step.decided, cells=step.cells)
-
-
-def clear_room(scene: bpy.types.Scene, name: str) -> int:
-    """Remove the room ``name`` Strew built in ``scene`` (its objects and collection); returns the count.
-
-    A room collection that still holds objects of the user's after that is left in place and handed over to the
-    user (Strew's mark removed), so a later room never hides behind it.
-    """
-    removed = 0
-    while (collection := owned_collection(scene, name, OWNER, create=False)) is not None:
-        doomed = [obj for obj in collection.objects if is_owned(obj, OWNER)]
-        if doomed:
-            bpy.data.batch_remove(doomed)
-        removed += len(doomed)
-        if not len(collection.objects) and not len(collection.children):
-            bpy.data.collections.remove(collection)
-        else:
-            for key in (OWNER_KEY, "strew_name", "strew_kit"):
-                if key in collection:
-                    del collection[key]
-    return removed
-
-
-def build_steps(scene: bpy.types.Scene, plan: Plan, params: RoomParams) -> Generator[float, None, None]:
-    """Write the plan as linked duplicates into a new collection, then swap it in for the old room."""
-    staging = bpy.data.collections.new(params.room_name)
-    mark(staging, OWNER, strew_name=params.room_name, strew_kit=plan.kit.collection.name)
-    created: list[bpy.types.ID] = [staging]
-    try:
-        rules, grid, kit = plan.rules, plan.grid, plan.kit
-        cell = np.array(kit.cell_size)
-        origin = np.array(params.origin, dtype=np.float64)
-        rotations = {r: Matrix.Rotation(math.radians(r), 4, 'Z') for r in (0, 90, 180, 270)}
-        cells = np.argwhere(np.ones(grid.shape, dtype=bool))
-        for start in range(0, len(cells), BUILD_CHUNK):
-            for x, y, z in cells[start:start + BUILD_CHUNK]:
-                v = int(grid[x, y, z])
-                source = kit.objects[rules.tiles[v]]
-                rotation = int(rules.rotations[v])
-                mirrored = bool(rules.reflected[v]) if rules.reflected else False
-                obj = source.copy()
-                obj.parent = None
-                # A kit is often hidden with the monitor/camera toggles: the room must not inherit that.
-                obj.hide_viewport = obj.hide_render = obj.hide_select = False
-                if OWNER_KEY in obj:
-                    del obj[OWNER_KEY]
-                staging.objects.link(obj)
-                created.append(obj)
-                location = origin + cell * (x, y, z)
-                scale = (-source.scale[0] if mirrored else source.scale[0], *source.scale[1:])
-                obj.matrix_world = (Matrix.Translation(location) @ rotations[rotation]
-                                    @ Matrix.Diagonal((*scale, 1.0)))
-                mark(obj, OWNER, **{ROOM_KEY: params.room_name, CELL_KEY: (int(x), int(y), int(z)),
-                                    TILE_KEY: source.name, ROTATION_KEY: rotation, MIRROR_KEY: mirrored})
-            yield min(1.0, (start + BUILD_CHUNK) / len(cells))
-    except BaseException:
-        bpy.data.batch_remove(created)
-        raise
-    staging[CELL_KEY + "_size"] = tuple(float(c) for c in plan.kit.cell_size)
-    staging["strew_grid_shape"] = tuple(int(s) for s in plan.grid.shape)
-    clear_room(scene, params.room_name)
-    scene.collection.children.link(staging)
-    staging.name = params.room_name  # Blender adds .001 when a user's collection already has the name
 
 
 def assemble(scene: bpy.types.Scene, params: RoomParams) -> Generator[tuple[float, str], None, RoomResult]:

@@ -15,8 +15,8 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core.tile_sockets import SIDES, cell_overflow, detect_sockets, mirror_pairs, parse_compatible
 from ..core.wfc import SocketTile
+from ..core.wfc.socket_detect import SIDES, cell_overflow, detect_sockets, mirror_pairs, parse_compatible
 
 SOCKETS_KEY = "strew_sockets"
 WEIGHT_KEY = "strew_weight"
@@ -104,40 +104,56 @@ def read_tile(obj: bpy.types.Object) -> SocketTile:
         raise KitError(str(error)) from error
 
 
-def local_vertices(obj: bpy.types.Object) -> np.ndarray:
-    """The tile's evaluated vertices in its local frame, scaled by the object's scale (what a copy shows)."""
+def local_geometry(obj: bpy.types.Object) -> tuple[np.ndarray, np.ndarray]:
+    """The tile's evaluated vertices (N, 3) in its local frame, scaled by the object's scale (what a copy
+    shows), and its triangles (M, 3) as vertex indices; an empty instancing a collection gives its parts."""
     scale = np.array(obj.scale, dtype=np.float64)
     if obj.type == 'EMPTY' and obj.instance_type == 'COLLECTION' and obj.instance_collection is not None:
-        parts = []
+        vertices, triangles, count = [], [], 0
         offset = np.array(obj.instance_collection.instance_offset)
         for child in obj.instance_collection.all_objects:
-            v = local_vertices(child) / np.array(child.scale)  # child's own local frame
+            v, t = local_geometry(child)
+            v = v / np.array(child.scale)  # child's own local frame
             m = np.array(child.matrix_world)
-            parts.append((v @ m[:3, :3].T + m[:3, 3]) - offset)
-        return (np.concatenate(parts) if parts else np.zeros((0, 3))) * scale
+            vertices.append((v @ m[:3, :3].T + m[:3, 3]) - offset)
+            triangles.append(t + count)
+            count += len(v)
+        if not vertices:
+            return np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int64)
+        return np.concatenate(vertices) * scale, np.concatenate(triangles)
     if obj.type != 'MESH':
-        return np.zeros((0, 3))
+        return np.zeros((0, 3)), np.zeros((0, 3), dtype=np.int64)
     depsgraph = bpy.context.evaluated_depsgraph_get()
     evaluated = obj.evaluated_get(depsgraph)
     mesh = evaluated.to_mesh()
     try:
         co = np.empty(len(mesh.vertices) * 3)
         mesh.vertices.foreach_get("co", co)
+        mesh.calc_loop_triangles()
+        tris = np.empty(len(mesh.loop_triangles) * 3, dtype=np.int64)
+        mesh.loop_triangles.foreach_get("vertices", tris)
     finally:
         evaluated.to_mesh_clear()
-    return co.reshape(-1, 3) * scale
+    return co.reshape(-1, 3) * scale, tris.reshape(-1, 3)
+
+
+def local_vertices(obj: bpy.types.Object) -> np.ndarray:
+    """The tile's evaluated vertices in its local frame, scaled by the object's scale (what a copy shows)."""
+    return local_geometry(obj)[0]
 
 
 def bounds_cell_size(objects: list[bpy.types.Object]) -> tuple[float, float, float] | None:
-    """The cell size the tiles' bounds suggest: the largest x/y extent (square cells) and z extent."""
+    """The cell size the tiles' bounds suggest: the largest x/y extent (square cells) and z extent; a flat kit
+    (every tile without height, e.g. 2-D road tiles as planes) gets cubic cells (height = width)."""
     extents = [np.ptp(v, axis=0) for v in (local_vertices(o) for o in objects) if len(v)]
     if not extents:
         return None
     e = np.max(extents, axis=0)
     side = float(max(e[0], e[1]))
-    if side <= 0 or e[2] <= 0:
+    if side <= 0:
         return None
-    return (round(side, 4), round(side, 4), round(float(e[2]), 4))
+    height = float(e[2]) if e[2] > 1e-6 else side
+    return (round(side, 4), round(side, 4), round(height, 4))
 
 
 def kit_cell_size(collection: bpy.types.Collection, objects: list[bpy.types.Object]) -> tuple[float, float, float]:
@@ -150,7 +166,7 @@ def kit_cell_size(collection: bpy.types.Collection, objects: list[bpy.types.Obje
     size = bounds_cell_size(objects)
     if size is None:
         raise KitError(rpt_(
-            'Kit "{name}": cannot tell the cell size from the tiles (no geometry with width and height); '
+            'Kit "{name}": cannot tell the cell size from the tiles (no geometry with a width); '
             "untick Cell Size from Kit and set it"
         ).format(name=collection.name))
     return size
@@ -195,19 +211,29 @@ def read_kit(collection: bpy.types.Collection | None, compatible: str = "",
 
 
 def detect_object_sockets(obj: bpy.types.Object, cell_size, quantum: float) -> dict[str, str]:
-    """Detect a tile's sockets from its geometry (see :func:`strew.core.tile_sockets.detect_sockets`)."""
-    return detect_sockets(local_vertices(obj), cell_size, quantum=quantum)
+    """Detect a tile's sockets from its geometry (see :func:`strew.core.wfc.socket_detect.detect_sockets`)."""
+    vertices, triangles = local_geometry(obj)
+    return detect_sockets(vertices, cell_size, quantum=quantum, triangles=triangles)
 
 
-def tiles_off_cell(objects: list[bpy.types.Object], cell_size, tolerance: float) -> list[tuple[str, float]]:
-    """Tiles whose geometry reaches more than ``tolerance`` outside their cell (origin or size off), worst first."""
-    out = [(obj.name, cell_overflow(local_vertices(obj), cell_size)) for obj in objects]
+def tiles_off_cell(objects: list[bpy.types.Object], cell_size, tolerance: float,
+                   vertical: bool = True) -> list[tuple[str, float]]:
+    """Tiles whose geometry reaches more than ``tolerance`` outside their cell (origin or size off), worst first;
+    ``vertical=False`` looks at x and y only."""
+    out = [(obj.name, cell_overflow(local_vertices(obj), cell_size, vertical)) for obj in objects]
     return sorted(((name, d) for name, d in out if d > tolerance), key=lambda item: -item[1])
 
 
 def write_sockets(obj: bpy.types.Object, sockets: Mapping[str, str]) -> None:
-    """Store sockets in the object's settings (and in its custom property when it has one, which wins)."""
+    """Store the given sides' sockets (the others stay as they are) in the object's settings, and in its custom
+    property when it has one (it wins). A tile left with six empty sockets (an air or void tile: nothing on any
+    side) gets the custom property too, since empty settings read as "no sockets set"."""
     for side in SIDES:
-        setattr(obj.strew, f"socket_{side}", sockets.get(side, ""))
+        if side in sockets:
+            setattr(obj.strew, f"socket_{side}", sockets[side])
     if SOCKETS_KEY in obj:
-        obj[SOCKETS_KEY] = {side: sockets.get(side, "") for side in SIDES}
+        value = _plain(obj[SOCKETS_KEY])
+        old = value if isinstance(value, Mapping) else {}
+        obj[SOCKETS_KEY] = {side: str(sockets.get(side, old.get(side, "")) or "") for side in SIDES}
+    elif not any(getattr(obj.strew, f"socket_{side}") for side in SIDES):
+        obj[SOCKETS_KEY] = {side: "" for side in SIDES}

@@ -36,7 +36,7 @@ from .masks import (
 from .noise import PerlinNoise
 from .polygons import PolygonSet
 from .polylines import SegmentIndex, polylines_to_segments
-from .radius import RadiusField, radius_from_density
+from .radius import RadiusField, density_to_radius, radius_from_density
 from .sources import DistanceToPolylines, ImageField, VertexField
 
 __all__ = [
@@ -68,6 +68,7 @@ __all__ = [
     "VertexField",
     "as_field",
     "as_mask",
+    "density_to_radius",
     "polylines_to_segments",
     "radius_from_density",
 ]

@@ -33,9 +33,21 @@ class RadiusField(Field):
             )
 
     def evaluate(self, xy: NDArray[np.float64]) -> NDArray[np.float64]:
-        d = np.clip(self.density.evaluate(xy), 0.0, 1.0)
-        d = np.nan_to_num(d, nan=0.0)
-        return self.max_radius + (self.min_radius - self.max_radius) * d
+        return density_to_radius(self.density.evaluate(xy), self.min_radius, self.max_radius)
+
+
+def density_to_radius(density: Any, min_radius: float, max_radius: float) -> NDArray[np.float64]:
+    """Radius per density value: ``max_radius`` at 0, ``min_radius`` at 1, linear between.
+
+    Density is clamped to [0, 1] and NaN counts as 0 (sparse), so the radius always stays in
+    [min_radius, max_radius] whatever a density source returns.
+
+    >>> density_to_radius(np.array([0.0, 0.5, 1.0, 7.0, np.nan]), 2.0, 6.0).tolist()
+    [6.0, 4.0, 2.0, 2.0, 6.0]
+    """
+    d = np.clip(np.asarray(density, dtype=np.float64), 0.0, 1.0)
+    d = np.nan_to_num(d, nan=0.0)
+    return max_radius + (min_radius - max_radius) * d
 
 
 def radius_from_density(density: Any, min_radius: float, max_radius: float) -> RadiusField:

@@ -2,6 +2,10 @@
 
 Triangles are binned over their xy bounding boxes, and cells that a triangle's projection cannot touch are
 culled with a separating-axis test, so a query tests the few triangles of its own cell only.
+
+The triangles are numbered in row-major order of their first cell (the cell of their box's lower-left
+corner). For each offset ``(du, dv)`` inside the boxes, the pairs (cell, triangle) then come out already
+sorted, so the cell lists are a merge of a few sorted runs instead of a full sort of millions of keys.
 """
 
 from __future__ import annotations
@@ -11,24 +15,19 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from .._grid import CellLists, expand_ranges, stable_order
+from .._grid import CellLists, expand_ranges
 
-GRID_BLOCK = 131_072
-"""Triangles binned per step when building the grid (bounds the temporaries)."""
+Boxes = tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]
+"""Per-triangle xy bounding boxes: ``lo_x, lo_y, hi_x, hi_y``."""
 
-Corners = tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]
+Ranges = tuple[NDArray[np.int32], NDArray[np.int32], NDArray[np.int32], NDArray[np.int32]]
+"""Per-triangle cell ranges: first column, first row, number of columns, number of rows."""
 
+RUN_SPAN = 4
+"""Boxes up to this many cells wide and deep are binned offset by offset; larger ones pair by pair."""
 
-def spatial_order(xs: NDArray[np.float64], ys: NDArray[np.float64]) -> NDArray[np.intp]:
-    """A permutation listing triangles row by row over a coarse grid of their first corners."""
-    count = xs.shape[1]
-    x, y = xs[0], ys[0]
-    lo = np.array([x.min(), y.min()])
-    span = np.maximum(np.array([x.max(), y.max()]) - lo, 1e-300)
-    side = max(1, min(4096, int(np.sqrt(count))))
-    ix = np.minimum(((x - lo[0]) / span[0] * side).astype(np.int64), side - 1)
-    iy = np.minimum(((y - lo[1]) / span[1] * side).astype(np.int64), side - 1)
-    return stable_order(iy * side + ix)
+KEY_SHIFT = 32
+"""A (cell, triangle) pair is sorted as the key ``cell << KEY_SHIFT | triangle``."""
 
 
 @dataclass(frozen=True)
@@ -50,86 +49,154 @@ class TriangleGrid:
         inside_grid = (fx >= -slack) & (fy >= -slack) & (fx <= nx + slack) & (fy <= ny + slack)
         ix = np.clip(fx, 0, nx - 1).astype(np.int64)
         iy = np.clip(fy, 0, ny - 1).astype(np.int64)
-        cell = np.where(inside_grid, iy * nx + ix, 0)
+        cell = iy * nx + ix
+        if inside_grid.all():
+            return self.cells.candidates(cell)
         return self.cells.candidates(cell, inside_grid)
 
 
-def build_grid(
-    lo: tuple[NDArray[np.float64], NDArray[np.float64]],
-    hi: tuple[NDArray[np.float64], NDArray[np.float64]],
-    xs: Corners,
-    ys: Corners,
-    bounds: tuple[NDArray[np.float64], NDArray[np.float64]],
-    per_cell: float,
-) -> TriangleGrid:
-    """Bin triangles (per-triangle xy boxes ``lo .. hi``, corners ``xs, ys``) into about one cell per
-    ``per_cell`` triangles over ``bounds = (min, max)``."""
-    count = len(lo[0])
-    origin = bounds[0].copy()
-    span = np.maximum(bounds[1] - origin, 1e-12 * (1.0 + np.abs(origin)))
-    cells_wanted = max(1.0, count / per_cell)
-    side = float(np.sqrt(span[0] * span[1] / cells_wanted))
-    side = max(side, float(span.max()) / 4096.0)  # keeps a degenerate (thin) extent from exploding
-    while True:
-        shape = np.maximum(1, np.ceil(span / side)).astype(np.int64)
-        inv_cell = shape / span
-        cx0 = np.minimum(((lo[0] - origin[0]) * inv_cell[0]).astype(np.int64), shape[0] - 1)
-        cy0 = np.minimum(((lo[1] - origin[1]) * inv_cell[1]).astype(np.int64), shape[1] - 1)
-        width = np.minimum(((hi[0] - origin[0]) * inv_cell[0]).astype(np.int64), shape[0] - 1) - cx0 + 1
-        height = np.minimum(((hi[1] - origin[1]) * inv_cell[1]).astype(np.int64), shape[1] - 1) - cy0 + 1
-        pairs = width * height
-        # A few huge triangles over a fine grid would blow up memory: coarsen until bounded.
-        if pairs.sum() <= 16 * count + 4 * int(shape.prod()) or shape.max() == 1:
-            break
-        side *= 2.0
+@dataclass(frozen=True)
+class GridFrame:
+    """Where the cells lie: ``origin``, cells per world unit ``inv_cell`` and ``shape = (nx, ny)``."""
 
-    if bool((pairs == 1).all()):  # every triangle inside one cell: no expansion needed
-        tri = np.arange(count)
-        cx, cy = cx0, cy0
-    else:
-        # In blocks of triangles: the (triangle, cell) pairs and their test temporaries stay small, so
-        # the allocator reuses warm memory instead of faulting in fresh pages (2-3x faster on a first build).
-        parts = []
-        for start in range(0, count, GRID_BLOCK):
-            block = slice(start, min(start + GRID_BLOCK, count))
-            b_pairs = pairs[block]
-            b_tri, local = expand_ranges(b_pairs)
-            w = np.repeat(width[block], b_pairs)
-            row = local // w
-            b_cx = np.repeat(cx0[block], b_pairs) + (local - row * w)
-            b_cy = np.repeat(cy0[block], b_pairs) + row
-            keep = _cells_touch_triangles(
-                origin, inv_cell, b_cx, b_cy, b_pairs,
-                (xs[0][block], xs[1][block], xs[2][block]), (ys[0][block], ys[1][block], ys[2][block]),
-            )
-            parts.append((b_tri[keep] + start, b_cx[keep], b_cy[keep]))
-        tri = np.concatenate([p[0] for p in parts])
-        cx = np.concatenate([p[1] for p in parts])
-        cy = np.concatenate([p[2] for p in parts])
-    cell = cy * shape[0] + cx
-    cells = CellLists.from_pairs(tri.astype(np.intp), cell, int(shape.prod()))
-    return TriangleGrid(origin, inv_cell, shape, cells)
+    origin: NDArray[np.float64]
+    inv_cell: NDArray[np.float64]
+    shape: NDArray[np.int64]
+
+    @classmethod
+    def fit(
+        cls, boxes: Boxes, bounds: tuple[NDArray[np.float64], NDArray[np.float64]], per_cell: float, block: int
+    ) -> tuple[GridFrame, Ranges]:
+        """About one cell per ``per_cell`` triangles over ``bounds``, coarser if boxes would overlap too
+        many cells; with every box's cell range (first column, first row, columns, rows; int32)."""
+        count = len(boxes[0])
+        origin = bounds[0].copy()
+        span = np.maximum(bounds[1] - origin, 1e-12 * (1.0 + np.abs(origin)))
+        side = float(np.sqrt(span[0] * span[1] / max(1.0, count / per_cell)))
+        side = max(side, float(span.max()) / 4096.0)  # keeps a degenerate (thin) extent from exploding
+        ranges = (np.empty(count, np.int32), np.empty(count, np.int32), np.empty(count, np.int32),
+                  np.empty(count, np.int32))
+        while True:
+            shape = np.maximum(1, np.ceil(span / side)).astype(np.int64)
+            frame = cls(origin, shape / span, shape)
+            pairs = 0
+            for start in range(0, count, block):
+                part = slice(start, start + block)
+                cx0, cy0, width, height = frame.cell_ranges((boxes[0][part], boxes[1][part], boxes[2][part],
+                                                             boxes[3][part]))
+                pairs += int(np.dot(width, height))
+                ranges[0][part], ranges[1][part], ranges[2][part], ranges[3][part] = cx0, cy0, width, height
+            # A few huge triangles over a fine grid would blow up memory: coarsen until bounded.
+            if pairs <= 16 * count + 4 * int(shape.prod()) or shape.max() == 1:
+                return frame, ranges
+            side *= 2.0
+
+    def cell_ranges(
+        self, boxes: Boxes
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+        """First column and row of each box's cells, and how many columns and rows it spans."""
+        lo_x, lo_y, hi_x, hi_y = boxes
+        origin, inv_cell, last = self.origin, self.inv_cell, self.shape - 1
+        cx0 = np.minimum(((lo_x - origin[0]) * inv_cell[0]).astype(np.int64), last[0])
+        cy0 = np.minimum(((lo_y - origin[1]) * inv_cell[1]).astype(np.int64), last[1])
+        width = np.minimum(((hi_x - origin[0]) * inv_cell[0]).astype(np.int64), last[0]) - cx0 + 1
+        height = np.minimum(((hi_y - origin[1]) * inv_cell[1]).astype(np.int64), last[1]) - cy0 + 1
+        return cx0, cy0, width, height
 
 
-def _cells_touch_triangles(
-    origin: NDArray[np.float64],
-    inv_cell: NDArray[np.float64],
-    cx: NDArray[np.int64],
-    cy: NDArray[np.int64],
-    pairs: NDArray[np.int64],
-    xs: Corners,
-    ys: Corners,
-) -> NDArray[np.bool_]:
-    """Separating-axis test of each (triangle, cell) pair along the triangle's three edge normals.
+class PairCollector:
+    """Gathers the (cell, triangle) keys of blocks of triangles, numbered in first-cell order."""
 
-    ``cx, cy`` list the cells of triangle 0, then triangle 1, ... (``pairs[i]`` cells for triangle i).
-    """
-    cell = 1.0 / inv_cell
+    def __init__(self, frame: GridFrame, count: int) -> None:
+        self.frame = frame
+        self.count = count
+        self.runs: dict[tuple[int, int], list[NDArray[np.int64]]] = {}
+        self.rest: list[NDArray[np.int64]] = []
+        self.per_cell = np.zeros(int(frame.shape.prod()), dtype=np.int64)
+
+    def add(self, ranges: Ranges, xs: NDArray[np.float64], ys: NDArray[np.float64], first: int) -> None:
+        """Pairs of the triangles ``first, first + 1, ...`` (their cell ranges and (3, B) corners)."""
+        frame = self.frame
+        cx0, cy0, width, height = (r.astype(np.int64) for r in ranges)
+        edges = _edge_planes(frame, xs, ys)
+        small = (width <= RUN_SPAN) & (height <= RUN_SPAN)
+        # A box one cell wide or deep: the triangle crosses every cell of it (it is connected).
+        thin = (width == 1) | (height == 1)
+        index = np.arange(first, first + len(cx0), dtype=np.int64)
+        base = ((cy0 * frame.shape[0] + cx0) << KEY_SHIFT) | index
+        cell_w, cell_h = 1.0 / frame.inv_cell
+        span_u = int(width[small].max(initial=1))
+        span_v = int(height[small].max(initial=1))
+        # The separating-axis reach of cell (du, dv) along edge e is  across[e][du] + along[e][dv].
+        across = [[nx * (frame.origin[0] + (cx0 + (du + 0.5)) * cell_w) for du in range(span_u)]
+                  for nx, _, _ in edges]
+        along = [[ny * (frame.origin[1] + (cy0 + (dv + 0.5)) * cell_h) + offset for dv in range(span_v)]
+                 for _, ny, offset in edges]
+        column_ok = [du < width for du in range(span_u)]
+        reach = np.empty(len(cx0))
+        within = np.empty(len(cx0), dtype=bool)
+        block_keys = []
+        for dv in range(span_v):
+            row_ok = small & (dv < height)
+            for du in range(span_u):
+                np.add(across[0][du], along[0][dv], out=reach)
+                np.greater_equal(reach, 0.0, out=within)
+                for e in (1, 2):
+                    np.add(across[e][du], along[e][dv], out=reach)
+                    within &= reach >= 0.0
+                within |= thin
+                within &= row_ok
+                within &= column_ok[du]
+                pick = np.flatnonzero(within)
+                keys = base[pick] + ((dv * int(frame.shape[0]) + du) << KEY_SHIFT)
+                block_keys.append(keys)
+                self.runs.setdefault((du, dv), []).append(keys)
+        big = np.flatnonzero(~small)
+        if len(big):
+            keys = self._pairwise(big, cx0, cy0, width, height, edges, index)
+            self.rest.append(keys)
+            block_keys.append(keys)
+        cells = np.concatenate(block_keys) >> KEY_SHIFT
+        if len(cells):
+            low = int(cells.min())
+            counts = np.bincount(cells - low)
+            self.per_cell[low:low + len(counts)] += counts
+
+    def _pairwise(self, tri: NDArray[np.intp], cx0: NDArray[np.int64], cy0: NDArray[np.int64],
+                  width: NDArray[np.int64], height: NDArray[np.int64], edges: NDArray[np.float64],
+                  index: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Keys of large boxes, cell by cell (few triangles: a plain expansion)."""
+        frame = self.frame
+        owner, local = expand_ranges(width[tri] * height[tri])
+        owner = tri[owner]
+        w = width[owner]
+        row = local // w
+        cx = cx0[owner] + (local - row * w)
+        cy = cy0[owner] + row
+        cell_w, cell_h = 1.0 / frame.inv_cell
+        centre_x = frame.origin[0] + (cx + 0.5) * cell_w
+        centre_y = frame.origin[1] + (cy + 0.5) * cell_h
+        keep = _touches(edges[:, :, owner], centre_x, centre_y)
+        return ((cy * frame.shape[0] + cx) << KEY_SHIFT)[keep] | index[owner[keep]]
+
+    def cell_lists(self) -> CellLists:
+        """The cell lists, each cell's triangles in ascending order."""
+        parts = [block for run in self.runs.values() for block in run] + self.rest
+        keys = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        keys.sort(kind="stable")  # a merge of sorted runs
+        keys &= (1 << KEY_SHIFT) - 1  # the triangle of each pair
+        starts = np.zeros(len(self.per_cell) + 1, dtype=np.int64)
+        np.cumsum(self.per_cell, out=starts[1:])
+        return CellLists(keys, starts)
+
+
+def _edge_planes(frame: GridFrame, xs: NDArray[np.float64], ys: NDArray[np.float64]) -> NDArray[np.float64]:
+    """(3 edges, 3, B): outward-facing edge normal (nx, ny) and offset of every triangle, such that a cell
+    with centre c can touch the triangle only if ``nx * c_x + ny * c_y + offset >= 0`` for all three edges."""
+    cell = 1.0 / frame.inv_cell
     half = 0.5 * cell
-    centre_x = origin[0] + (cx + 0.5) * cell[0]
-    centre_y = origin[1] + (cy + 0.5) * cell[1]
-    touch = np.ones(len(cx), dtype=bool)
-    for i, j, k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
+    out = np.empty((3, 3, xs.shape[1]))
+    for e, (i, j, k) in enumerate(((0, 1, 2), (1, 2, 0), (2, 0, 1))):
         nx = ys[j] - ys[i]
         ny = xs[i] - xs[j]
         side = nx * (xs[k] - xs[i]) + ny * (ys[k] - ys[i])
@@ -137,15 +204,24 @@ def _cells_touch_triangles(
         nx *= sign
         ny *= sign
         # reach = n.(centre - v_i) + |n_x| half_x + |n_y| half_y; a small slack keeps touching cells
-        offset = (
+        out[e, 0], out[e, 1] = nx, ny
+        out[e, 2] = (
             np.abs(nx) * half[0]
             + np.abs(ny) * half[1]
             - (nx * xs[i] + ny * ys[i])
             + 1e-6 * (np.abs(nx) * cell[0] + np.abs(ny) * cell[1])
             + 1e-8 * (nx * nx + ny * ny)
         )
-        reach = np.repeat(nx, pairs) * centre_x
-        reach += np.repeat(ny, pairs) * centre_y
-        reach += np.repeat(offset, pairs)
+    return out
+
+
+def _touches(edges: NDArray[np.float64], centre_x: NDArray[np.float64], centre_y: NDArray[np.float64]
+             ) -> NDArray[np.bool_]:
+    """Separating-axis test of cells (centres) against triangles (edge planes, one per cell)."""
+    touch = np.ones(len(centre_x), dtype=bool)
+    for nx, ny, offset in edges:
+        reach = nx * centre_x
+        reach += ny * centre_y
+        reach += offset
         touch &= reach >= 0
     return touch

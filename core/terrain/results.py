@@ -44,7 +44,8 @@ class TerrainHit:
     normal : (M, 3) float64
         Unit geometric normal of the hit triangle, flipped so that its z component is >= 0; NaN on a miss.
     triangle : (M,) int64
-        Index into the input ``triangles`` of the hit triangle; -1 on a miss.
+        Index into the input ``triangles`` of the hit triangle; -1 on a miss. Where several triangles give
+        exactly the same top height (a shared edge or vertex), the one listed last.
     barycentric : (M, 3) float64
         Weights of the hit triangle's three vertices (in the input order of its row); NaN on a miss.
     """

@@ -70,33 +70,97 @@ def fits(a: str, b: str, pairs: set[frozenset]) -> bool:
     return a == b
 
 
-def read_room(name: str = "Strew Room") -> dict[tuple[int, int, int], tuple[str, int, bpy.types.Object]]:
-    """cell -> (source tile, rotation, placed object), from the custom properties of the placed objects."""
-    room = bpy.data.collections[name]
+class Placed:
+    """One placed tile as the scene shows it: its world matrix, whether it is mirrored (``strew_mirror``) and,
+    in the Real Objects mode, the object."""
+
+    def __init__(self, matrix: np.ndarray, mirrored: bool, obj: bpy.types.Object | None = None) -> None:
+        self.matrix_world = matrix
+        self.mirrored = mirrored
+        self.obj = obj
+
+
+def room_collection(name: str = "Strew Room") -> bpy.types.Collection:
+    """The room Strew built in the scene, found by its owner mark (never by the collection's name)."""
+    owned = [c for c in bpy.context.scene.collection.children
+             if c.get("strew_owner") == "room" and c.get("strew_name") == name]
+    assert len(owned) == 1, f"expected one room {name!r}, found {len(owned)}"
+    return owned[0]
+
+
+def _instances(room: bpy.types.Object) -> list[tuple[str, np.ndarray]]:
+    """(tile name, world matrix) of every instance the room's Geometry Nodes instancer makes, evaluated."""
+    bpy.context.view_layer.update()
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    return [(inst.instance_object.original.name, np.array(inst.matrix_world))
+            for inst in depsgraph.object_instances
+            if inst.is_instance and inst.parent is not None and inst.parent.original == room]
+
+
+def read_instancer(obj: bpy.types.Object, cell_size) -> dict:
+    """cell -> (tile, rotation, Placed) from the point attributes, as docs/rooms.md tells a script to read them,
+    checked against what Geometry Nodes really instances at each cell."""
+    mesh, n = obj.data, len(obj.data.vertices)
+    cells = np.empty(n * 3, dtype=np.float32)
+    mesh.attributes["strew_cell"].data.foreach_get("vector", cells)
+    tiles = np.empty(n, dtype=np.int32)
+    mesh.attributes["strew_tile"].data.foreach_get("value", tiles)
+    rotations = np.empty(n, dtype=np.int32)
+    mesh.attributes["strew_rotation"].data.foreach_get("value", rotations)
+    mirrored = np.empty(n, dtype=bool)
+    mesh.attributes["strew_mirror"].data.foreach_get("value", mirrored)
+    names = list(obj["strew_tiles"])
+    instances = _instances(obj)
+    matrix = np.array(obj.matrix_world)
+    out = {}
+    flags = {}
+    for cell, tile, rotation, flag in zip(np.rint(cells.reshape(n, 3)).astype(int).tolist(), tiles.tolist(),
+                                          rotations.tolist(), mirrored.tolist(), strict=True):
+        assert tuple(cell) not in out, f"two points in cell {cell}"
+        out[tuple(cell)] = [names[tile], rotation, None]
+        flags[tuple(cell)] = flag
+    assert len(instances) == n, (len(instances), n)
+    for tile, world in instances:
+        local = np.linalg.inv(matrix) @ world[:, 3]
+        cell = tuple(int(c) for c in np.rint(local[:3] / np.array(cell_size)))
+        assert out[cell][0] == tile, (cell, out[cell][0], tile)
+        assert out[cell][2] is None, f"two instances in cell {cell}"
+        assert flags[cell] == (np.linalg.det(world[:3, :3]) < 0), (cell, flags[cell])  # mirrored: negative scale
+        out[cell][2] = Placed(world, flags[cell])
+    return {cell: tuple(value) for cell, value in out.items()}
+
+
+def read_room(name: str = "Strew Room") -> dict[tuple[int, int, int], tuple[str, int, Placed]]:
+    """cell -> (source tile, rotation, Placed), from the instancer's points or the placed objects' properties."""
+    room = room_collection(name)
     out = {}
     for obj in room.objects:
+        if "strew_tiles" in obj:
+            assert len(room.objects) == 1
+            return read_instancer(obj, tuple(room["strew_cell_size"]))
         cell = tuple(int(c) for c in obj["strew_cell"])
         assert cell not in out, f"two objects in cell {cell}"
-        out[cell] = (obj["strew_tile"], int(obj["strew_rotation"]), obj)
+        out[cell] = (obj["strew_tile"], int(obj["strew_rotation"]),
+                     Placed(np.array(obj.matrix_world), bool(obj.get("strew_mirror", False)), obj))
     return out
 
 
 def placed_tiles(room: dict, kit: bpy.types.Collection) -> dict[tuple[int, int, int], dict]:
     out = {}
-    for cell, (tile, rotation, obj) in room.items():
+    for cell, (tile, rotation, placed) in room.items():
         source = source_tile(kit.all_objects[tile])
-        out[cell] = turn(mirror(source) if obj.get("strew_mirror") else source, rotation)
+        out[cell] = turn(mirror(source) if placed.mirrored else source, rotation)
     return out
 
 
 def check_positions(room: dict, origin, cell_size) -> None:
     """Every placed object sits at origin + cell_size * cell, turned by its stored rotation about +Z."""
     bpy.context.view_layer.update()
-    for cell, (_, rotation, obj) in room.items():
-        m = np.array(obj.matrix_world)
+    for cell, (_, rotation, placed) in room.items():
+        m = placed.matrix_world
         np.testing.assert_allclose(m[:3, 3], np.array(origin) + np.array(cell_size) * np.array(cell), atol=1e-5)
         a = math.radians(rotation)
-        sign = -1.0 if obj.get("strew_mirror") else 1.0  # a mirrored tile has its x axis negated, then turned
+        sign = -1.0 if placed.mirrored else 1.0  # a mirrored tile has its x axis negated, then turned
         np.testing.assert_allclose(sign * m[:2, 0] / np.linalg.norm(m[:3, 0]), [math.cos(a), math.sin(a)],
                                    atol=1e-6)
 

@@ -21,6 +21,7 @@ from rooms_check import (
     fits,
     placed_tiles,
     read_room,
+    room_collection,
     source_tile,
     turn,
     violations,
@@ -142,7 +143,9 @@ def test_demo_kit_two_storey_room_obeys_sockets_border_fixed_tiles_and_connectiv
         if tile in ("stair", "spiral"):
             assert room[(x, y, z + 1)][:2] == (f"{tile}_top", rotation)
     assert len({tile for tile, _, _ in room.values()}) >= 25
-    assert all(obj.data is kit.objects[obj["strew_tile"]].data for _, _, obj in room.values())  # linked duplicates
+    assert bpy.ops.strew.assemble_room(kit="Tiles", size=(4, 4, 2), seed=3, output='OBJECTS') == {'FINISHED'}
+    room = read_room()
+    assert all(p.obj.data is kit.objects[p.obj["strew_tile"]].data for _, _, p in room.values())  # linked duplicates
     # A room is never read back as a kit (its objects are Strew's).
     with pytest.raises(RuntimeError, match="empty"):
         bpy.ops.strew.assemble_room(kit="Strew Room", size=(3, 3, 1))
@@ -153,11 +156,12 @@ def test_hand_made_kit_from_custom_properties_and_the_panel() -> None:
     for obj in kit.objects:  # a kit hidden with the monitor and camera toggles still gives a visible room
         obj.hide_viewport = obj.hide_render = True
     settings = bpy.context.scene.strew.room
-    settings.kit, settings.border, settings.connected, settings.seed = kit, "grass", True, 11
+    settings.kit, settings.use_border, settings.border, settings.connected, settings.seed = kit, True, "grass", True, 11
+    settings.output = 'OBJECTS'
     assert bpy.ops.strew.assemble_room(size=(9, 7, 1)) == {'FINISHED'}
     checked = _check_room(kit, (9, 7, 1), (0, 0, 0), (2.0, 2.0, 1.0), set(), border=["grass"])
     assert len(walkable_regions(checked["tiles"])) == 1
-    assert not any(obj.hide_viewport or obj.hide_render for _, _, obj in checked["room"].values())
+    assert not any(p.obj.hide_viewport or p.obj.hide_render for _, _, p in checked["room"].values())
     kinds = [tile for tile, _, _ in checked["room"].values()]
     assert kinds.count("grass") > len(kinds) / 2  # weight 3 (custom property) vs 1
     # Periodic: the adjacency also holds across the wrapped edges.
@@ -169,10 +173,11 @@ def test_rotation_convention_on_the_geometry() -> None:
     """At 90° the side that faced east faces north: the turn tile's road bump points where its sockets say."""
     kit = _hand_kit()
     del kit["strew_cell_size"]  # the cell size now comes from the tiles' bounds: 2 x 2 x 1
-    assert bpy.ops.strew.assemble_room(kit=kit.name, size=(8, 8, 1), seed=5, border="grass") == {'FINISHED'}
+    assert bpy.ops.strew.assemble_room(kit=kit.name, size=(8, 8, 1), seed=5, border="grass",
+                                       output='OBJECTS') == {'FINISHED'}
     room = read_room()
     check_positions(room, (0, 0, 0), (2.0, 2.0, 1.0))
-    turns = [(cell, rotation, obj) for cell, (tile, rotation, obj) in room.items() if tile == "turn"]
+    turns = [(cell, rotation, p.obj) for cell, (tile, rotation, p) in room.items() if tile == "turn"]
     assert {rotation for _, rotation, _ in turns} >= {0, 90} or len(turns) >= 2
     for cell, rotation, obj in turns:
         tile = turn(source_tile(kit.objects["turn"]), rotation)
@@ -190,9 +195,8 @@ def test_same_seed_same_room_and_reassembling_replaces_only_strews_room() -> Non
     user.objects.link(bpy.data.objects.new("mine", None))
 
     def layout() -> dict:
-        owned = [c for c in bpy.data.collections if c.get("strew_owner") == "room"]
-        assert len(owned) == 1
-        return {tuple(o["strew_cell"]): (o["strew_tile"], o["strew_rotation"]) for o in owned[0].objects}
+        assert len([c for c in bpy.data.collections if c.get("strew_owner") == "room" and "strew_name" in c]) == 1
+        return {cell: (tile, rotation) for cell, (tile, rotation, _) in read_room().items()}
 
     assert bpy.ops.strew.assemble_room(size=(8, 8, 2), seed=7) == {'FINISHED'}
     first = layout()
@@ -202,11 +206,11 @@ def test_same_seed_same_room_and_reassembling_replaces_only_strews_room() -> Non
     assert layout() != first
     assert [o.name for o in user.objects] == ["mine"] and user.name == "Strew Room"
     # The user drops an object of theirs into Strew's room: re-assembling keeps it and never doubles the room.
-    ours = next(c for c in bpy.data.collections if c.get("strew_owner") == "room")
+    ours = room_collection()
     ours.objects.link(bpy.data.objects.new("also mine", None))
     assert bpy.ops.strew.assemble_room(size=(8, 8, 2), seed=8) == {'FINISHED'}
     assert [o.name for o in ours.objects] == ["also mine"] and "strew_owner" not in ours
-    assert sum(1 for o in bpy.data.objects if o.get("strew_owner") == "room") == 8 * 8 * 2
+    assert len(read_room()) == 8 * 8 * 2 and sum(1 for o in bpy.data.objects if o.get("strew_owner") == "room") == 1
 
 
 def test_clear_after_save_and_reload(tmp_path: Path) -> None:
@@ -264,9 +268,9 @@ def test_modal_job_cancelled_midway_leaves_the_scene_unchanged() -> None:
         except StopIteration as stop:
             assert stop.value.placed == 30 * 30 * 2
             break
-    stepped = {tuple(o["strew_cell"]): o["strew_tile"] for o in bpy.data.collections["Strew Room"].objects}
+    stepped = read_room()
     room_job.run_to_end(bpy.context.scene, params)
-    assert {tuple(o["strew_cell"]): o["strew_tile"] for o in bpy.data.collections["Strew Room"].objects} == stepped
+    assert {cell: value[:2] for cell, value in read_room().items()} == {c: v[:2] for c, v in stepped.items()}
 
 
 # --- Detect Sockets on a kit whose true sockets are known -------------------------------------------------------
@@ -313,7 +317,7 @@ def test_detect_sockets_labels_a_kit_whose_true_sockets_are_known() -> None:
     kit = _detect_kit()
     room = bpy.context.scene.strew.room
     room.kit, room.auto_cell_size, room.cell_size = kit, False, (2.0, 2.0, 2.0)
-    assert bpy.ops.strew.detect_sockets(target='KIT') == {'FINISHED'}
+    assert bpy.ops.strew.detect_sockets(target='KIT', vertical=True) == {'FINISHED'}
     labels = {obj.name: {s: getattr(obj.strew, f"socket_{s}") for s in ("n", "e", "s", "w", "up", "down")}
               for obj in kit.objects}
     # Documented pairing: "m<hash>" (an asymmetric profile) always pairs with "m<hash>~" (its mirror).
@@ -326,9 +330,9 @@ def test_detect_sockets_labels_a_kit_whose_true_sockets_are_known() -> None:
                 for side_b, kind_b in sides_b.items():
                     truth = kind_a == MIRROR[kind_b]
                     assert fits(labels[a][side_a], labels[b][side_b], pairs) == truth, (a, side_a, b, side_b)
-    # Bottom faces: the bare slab looks the same after any turn; the wall's foot on one side does not.
+    # Bottom faces: the bare slab looks the same after any turn, and hides the walls' feet.
     assert labels["open"]["up"] == "" and labels["open"]["down"] and ":" not in labels["open"]["down"]
-    assert ":" in labels["wall"]["down"] and labels["wall"]["down"] != labels["post"]["down"]
+    assert labels["wall"]["down"] == labels["post"]["down"] == labels["open"]["down"]  # from below: the slab
     # The shaft's top and bottom profiles are the same corner square: equal labels with an orientation suffix,
     # and the shaft turned by 90° no longer fits an unturned one above it.
     shaft = labels["shaft"]
@@ -357,7 +361,7 @@ def test_a_room_from_detected_sockets_lines_up_the_geometry() -> None:
     assert bpy.ops.strew.detect_sockets() == {'FINISHED'}
     for obj in kit.objects:  # reviewed by hand: one storey, nothing above or below
         obj.strew.socket_up = obj.strew.socket_down = ""
-    assert bpy.ops.strew.assemble_room(size=(7, 7, 1), seed=9) == {'FINISHED'}
+    assert bpy.ops.strew.assemble_room(size=(7, 7, 1), seed=9, output='OBJECTS') == {'FINISHED'}
     placed = read_room()
     # Geometry check: on every shared side plane the two tiles' vertices coincide (to 1 mm).
     def plane_points(obj, side):
@@ -371,11 +375,11 @@ def test_a_room_from_detected_sockets_lines_up_the_geometry() -> None:
     bpy.context.view_layer.update()
     tiles = {name for name, _, _ in placed.values()}
     assert len(tiles) >= 3
-    for (x, y, z), (_, _, obj) in placed.items():
+    for (x, y, z), (_, _, p) in placed.items():
         for side in ("e", "n"):
             other = (x + STEP[side][0], y + STEP[side][1], z)
             if other in placed:
-                assert plane_points(obj, side) == plane_points(placed[other][2], OPPOSITE[side]), ((x, y), side)
+                assert plane_points(p.obj, side) == plane_points(placed[other][2].obj, OPPOSITE[side]), ((x, y), side)
 
 
 # --- bad input ----------------------------------------------------------------------------------------------------
@@ -421,7 +425,7 @@ def _spoil_fixed_outside_grid() -> str:
 def test_bad_input_reports_and_leaves_the_scene_unchanged(spoil) -> None:
     kit = _hand_kit()
     settings = bpy.context.scene.strew.room
-    settings.kit, settings.border, settings.size = kit, "grass", (6, 6, 1)
+    settings.kit, settings.use_border, settings.border, settings.size = kit, True, "grass", (6, 6, 1)
     assert bpy.ops.strew.assemble_room() == {'FINISHED'}  # an earlier room must survive a failed run
     message = spoil()
     before = scene_snapshot()
@@ -536,7 +540,7 @@ def test_panels_draw_existing_properties_and_operators() -> None:
 def test_counts_bound_how_often_a_tile_appears() -> None:
     kit = _hand_kit()
     settings = bpy.context.scene.strew.room
-    settings.kit, settings.border = kit, "grass"
+    settings.kit, settings.use_border, settings.border = kit, True, "grass"
     for seed in range(3):
         assert bpy.ops.strew.assemble_room(size=(9, 7, 1), seed=seed, counts="cross=2; turn=6..10") == {'FINISHED'}
         checked = _check_room(kit, (9, 7, 1), (0, 0, 0), (2.0, 2.0, 1.0), set(), border=["grass"])
@@ -571,11 +575,11 @@ def test_mirrored_tiles_are_placed_with_a_negative_scale_and_still_fit() -> None
     tiles = placed_tiles(room, kit)
     assert violations(tiles, (10, 8, 1), set()) == []
     check_positions(room, (0, 0, 0), (2.0, 2.0, 1.0))
-    mirrored = [obj for tile, _, obj in room.values() if tile == "dead end" and obj["strew_mirror"]]
+    mirrored = [p for tile, _, p in room.values() if tile == "dead end" and p.mirrored]
     assert mirrored, "the mirrored dead end (road to the west) should appear"
-    for obj in mirrored:
-        assert np.linalg.det(np.array(obj.matrix_world)[:3, :3]) < 0
-    assert not any(obj["strew_mirror"] for tile, _, obj in room.values() if tile != "dead end")
+    for p in mirrored:
+        assert np.linalg.det(p.matrix_world[:3, :3]) < 0
+    assert not any(p.mirrored for tile, _, p in room.values() if tile != "dead end")
 
 
 @pytest.mark.parametrize("options, message", [({"size": (0, 0, 0)}, "size must be ≥ 1"),

@@ -15,6 +15,7 @@ from strew.core.fields import (
     PerlinNoise,
     VertexField,
     as_field,
+    density_to_radius,
     radius_from_density,
 )
 from strew.core.terrain import TerrainLookup
@@ -222,6 +223,28 @@ def test_radius_from_density(min_radius: float, extra: float, seed: int) -> None
     assert np.all((radius >= min_radius - 1e-12) & (radius <= max_radius + 1e-12))
     np.testing.assert_allclose(radius_from_density(1.0, min_radius, max_radius)(XY[:3]), min_radius)
     np.testing.assert_allclose(radius_from_density(0.0, min_radius, max_radius)(XY[:3]), max_radius)
+
+
+def test_nan_density_means_sparse_in_the_field_and_in_a_scatter_layer() -> None:
+    """One density->radius rule: NaN (a hole in an image, 0/0 in a user function) counts as density 0."""
+    from strew.core.scatter import LayerSpec, scatter_layer
+
+    values = np.array([np.nan, -1.0, 0.0, 0.25, 1.0, 3.0, np.inf, -np.inf])
+    np.testing.assert_array_equal(density_to_radius(values, 2.0, 6.0), [6.0, 6.0, 6.0, 5.0, 2.0, 2.0, 2.0, 6.0])
+    np.testing.assert_array_equal(radius_from_density(FunctionField(lambda xy: np.full(len(xy), np.nan)), 2.0, 6.0)(
+        XY[:5]), np.full(5, 6.0))
+
+    vertices = np.array([[0, 0, 0], [60, 0, 0], [60, 60, 0], [0, 60, 0]], dtype=float)
+    terrain = TerrainLookup(vertices, np.array([[0, 1, 2], [0, 2, 3]]))
+
+    def half_nan(xy: np.ndarray) -> np.ndarray:  # NaN on the left half, dense on the right
+        return np.where(xy[:, 0] < 30.0, np.nan, 1.0)
+
+    points = scatter_layer(terrain, LayerSpec(min_radius=2.0, max_radius=6.0, density=half_nan, seed=3))
+    left = points.positions[:, 0] < 30.0
+    assert left.any() and (~left).any()
+    np.testing.assert_array_equal(points.radii[left], 6.0)
+    np.testing.assert_array_equal(points.radii[~left], 2.0)
 
 
 def test_radius_bad_input() -> None:

@@ -142,6 +142,36 @@ def test_triangles_per_cell_does_not_change_answers() -> None:
         np.testing.assert_allclose(other.z[base.mask], base.z[base.mask], rtol=1e-12)
 
 
+@pytest.mark.parametrize("seed", [3, 4])
+def test_block_sizes_do_not_change_answers(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Triangles and queries are handled in blocks; tiny blocks (many boundaries) give the same bits."""
+    import strew.core.terrain.build as build
+    import strew.core.terrain.lookup as lookup
+
+    rng = np.random.default_rng(seed)
+    vertices, triangles = grid_mesh(24, 17, rng, hole_rate=0.1)
+    triangles = triangles[rng.permutation(len(triangles))]  # any input order
+    xy = np.concatenate([random_queries(rng, vertices, 1500), vertices[:200, :2]])
+    base = TerrainLookup(vertices, triangles).sample(xy)
+    monkeypatch.setattr(build, "BLOCK", 37)
+    monkeypatch.setattr(lookup, "QUERY_BLOCK", 29)
+    small = TerrainLookup(vertices, triangles)
+    blocked = small.sample(xy)
+    for name in ("mask", "z", "normal", "triangle", "barycentric"):
+        np.testing.assert_array_equal(getattr(blocked, name), getattr(base, name))
+    assert_matches_reference(vertices, triangles, xy[:400])
+
+
+def test_equal_heights_go_to_the_triangle_listed_last() -> None:
+    """A point on a flat quad's diagonal is in both halves at the same height: the later row wins."""
+    vertices = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0.0]])
+    on_diagonal = np.array([[0.25, 0.25], [0.5, 0.5], [0.75, 0.75]])
+    for triangles in ([[0, 1, 2], [0, 2, 3]], [[0, 2, 3], [0, 1, 2]]):
+        hit = TerrainLookup(vertices, np.array(triangles)).sample(on_diagonal)
+        assert hit.mask.all() and np.all(hit.z == 0.0)
+        assert np.all(hit.triangle == 1)
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),

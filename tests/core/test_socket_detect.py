@@ -1,4 +1,4 @@
-"""Socket labels from geometry (strew.core.tile_sockets): facing sides fit exactly when the geometry lines up."""
+"""Socket labels from geometry (strew.core.wfc.socket_detect): facing sides fit exactly when geometry lines up."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strew.core.tile_sockets import (
+from strew.core.wfc.socket_detect import (
     cell_overflow,
     detect_sockets,
     horizontal_label,
@@ -88,3 +88,50 @@ def test_parse_compatible() -> None:
         with pytest.raises(ValueError, match="compatible"):
             parse_compatible(bad)
     assert mirror_pairs(["x", "x~", "y", ""]) == [("x", "x~")]
+
+
+# --- labels from the faces lying in each side's plane -------------------------------------------------------------
+
+_QUADS = np.array([[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]])
+
+
+def _boxes(boxes: list[tuple[float, ...]]) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices and triangles of axis-aligned boxes (x0, x1, y0, y1, z0, z1)."""
+    vertices, triangles = [], []
+    for n, (x0, x1, y0, y1, z0, z1) in enumerate(boxes):
+        vertices += [(x, y, z) for x in (x0, x1) for y in (y0, y1) for z in (z0, z1)]
+        for a, b, c, d in _QUADS + 8 * n:
+            triangles += [(a, b, c), (a, c, d)]
+    return np.array(vertices, dtype=float), np.array(triangles)
+
+
+def test_a_side_is_what_its_faces_cover_however_they_were_modelled() -> None:
+    slab = (-1, 1, -1, 1, 0, 0.1)
+    one = _boxes([slab, (0.8, 1, -1, 1, 0, 1.5)])
+    three = _boxes([slab, (0.8, 1, -1, -0.3, 0, 1.5), (0.8, 1, -0.3, 0.4, 0, 1.5), (0.8, 1, 0.4, 1, 0, 1.5)])
+    window = _boxes([slab, (0.8, 1, -1, -0.3, 0, 1.5), (0.8, 1, 0.4, 1, 0, 1.5)])
+    label = detect_sockets(one[0], (2, 2, 2), triangles=one[1])
+    assert detect_sockets(three[0], (2, 2, 2), triangles=three[1])["e"] == label["e"]
+    assert detect_sockets(window[0], (2, 2, 2), triangles=window[1])["e"] != label["e"]
+    assert label["up"] == "" and label["down"].startswith("v") and label["e"].startswith("h")
+
+
+cells_on_side = st.sets(st.tuples(st.integers(0, 9), st.integers(0, 9)), min_size=1, max_size=8)
+
+
+@settings(max_examples=40, deadline=None)
+@given(cells_on_side, cells_on_side)
+def test_facing_sides_fit_exactly_when_their_faces_mirror_each_other(a: set, b: set) -> None:
+    """Tile A has boxes against its east side on cells (u, v) of a 10 x 10 grid of the side, tile B against its
+    west side: they fit exactly when B's covered cells are A's seen from the other side."""
+    def tile(cells: set, east: bool) -> dict[str, str]:
+        boxes = []
+        for u, v in cells:  # cell u spans y in [-1 + 0.2 u, -0.8 + 0.2 u], v spans z in [0.2 v, 0.2 v + 0.2]
+            y0 = -1 + 0.2 * u
+            x0, x1 = (0.9, 1.0) if east else (-1.0, -0.9)
+            boxes.append((x0, x1, y0, y0 + 0.2, 0.2 * v, 0.2 * v + 0.2))
+        vertices, triangles = _boxes(boxes)
+        return detect_sockets(vertices, (2, 2, 2), triangles=triangles)
+
+    la, lb = tile(a, True)["e"], tile(b, False)["w"]
+    assert _fit(la, lb) == (a == b)  # facing east/west sides share the plane: same y, same z

@@ -1,6 +1,6 @@
 """Socket labels from tile geometry: the vertices on each side's boundary plane, quantised and hashed.
 
-Pure numpy (no ``bpy``). Conventions (shared with the Blender side, see docs/readme/rooms.md):
+Pure numpy (no ``bpy``). Conventions (shared with the Blender side, see docs/rooms.md):
 
 - A tile's origin is the **centre of its cell's bottom face**: the cell spans ``x, y`` in
   ``[-size/2, size/2]`` and ``z`` in ``[0, height]`` in the tile's local coordinates.
@@ -26,7 +26,9 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-SIDES = ("n", "e", "s", "w", "up", "down")
+from .vocab import SIDES_2D, SIDES_3D
+
+SIDES = SIDES_3D  # n e s w up down
 CellSize = Sequence[float] | np.ndarray
 """A cell's size along x, y and z."""
 MIRROR_SUFFIX = "~"
@@ -87,9 +89,94 @@ def side_profiles(vertices: np.ndarray, cell_size: CellSize, tolerance: float) -
     return {side: points[mask] for side, (mask, points) in planes.items()}
 
 
+def _plane_axes(side: str, size: np.ndarray) -> tuple[int, float, tuple[int, int], tuple[float, float], tuple[
+        tuple[float, float], tuple[float, float]]]:
+    """For a side: the axis normal to its plane, the plane's offset, the axes of ``(u, v)``, their signs and
+    their ranges over the cell (the same ``(u, v)`` as :func:`side_profiles`)."""
+    sx, sy, sz = (float(c) for c in size)
+    return {
+        "e": (0, sx / 2, (1, 2), (1.0, 1.0), ((-sy / 2, sy / 2), (0.0, sz))),
+        "n": (1, sy / 2, (0, 2), (-1.0, 1.0), ((-sx / 2, sx / 2), (0.0, sz))),
+        "w": (0, -sx / 2, (1, 2), (-1.0, 1.0), ((-sy / 2, sy / 2), (0.0, sz))),
+        "s": (1, -sy / 2, (0, 2), (1.0, 1.0), ((-sx / 2, sx / 2), (0.0, sz))),
+        "up": (2, sz, (0, 1), (1.0, 1.0), ((-sx / 2, sx / 2), (-sy / 2, sy / 2))),
+        "down": (2, 0.0, (0, 1), (1.0, 1.0), ((-sx / 2, sx / 2), (-sy / 2, sy / 2))),
+    }[side]
+
+
+def _centres(low: float, high: float, quantum: float) -> np.ndarray:
+    n = max(1, round((high - low) / quantum))
+    return low + (np.arange(n) + 0.5) * (high - low) / n
+
+
+def _rasterise(corners: np.ndarray, us: np.ndarray, vs: np.ndarray) -> np.ndarray:
+    """(len(us), len(vs)) bool: the sample points covered by any of the (T, 3, 2) triangles."""
+    bitmap = np.zeros((len(us), len(vs)), dtype=bool)
+    eps = 1e-9
+    for a, b, c in corners:
+        lo, hi = np.minimum(np.minimum(a, b), c), np.maximum(np.maximum(a, b), c)
+        i0, i1 = np.searchsorted(us, lo[0] - eps), np.searchsorted(us, hi[0] + eps)
+        j0, j1 = np.searchsorted(vs, lo[1] - eps), np.searchsorted(vs, hi[1] + eps)
+        if i0 >= i1 or j0 >= j1:
+            continue
+        pu, pv = np.meshgrid(us[i0:i1], vs[j0:j1], indexing="ij")
+        d1 = (pu - b[0]) * (a[1] - b[1]) - (a[0] - b[0]) * (pv - b[1])
+        d2 = (pu - c[0]) * (b[1] - c[1]) - (b[0] - c[0]) * (pv - c[1])
+        d3 = (pu - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (pv - a[1])
+        negative = (d1 < -eps) | (d2 < -eps) | (d3 < -eps)
+        positive = (d1 > eps) | (d2 > eps) | (d3 > eps)
+        bitmap[i0:i1, j0:j1] |= ~(negative & positive)
+    return bitmap
+
+
+def side_bitmaps(vertices: np.ndarray, triangles: np.ndarray, cell_size: CellSize, quantum: float,
+                 tolerance: float) -> dict[str, np.ndarray]:
+    """Per side, the faces lying in its plane rasterised at ``quantum`` over the cell's side (``(u, v)`` grid
+    of sample centres): what a neighbour sees, whatever the faces' topology (one box or three make one wall)."""
+    v = np.asarray(vertices, dtype=np.float64).reshape(-1, 3)
+    tris = v[np.asarray(triangles, dtype=np.int64).reshape(-1, 3)] if len(v) else np.zeros((0, 3, 3))
+    size = np.asarray(cell_size, dtype=np.float64)
+    out = {}
+    for side in SIDES:
+        axis, offset, (ua, va), (us_sign, vs_sign), (urange, vrange) = _plane_axes(side, size)
+        on = np.all(np.abs(tris[:, :, axis] - offset) <= tolerance, axis=1) if len(tris) else np.zeros(0, bool)
+        corners = np.stack([tris[on][:, :, ua] * us_sign, tris[on][:, :, va] * vs_sign], axis=2)
+        out[side] = _rasterise(corners, _centres(*urange, quantum), _centres(*vrange, quantum))
+    return out
+
+
+def _bits_hash(bitmap: np.ndarray) -> str:
+    data = np.array(bitmap.shape, dtype=np.int64).tobytes() + np.packbits(bitmap, axis=None).tobytes()
+    return hashlib.blake2b(data, digest_size=4).hexdigest()
+
+
+def bitmap_label(bitmap: np.ndarray, side: str) -> str:
+    """The label of a side's rasterised faces (same forms as the vertex labels: ``h``, ``m``/``m~``, ``v``/``:k``;
+    ``""`` for no face on the plane)."""
+    if not bitmap.any():
+        return ""
+    if side in ("up", "down"):
+        turns = [np.rot90(bitmap, k) for k in range(4)]
+        hashes = [_bits_hash(t) for t in turns]
+        if len(set(hashes)) == 1:
+            return f"v{hashes[0]}"
+        j0 = int(np.argmin(hashes))
+        return f"v{hashes[j0]}:{(-j0) % 4}"
+    mine, mirrored = _bits_hash(bitmap), _bits_hash(bitmap[::-1])
+    if mine == mirrored:
+        return f"h{mine}"
+    base = min(mine, mirrored)
+    return f"m{base}" if mine == base else f"m{base}{MIRROR_SUFFIX}"
+
+
 def detect_sockets(vertices: np.ndarray, cell_size: CellSize, quantum: float = 0.01,
-                   tolerance: float | None = None) -> dict[str, str]:
-    """Socket labels ``n e s w up down`` of a tile from its vertices in tile-local coordinates.
+                   tolerance: float | None = None, triangles: np.ndarray | None = None) -> dict[str, str]:
+    """Socket labels ``n e s w up down`` of a tile from its geometry in tile-local coordinates.
+
+    With ``triangles`` (the usual case), a side's label is the hash of the **faces lying in its plane**,
+    rasterised at ``quantum``: two facing sides fit when their faces cover the same area (mirrored across the
+    shared plane), however each was modelled. A side with no face in its plane (a flat tile's edge), or every
+    side when no triangles are given, hashes the **vertices** on the plane instead.
 
     Parameters
     ----------
@@ -98,6 +185,7 @@ def detect_sockets(vertices: np.ndarray, cell_size: CellSize, quantum: float = 0
     quantum : positions are rounded to this step before hashing (absorbs float noise; geometry that is
         off by more than this gets another label).
     tolerance : how far from a side's plane a vertex still counts as on it (default: ``quantum / 2``).
+    triangles : optional (M, 3) vertex indices of the tile's triangles.
 
     Examples
     --------
@@ -115,20 +203,27 @@ def detect_sockets(vertices: np.ndarray, cell_size: CellSize, quantum: float = 0
     tolerance = quantum / 2 if tolerance is None else float(tolerance)
     if not (np.isfinite(tolerance) and tolerance >= 0):
         raise ValueError(f"tolerance: must be >= 0, got {tolerance!r}")
+    bitmaps = side_bitmaps(vertices, triangles, size, quantum, tolerance) if triangles is not None else {}
     profiles = side_profiles(vertices, size, tolerance)
     out = {}
     for side in SIDES:
-        label = horizontal_label if side in ("n", "e", "s", "w") else vertical_label
-        out[side] = label(profiles[side], quantum)
+        if side in bitmaps and bitmaps[side].any():
+            out[side] = bitmap_label(bitmaps[side], side)
+        else:  # no face in the plane (or no faces given): the vertices on it, e.g. a flat tile's edge
+            label = horizontal_label if side in SIDES_2D else vertical_label
+            out[side] = label(profiles[side], quantum)
     return out
 
 
-def cell_overflow(vertices: np.ndarray, cell_size: CellSize) -> float:
+def cell_overflow(vertices: np.ndarray, cell_size: CellSize, vertical: bool = True) -> float:
     """How far (≥ 0) the vertices reach outside the cell (x, y in ±size/2, z in [0, height]): the usual sign of
-    a tile whose origin is a few centimetres off.
+    a tile whose origin is a few centimetres off. ``vertical=False`` measures x and y only (a stair or a tall
+    prop may rise into the storey above by design).
 
     >>> cell_overflow(np.array([[1.03, 0.0, 0.5], [-1.0, 0.0, 0.0]]), (2, 2, 2))
     0.03
+    >>> cell_overflow(np.array([[0.0, 0.0, 2.15]]), (2, 2, 2), vertical=False)
+    0.0
     """
     v = np.asarray(vertices, dtype=np.float64).reshape(-1, 3)
     if len(v) == 0:
@@ -136,7 +231,8 @@ def cell_overflow(vertices: np.ndarray, cell_size: CellSize) -> float:
     sx, sy, sz = (float(c) for c in cell_size)
     low = np.array([-sx / 2, -sy / 2, 0.0])
     high = np.array([sx / 2, sy / 2, sz])
-    return float(round(max(0.0, (low - v.min(axis=0)).max(), (v.max(axis=0) - high).max()), 9))
+    axes = 3 if vertical else 2
+    return float(round(max(0.0, (low - v.min(axis=0))[:axes].max(), (v.max(axis=0) - high)[:axes].max()), 9))
 
 
 def mirror_pairs(labels: Iterable[str]) -> list[tuple[str, str]]:

@@ -1,0 +1,70 @@
+"""Regenerate a box of an assembled room: read the room back, re-solve the box's cells, keep every other cell.
+
+The room is read from Strew's output (either mode, see room_output), the kit's current rules give each
+placed tile its variant, and ``core.wfc.regenerate`` solves the box with the cells around it as fixed tiles.
+The room is then rewritten in the same mode; on any error the scene is unchanged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import bpy
+import numpy as np
+from bpy.app.translations import pgettext_rpt as rpt_
+
+from ..core.wfc import Contradiction, regenerate
+from .room_job import Plan, RoomError, RoomParams, RoomResult, prepare
+from .room_output import TILES_KEY, build_steps, read_placed, room_collection
+
+
+def _box(box_min, box_max, shape: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(start, stop) per axis from inclusive corners given in any order; ``RoomError`` when outside the room."""
+    box = tuple((min(int(a), int(b)), max(int(a), int(b)) + 1) for a, b in zip(box_min, box_max, strict=True))
+    if any(start < 0 or stop > size for (start, stop), size in zip(box, shape, strict=True)):
+        raise RoomError(rpt_("Box {low} – {high} reaches outside the room of {size} cells; pick cells from "
+                             "(0, 0, 0) to {last}").format(low=tuple(box_min), high=tuple(box_max), size=shape,
+                                                            last=tuple(s - 1 for s in shape)))
+    return box
+
+
+def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max) -> RoomResult:
+    """Re-solve the cells from ``box_min`` to ``box_max`` (inclusive) of the room ``params.room_name``."""
+    collection = room_collection(scene, params.room_name)
+    if collection is None or "strew_grid_shape" not in collection:
+        raise RoomError(rpt_('There is no room "{name}" to regenerate: assemble it first').format(
+            name=params.room_name))
+    shape = tuple(int(s) for s in collection["strew_grid_shape"])
+    box = _box(box_min, box_max, shape)
+    mode = 'INSTANCES' if any(TILES_KEY in obj for obj in collection.objects) else 'OBJECTS'
+    params = dataclasses.replace(params, size=(shape[0], shape[1], shape[2]), fixed=(), output=mode,
+                                 origin=tuple(collection.get("strew_origin", params.origin)))
+    kit, problem = prepare(params)
+    rules, options = problem.rules, dict(problem.options)
+    placed = read_placed(collection)
+    reflected = rules.reflected or (False,) * rules.count
+    variant = {(rules.tiles[v], int(rules.rotations[v]), bool(reflected[v])): v  # type: ignore[index]
+               for v in range(rules.count)}
+    grid = np.full(shape, -1, dtype=np.int64)
+    for cell, tile, rotation, mirrored in zip(placed.cells.tolist(), placed.tiles, placed.rotations.tolist(),
+                                              placed.mirrored.tolist(), strict=True):
+        key = (tile, int(rotation), bool(mirrored))
+        if key not in variant:
+            raise RoomError(rpt_("Tile {tile!r} at {cell} (turned {rotation}°) is no longer in the kit's rules; "
+                                 "assemble the room again").format(tile=tile, cell=tuple(cell), rotation=rotation))
+        grid[tuple(cell)] = variant[key]
+    if (grid < 0).any():
+        raise RoomError(rpt_("The room has cells without a tile (edited by hand?); assemble it again"))
+    for option in ("fixed", "entrances"):
+        options.pop(option, None)
+    flat = rules.dims == 2
+    try:
+        new = regenerate(rules, grid[:, :, 0] if flat else grid, box[:2] if flat else box, int(params.seed),
+                         **options)
+    except (Contradiction, ValueError) as error:
+        raise RoomError(rpt_("No room found: {error}").format(error=error)) from error
+    plan = Plan(kit, rules, np.asarray(new).reshape(shape), 0, 0)
+    for _ in build_steps(scene, plan, params):
+        pass
+    changed = int((plan.grid != grid).sum())
+    return RoomResult(params.room_name, changed, len({rules.tiles[v] for v in np.unique(plan.grid)}), 0, 0)

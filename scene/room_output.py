@@ -1,0 +1,260 @@
+"""Write an assembled room into the scene: one Geometry Nodes instancer object (default) or real objects.
+
+Both outputs live in a Strew-owned collection (``strew_owner = "room"``, ``strew_name`` = the room name) and
+carry the same three values per placed tile:
+
+- **Instances** — one object (named like the room) whose mesh has one point per cell, with the point
+  attributes ``strew_cell`` (FLOAT_VECTOR of whole numbers: Blender has no 3-int attribute type),
+  ``strew_tile`` (INT: index into the object's custom property ``strew_tiles``, the list of tile names),
+  ``strew_rotation`` (INT degrees, counter-clockwise about +Z), ``strew_mirror`` (BOOLEAN) and ``strew_scale``
+  (FLOAT_VECTOR: the tile's scale, x negated when mirrored). The object sits at the room origin, the points at
+  ``cell_size * cell``; its "Strew Instancer" modifier instances the tiles through a Strew-owned collection
+  holding them in ``strew_tiles`` order (Pick Instance order).
+- **Real Objects** — one linked duplicate per cell with the custom properties ``strew_cell``, ``strew_tile``
+  (the name), ``strew_rotation`` and ``strew_mirror``, for editing by hand.
+
+The new room is built into a fresh collection that replaces the previous room of the same name only at the
+end, so an error or ESC leaves the scene as it was.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import bpy
+import numpy as np
+from mathutils import Matrix
+
+from .instancer import build_instancer_group, set_instancer_modifier
+from .naming import natural_name_key
+from .ownership import OWNER_KEY, is_owned, mark, owned_collection
+
+if TYPE_CHECKING:
+    from .room_job import Plan, RoomParams
+
+OWNER = "room"
+ROOM_KEY = "strew_room"
+CELL_KEY = "strew_cell"
+TILE_KEY = "strew_tile"
+ROTATION_KEY = "strew_rotation"
+MIRROR_KEY = "strew_mirror"
+SCALE_KEY = "strew_scale"
+TILES_KEY = "strew_tiles"
+TILE_SET_KEY = "strew_tile_set"
+OUTPUT_ITEMS = [
+    ('INSTANCES', "Instances", "One object per room: points instancing the tiles with Geometry Nodes "
+                               "(fast, light; the cell, tile and turn are point attributes)"),
+    ('OBJECTS', "Real Objects", "One linked duplicate per cell, to edit by hand (slow for large rooms)"),
+]
+NODE_GROUP_NAME = "Strew Room Instancer"
+NODE_GROUP_VERSION = 1
+BUILD_CHUNK = 250
+
+
+@dataclass(frozen=True)
+class PlacedTiles:
+    """The placed tiles of a room read back: one row per cell."""
+
+    cells: np.ndarray  # (N, 3) int
+    tiles: list[str]  # (N,) source tile names
+    rotations: np.ndarray  # (N,) int degrees
+    mirrored: np.ndarray  # (N,) bool
+
+
+def _wire_room(nodes: bpy.types.Nodes, named, on_points: bpy.types.Node) -> None:
+    links = on_points.id_data.links
+    radians = nodes.new('ShaderNodeMath')
+    radians.operation = 'MULTIPLY'
+    radians.inputs[1].default_value = math.pi / 180.0
+    turn = nodes.new('ShaderNodeCombineXYZ')
+    links.new(named(ROTATION_KEY, 'INT'), radians.inputs[0])
+    links.new(radians.outputs[0], turn.inputs['Z'])
+    links.new(turn.outputs[0], on_points.inputs['Rotation'])
+    links.new(named(TILE_KEY, 'INT'), on_points.inputs['Instance Index'])
+    links.new(named(SCALE_KEY, 'FLOAT_VECTOR'), on_points.inputs['Scale'])
+
+
+def room_node_group() -> bpy.types.NodeTree:
+    """The shared "Strew Room Instancer" node group (degrees → Euler Z, per-point vector scale)."""
+    return build_instancer_group(NODE_GROUP_NAME, OWNER, NODE_GROUP_VERSION, _wire_room)
+
+
+def _variant_arrays(plan: Plan) -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray]:
+    """Per cell (x-major order): cell, tile name, rotation and mirror flag of the plan's grid."""
+    rules, grid = plan.rules, plan.grid
+    cells = np.argwhere(np.ones(grid.shape, dtype=bool))
+    variants = grid.reshape(-1)
+    tiles = rules.tiles or rules.names or tuple(str(v) for v in range(rules.count))
+    rotations = np.asarray(rules.rotations or (0,) * rules.count, dtype=np.int32)[variants]
+    mirrored = np.asarray(rules.reflected or (False,) * rules.count, dtype=bool)[variants]
+    return cells, [tiles[v] for v in variants.tolist()], rotations, mirrored
+
+
+def _tile_set(plan: Plan, room_name: str) -> tuple[bpy.types.Collection, list[str]]:
+    """A Strew-owned collection (not in the scene) holding the kit's tiles, and their tile names in the order
+    Pick Instance counts its children (the objects' names in Blender's order)."""
+    tile_set = bpy.data.collections.new(f"{room_name} Tiles")
+    mark(tile_set, OWNER, **{ROOM_KEY: room_name})
+    for obj in plan.kit.objects.values():
+        tile_set.objects.link(obj)
+    names = sorted(plan.kit.objects, key=lambda name: natural_name_key(plan.kit.objects[name].name))
+    return tile_set, names
+
+
+def _set_attribute(mesh: bpy.types.Mesh, name: str, kind: str, field: str, values: np.ndarray) -> None:
+    attribute = mesh.attributes.new(name, kind, 'POINT')  # type: ignore[arg-type]
+    attribute.data.foreach_set(field, np.ascontiguousarray(values).ravel())
+
+
+def write_instances(staging: bpy.types.Collection, plan: Plan, params: RoomParams) -> list[bpy.types.ID]:
+    """The room as one point object with the room instancer modifier; returns the data-blocks created."""
+    cells, tiles, rotations, mirrored = _variant_arrays(plan)
+    tile_set, names = _tile_set(plan, params.room_name)
+    index = {name: i for i, name in enumerate(names)}
+    tile_index = np.array([index[name] for name in tiles], dtype=np.int32)
+    tile_scales = np.array([plan.kit.objects[name].scale.to_tuple() for name in names], dtype=np.float32)
+    scales = tile_scales[tile_index] if len(tile_index) else np.zeros((0, 3), np.float32)
+    scales[:, 0] *= np.where(mirrored, -1.0, 1.0).astype(np.float32)
+    mesh = bpy.data.meshes.new(params.room_name)
+    mark(mesh, OWNER, **{ROOM_KEY: params.room_name})
+    mesh.vertices.add(len(cells))
+    cell_size = np.asarray(plan.kit.cell_size, dtype=np.float64)
+    mesh.vertices.foreach_set("co", (cells * cell_size).astype(np.float32).ravel())
+    _set_attribute(mesh, CELL_KEY, 'FLOAT_VECTOR', "vector", cells.astype(np.float32))
+    _set_attribute(mesh, TILE_KEY, 'INT', "value", tile_index)
+    _set_attribute(mesh, ROTATION_KEY, 'INT', "value", rotations.astype(np.int32))
+    _set_attribute(mesh, MIRROR_KEY, 'BOOLEAN', "value", mirrored)
+    _set_attribute(mesh, SCALE_KEY, 'FLOAT_VECTOR', "vector", scales)
+    mesh.update()
+    obj = bpy.data.objects.new(params.room_name, mesh)
+    mark(obj, OWNER, **{ROOM_KEY: params.room_name, TILES_KEY: names})
+    obj.location = params.origin
+    set_instancer_modifier(obj, room_node_group(), tile_set)
+    staging.objects.link(obj)
+    staging[TILE_SET_KEY] = tile_set
+    return [tile_set, mesh, obj]
+
+
+def write_objects(staging: bpy.types.Collection, plan: Plan, params: RoomParams,
+                  created: list[bpy.types.ID]) -> Generator[float, None, None]:
+    """One linked duplicate per cell, in chunks (yields the fraction done); appends to ``created``."""
+    cells, tiles, rotations, mirrored = _variant_arrays(plan)
+    cell_size = np.asarray(plan.kit.cell_size, dtype=np.float64)
+    origin = np.asarray(params.origin, dtype=np.float64)
+    turns = {r: Matrix.Rotation(math.radians(r), 4, 'Z') for r in (0, 90, 180, 270)}
+    flip = Matrix.Diagonal((-1.0, 1.0, 1.0, 1.0))
+    for start in range(0, len(cells), BUILD_CHUNK):
+        for i in range(start, min(start + BUILD_CHUNK, len(cells))):
+            source = plan.kit.objects[tiles[i]]
+            obj = source.copy()
+            obj.parent = None
+            # A kit is often hidden with the monitor/camera toggles: the room must not inherit that.
+            obj.hide_viewport = obj.hide_render = obj.hide_select = False
+            if OWNER_KEY in obj:
+                del obj[OWNER_KEY]
+            staging.objects.link(obj)
+            created.append(obj)
+            x, y, z = (int(c) for c in cells[i])
+            matrix = (Matrix.Translation((origin + cell_size * (x, y, z)).tolist()) @ turns[int(rotations[i])]
+                      @ Matrix.Diagonal((*source.scale, 1.0)))
+            obj.matrix_world = matrix @ flip if mirrored[i] else matrix
+            mark(obj, OWNER, **{ROOM_KEY: params.room_name, CELL_KEY: (x, y, z), TILE_KEY: source.name,
+                                ROTATION_KEY: int(rotations[i]), MIRROR_KEY: bool(mirrored[i])})
+        yield min(1.0, (start + BUILD_CHUNK) / max(1, len(cells)))
+
+
+def build_steps(scene: bpy.types.Scene, plan: Plan, params: RoomParams) -> Generator[float, None, None]:
+    """Write the plan into a new collection (as ``params.output`` says), then swap it in for the old room."""
+    staging = bpy.data.collections.new(params.room_name)
+    mark(staging, OWNER, strew_name=params.room_name, strew_kit=plan.kit.collection.name)
+    created: list[bpy.types.ID] = [staging]
+    try:
+        if getattr(params, "output", 'INSTANCES') == 'OBJECTS':
+            yield from write_objects(staging, plan, params, created)
+        else:
+            created += write_instances(staging, plan, params)
+            yield 1.0
+    except BaseException:
+        bpy.data.batch_remove(created)
+        raise
+    staging[CELL_KEY + "_size"] = tuple(float(c) for c in plan.kit.cell_size)
+    staging["strew_grid_shape"] = tuple(int(s) for s in plan.grid.shape)
+    staging["strew_origin"] = tuple(float(c) for c in params.origin)
+    clear_room(scene, params.room_name)
+    scene.collection.children.link(staging)
+    staging.name = params.room_name  # Blender adds .001 when a user's collection already has the name
+
+
+def room_collection(scene: bpy.types.Scene, name: str) -> bpy.types.Collection | None:
+    """The collection of the room ``name`` that Strew built in ``scene`` (found by its owner mark)."""
+    return owned_collection(scene, name, OWNER, create=False)
+
+
+def room_objects(scene: bpy.types.Scene, name: str) -> list[bpy.types.Object]:
+    collection = room_collection(scene, name)
+    if collection is None:
+        return []
+    return [obj for obj in collection.objects if is_owned(obj, OWNER)]
+
+
+def placed_count(collection: bpy.types.Collection) -> int:
+    """How many tiles the room collection holds (points of the instancer, or real objects)."""
+    return len(read_placed(collection).tiles)
+
+
+def read_placed(collection: bpy.types.Collection) -> PlacedTiles:
+    """Every placed tile of a room collection, from the instancer's point attributes or the objects' properties."""
+    cells, tiles, rotations, mirrored = [], [], [], []
+    for obj in collection.objects:
+        if not is_owned(obj, OWNER):
+            continue
+        if TILES_KEY in obj and obj.type == 'MESH':
+            mesh, n = obj.data, len(obj.data.vertices)
+            values = {}
+            for key, field, dtype, width in ((CELL_KEY, "vector", np.float32, 3), (TILE_KEY, "value", np.int32, 1),
+                                             (ROTATION_KEY, "value", np.int32, 1), (MIRROR_KEY, "value", bool, 1)):
+                array = np.empty(n * width, dtype=dtype)
+                mesh.attributes[key].data.foreach_get(field, array)
+                values[key] = array.reshape(n, width) if width > 1 else array
+            names = list(obj[TILES_KEY])
+            cells.append(np.rint(values[CELL_KEY]).astype(np.int64))
+            tiles += [names[i] for i in values[TILE_KEY].tolist()]
+            rotations.append(values[ROTATION_KEY].astype(np.int64))
+            mirrored.append(values[MIRROR_KEY])
+        elif CELL_KEY in obj:
+            cells.append(np.array([tuple(obj[CELL_KEY])], dtype=np.int64))
+            tiles.append(str(obj[TILE_KEY]))
+            rotations.append(np.array([int(obj[ROTATION_KEY])]))
+            mirrored.append(np.array([bool(obj.get(MIRROR_KEY, False))]))
+    if not cells:
+        return PlacedTiles(np.zeros((0, 3), np.int64), [], np.zeros(0, np.int64), np.zeros(0, bool))
+    return PlacedTiles(np.concatenate(cells), tiles, np.concatenate(rotations), np.concatenate(mirrored))
+
+
+def clear_room(scene: bpy.types.Scene, name: str) -> int:
+    """Remove the room ``name`` Strew built in ``scene`` (its objects, their data and the collection); returns
+    how many tiles it held.
+
+    A room collection that still holds objects of the user's after that is left in place and handed over to the
+    user (Strew's mark removed), so a later room never hides behind it.
+    """
+    removed = 0
+    while (collection := room_collection(scene, name)) is not None:
+        removed += placed_count(collection)
+        doomed: list[bpy.types.ID] = [obj for obj in collection.objects if is_owned(obj, OWNER)]
+        doomed += [obj.data for obj in doomed if obj.type == 'MESH' and is_owned(obj.data, OWNER)]
+        tile_set = collection.get(TILE_SET_KEY)
+        if isinstance(tile_set, bpy.types.Collection) and is_owned(tile_set, OWNER):
+            doomed.append(tile_set)
+        if doomed:
+            bpy.data.batch_remove(doomed)
+        if not len(collection.objects) and not len(collection.children):
+            bpy.data.collections.remove(collection)
+        else:
+            for key in (OWNER_KEY, "strew_name", "strew_kit", TILE_SET_KEY):
+                if key in collection:
+                    del collection[key]
+    return removed

@@ -1,0 +1,176 @@
+"""Tile Rooms tools and the command line: Regenerate Box, Import mxgmn XML, the `room` and `kit` commands'
+validation, options and ownership."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import bpy
+import numpy as np
+import pytest
+from rooms_check import check_positions, placed_tiles, read_room, room_collection, violations
+from rooms_kits import module, road_kit
+from scenes import scene_snapshot
+
+# --- Regenerate Box -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("output", ['INSTANCES', 'OBJECTS'])
+def test_regenerate_box_keeps_every_cell_outside_the_box(output: str) -> None:
+    kit = road_kit()
+    settings = bpy.context.scene.strew.room
+    settings.kit, settings.size, settings.seed, settings.output = kit, (8, 6, 1), 1, output
+    assert bpy.ops.strew.assemble_room() == {'FINISHED'}
+    before = read_room()
+    changed = False
+    for seed in (2, 3, 4):
+        assert bpy.ops.strew.regenerate_room_box(box_min=(2, 1, 0), box_max=(5, 3, 0), seed=seed) == {'FINISHED'}
+        after = read_room()
+        assert sorted(after) == sorted(before)
+        inside = {c for c in after if 2 <= c[0] <= 5 and 1 <= c[1] <= 3}
+        assert all(after[c][:2] == before[c][:2] for c in after if c not in inside)
+        assert violations(placed_tiles(after, kit), (8, 6, 1), set()) == []
+        changed |= any(after[c][:2] != before[c][:2] for c in inside)
+        if output == 'OBJECTS':
+            assert len(room_collection().objects) == 48
+    assert changed
+    snapshot = scene_snapshot()
+    with pytest.raises(RuntimeError, match="outside the room"):
+        bpy.ops.strew.regenerate_room_box(box_min=(0, 0, 0), box_max=(8, 2, 0))
+    assert scene_snapshot() == snapshot
+
+
+# --- command line -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--size", "-3", "4", "1"], "--size"), (["--size", "0", "0", "0"], "--size"),
+    (["--cell-size", "0", "0", "0"], "--cell-size"), (["--max-restarts", "-1"], "--max-restarts"),
+    (["--time-limit", "0"], "--time-limit"),
+])
+def test_command_line_refuses_bad_sizes_with_one_line_and_exit_2(tmp_path: Path, capsys, args, message) -> None:
+    cli = module("cli")
+    kit_path, out = tmp_path / "kit.blend", tmp_path / "room.blend"
+    road_kit("Tiles")
+    bpy.ops.wm.save_as_mainfile(filepath=str(kit_path))
+    capsys.readouterr()
+    assert cli.main(["room", str(kit_path), "--kit", "Tiles", *args, "-o", str(out)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and message in error and "Traceback" not in error
+    assert not out.exists()
+
+
+def test_command_line_room_has_the_panels_options_and_reports_by_ownership(tmp_path: Path, capsys) -> None:
+    cli = module("cli")
+    kit_path, out = tmp_path / "kit.blend", tmp_path / "room.blend"
+    road_kit("Tiles")
+    user = bpy.data.collections.new("Strew Room")
+    bpy.context.scene.collection.children.link(user)
+    bpy.ops.wm.save_as_mainfile(filepath=str(kit_path))
+    capsys.readouterr()
+    assert cli.main(["room", str(kit_path), "--kit", "Tiles", "--size", "5", "4", "1", "--seed", "2",
+                     "--max-restarts", "3", "--max-backtracks", "50", "--heuristic", "MRV", "--origin", "1", "2", "3",
+                     "--counts", "junction=0; bend=2..*", "--real-objects", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "20 tiles in collection 'Strew Room.001'" in printed
+    bpy.ops.wm.open_mainfile(filepath=str(out))
+    assert len(bpy.data.collections["Strew Room"].objects) == 0
+    room = read_room()
+    assert len(room) == 20 and room_collection().name == "Strew Room.001"
+    check_positions(room, (1.0, 2.0, 3.0), (3.0, 3.0, 3.0))
+    assert all(p.obj is not None for _, _, p in room.values())
+    tiles = [tile for tile, _, _ in room.values()]
+    assert "junction" not in tiles and tiles.count("bend") >= 2
+
+
+# --- Import mxgmn XML -----------------------------------------------------------------------------------------------
+
+KNOTS = """<set>
+  <tiles>
+    <tile name="corner" symmetry="L" weight="0.5"/>
+    <tile name="cross" symmetry="I" weight="0.5"/>
+    <tile name="empty" symmetry="X"/>
+    <tile name="line" symmetry="I"/>
+    <tile name="hook" symmetry="F" weight="0.5"/>
+  </tiles>
+  <neighbors>
+    <neighbor left="corner 1" right="empty"/><neighbor left="corner" right="cross"/>
+    <neighbor left="corner" right="line"/><neighbor left="corner 1" right="line 1"/>
+    <neighbor left="empty" right="empty"/><neighbor left="empty" right="line 1"/>
+    <neighbor left="line" right="line"/><neighbor left="line" right="cross"/>
+    <neighbor left="cross" right="cross"/><neighbor left="cross 1" right="cross 1"/>
+    <neighbor left="hook" right="line"/><neighbor left="hook 1" right="empty"/><neighbor left="hook 2" right="empty"/>
+    <neighbor left="hook 3" right="empty"/><neighbor left="empty" right="hook 1"/><neighbor left="empty" right="hook"/>
+  </neighbors>
+</set>"""
+
+
+def test_imported_mxgmn_tileset_assembles_by_its_own_adjacency(tmp_path: Path) -> None:
+    wfc = module("core.wfc")
+    path = tmp_path / "Knots.xml"
+    path.write_text(KNOTS)
+    assert bpy.ops.strew.import_mxgmn(filepath=str(path)) == {'FINISHED'}
+    kit = bpy.data.collections["Knots"]
+    assert sorted(o["strew_mxgmn_tile"] for o in kit.objects) == ["corner", "cross", "empty", "hook", "line"]
+    assert all(o.data.uv_layers for o in kit.objects)
+    rules = wfc.load_mxgmn(KNOTS)
+    variant = {(t, r, m): v for v, (t, r, m) in enumerate(zip(rules.tiles, rules.rotations, rules.reflected,
+                                                                 strict=True))}
+    for seed in (1, 2):
+        assert bpy.ops.strew.assemble_room(size=(9, 8, 1), seed=seed, periodic=True) == {'FINISHED'}
+        obj = room_collection().objects[0]
+        n = len(obj.data.vertices)
+        names = list(obj["strew_tiles"])
+        values = {}
+        for key, field, dtype in (("strew_cell", "vector", np.float32), ("strew_tile", "value", np.int32),
+                                  ("strew_rotation", "value", np.int32), ("strew_mirror", "value", bool)):
+            array = np.empty(n * (3 if key == "strew_cell" else 1), dtype=dtype)
+            obj.data.attributes[key].data.foreach_get(field, array)
+            values[key] = array
+        cells = np.rint(values["strew_cell"].reshape(n, 3)).astype(int)
+        grid = np.full((9, 8), -1)
+        for (x, y, _), t, r, m in zip(cells, values["strew_tile"], values["strew_rotation"], values["strew_mirror"],
+                                      strict=True):
+            grid[x, y] = variant[(names[t], int(r), bool(m))]
+        assert (grid >= 0).all()
+        assert wfc.find_violations(rules, grid, periodic=True) == []
+        dg = bpy.context.evaluated_depsgraph_get()
+        flipped = [np.linalg.det(np.array(i.matrix_world)[:3, :3]) < 0 for i in dg.object_instances
+                   if i.is_instance and i.parent and i.parent.original == obj]
+        assert sum(flipped) == int(values["strew_mirror"].sum())
+    with pytest.raises(RuntimeError, match="flat"):
+        bpy.ops.strew.assemble_room(size=(4, 4, 2))
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<set><tiles>")
+    with pytest.raises(RuntimeError, match="not valid XML"):
+        bpy.ops.strew.import_mxgmn(filepath=str(bad))
+
+
+def test_command_line_files_room_and_kit_fail_cleanly_before_any_work(tmp_path: Path, capsys) -> None:
+    cli = module("cli")
+    kit_path = tmp_path / "kit.blend"
+    road_kit("Tiles")
+    bpy.ops.wm.save_as_mainfile(filepath=str(kit_path))
+    kit_bytes = kit_path.read_bytes()
+    text = tmp_path / "notes.blend"
+    text.write_text("not a blend file")
+    truncated = tmp_path / "truncated.blend"
+    truncated.write_bytes(kit_bytes[: len(kit_bytes) // 3])
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    cases = [
+        (["room", str(text), "--kit", "Tiles", "-o", str(tmp_path / "a.blend")], "not a readable .blend"),
+        (["room", str(truncated), "--kit", "Tiles", "-o", str(tmp_path / "b.blend")], "not a readable .blend"),
+        (["room", str(kit_path), "--kit", "Tiles", "-o", str(tmp_path)], "is a folder"),
+        (["room", str(kit_path), "--kit", "Tiles", "-o", str(a_file / "room.blend")], "is a file"),
+        (["room", str(kit_path), "--kit", "Tiles", "-o", str(kit_path)], "--in-place"),
+        (["kit", str(a_file / "kit.blend")], "is a file"),
+        (["kit", str(tmp_path)], "is a folder"),
+    ]
+    capsys.readouterr()
+    for argv, message in cases:
+        assert cli.main(argv) == 2, argv
+        error = capsys.readouterr().err.strip()
+        assert len(error.splitlines()) == 1 and message in error, (argv, error)
+    assert kit_path.read_bytes() == kit_bytes
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt", "kit.blend", "notes.blend", "truncated.blend"]
