@@ -25,6 +25,14 @@ def register() -> None:
         module.register()
 
 
+def ensure_registered() -> None:
+    """Register the extension in this process unless Blender already did (the ``bpy`` wheel, the command line)."""
+    import bpy
+
+    if not hasattr(bpy.types.Scene, "strew"):
+        register()
+
+
 def unregister() -> None:
     """Unregister in reverse order (called by Blender when the extension is disabled)."""
     for module in reversed(_blender_modules()):

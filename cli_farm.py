@@ -7,12 +7,13 @@ job graph are in docs/scatter.md (Large worlds).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .cli import CliError
+from .cli_files import CliError
 
 
 def add_scatter_options(scatter: argparse.ArgumentParser) -> None:
@@ -99,22 +100,16 @@ def run_farm_task(args: argparse.Namespace) -> int:
     return 0
 
 
-def scatter_on_dask(args: argparse.Namespace) -> None:
-    """The Scatter job of the opened file with its chunks on the Dask cluster at ``--scheduler``."""
-    import bpy
-
+def backend(args: argparse.Namespace) -> contextlib.AbstractContextManager[Any]:
+    """The Dask cluster at ``--scheduler`` (closed on exit), or None: the file's Workers setting decides."""
+    if args.scheduler is None:
+        return contextlib.nullcontext()
     from .core.farm import DaskCluster
-    from .scene import scatter_job
 
     try:
-        cluster = DaskCluster(args.scheduler, args.scheduler_timeout)
+        return DaskCluster(args.scheduler, args.scheduler_timeout)
     except ValueError as error:
         raise CliError(str(error)) from error
-    with cluster:
-        try:
-            scatter_job.run_to_end(bpy.context, backend=cluster)
-        except scatter_job.ScatterError as error:
-            raise CliError(str(error)) from error
 
 
 def merge_parts(args: argparse.Namespace) -> list[tuple[str, int]]:

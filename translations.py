@@ -473,24 +473,16 @@ RUSSIAN: dict[str, str] = {
     "fixed tiles: cell {cell} is given two different tiles ({tile!r} and {other_tile!r})":
         "закреплённые плитки: ячейке {cell} заданы две разные плитки ({tile!r} и {other_tile!r})",
     "No room found: {error}": "Не удалось собрать комнату: {error}",
-    'Tile "{name}": custom property {key} must be a dict of side -> label '
-    '(e.g. {{"n": "wall", "e": "door", "s": "wall", "w": "open"}}), got {value!r}':
-        "Плитка «{name}»: пользовательское свойство {key} должно быть словарём сторона -> метка "
-        '(например, {{"n": "wall", "e": "door", "s": "wall", "w": "open"}}), получено {value!r}',
     'Tile "{name}" has no sockets: set them in Object Properties › Strew Tile, run Detect Sockets, '
     "or give it a custom property {key}":
         "У плитки «{name}» нет разъёмов: задайте их в «Свойства объекта › Плитка Strew», запустите "
         "«Определить разъёмы» или добавьте ей пользовательское свойство {key}",
     'Tile "{name}": no rotation allowed; tick at least one in Object Properties › Strew Tile':
         "Плитка «{name}»: не разрешён ни один поворот; отметьте хотя бы один в «Свойства объекта › Плитка Strew»",
-    'Kit "{name}": {key} must be three sizes > 0, got {size!r}':
-        "Набор «{name}»: {key} должно содержать три размера > 0, получено {size!r}",
     'Kit "{name}": cannot tell the cell size from the tiles (no geometry with a width); '
     "untick Cell Size from Kit and set it":
         "Набор «{name}»: по плиткам не удаётся определить размер ячейки (нет геометрии с шириной); "
         "снимите флажок «Размер ячейки из набора» и задайте его вручную",
-    'Kit "{name}": {key} must be "a=b, c=d" or a list of pairs; {error}':
-        "Набор «{name}»: {key} должно иметь вид «a=b, c=d» или быть списком пар; {error}",
     "No kit: pick the collection that holds the tiles": "Нет набора: выберите коллекцию, в которой лежат плитки",
     'Kit "{name}" is empty: add tile objects (or build the demo kit)':
         "Набор «{name}» пуст: добавьте объекты-плитки (или создайте демо-набор)",
@@ -561,6 +553,22 @@ RUSSIAN: dict[str, str] = {
         "плитки», «Количества», «Снизу» и «Сверху»",
     'Kit "{name}": the tileset\'s tiles {tiles} have no object; import the XML again':
         "Набор «{name}»: у плиток набора {tiles} нет объекта; импортируйте XML заново",
+    # -- custom properties (scene/custom_props.py) ------------------------------------------------------------
+    '"{name}": custom property {key} = {value} cannot be used; give {expected}':
+        "«{name}»: пользовательское свойство {key} = {value} не подходит; укажите {expected}",
+    "a number ≥ 0, e.g. 1.5": "число ≥ 0, например 1.5",
+    '{layer}: "{collection}" is what Strew made; pick the collection whose objects it should place':
+        "{layer}: «{collection}» создана Strew; выберите коллекцию, объекты которой он должен расставлять",
+    "a dict of side -> label, e.g. n: wall, e: door, s: wall, w: open":
+        "словарь сторона -> метка, например n: wall, e: door, s: wall, w: open",
+    "a list of turns in degrees from 0, 90, 180, 270, e.g. [0, 90]":
+        "список поворотов в градусах из 0, 90, 180, 270, например [0, 90]",
+    "True or False (1 or 0)": "True или False (1 или 0)",
+    'a list of sides from n, e, s, w, up, down, e.g. ["n", "s"]':
+        'список сторон из n, e, s, w, up, down, например ["n", "s"]',
+    "three sizes > 0 (x, y, z), e.g. [4.0, 4.0, 3.0]": "три размера > 0 (x, y, z), например [4.0, 4.0, 3.0]",
+    '"a=b, c=d" or a list of label pairs, e.g. [["door", "arch"]]':
+        "«a=b, c=d» или список пар меток, например [[\"door\", \"arch\"]]",
 }
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

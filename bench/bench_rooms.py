@@ -20,8 +20,8 @@ ASSEMBLE_CASES = (((12, 12, 2), True), ((30, 30, 3), False))
 
 def _setup():
     import bpy
-    from strew.cli import ensure_registered
-    from strew.scene.demo_kit import build_demo_kit
+    from strew import ensure_registered
+    from strew.demos.kit import build_demo_kit
 
     bpy.ops.wm.read_homefile(use_empty=True)
     ensure_registered()

@@ -142,7 +142,7 @@ def _large_world() -> list[str]:
 
 def run() -> str:
     import bpy
-    from strew.cli import ensure_registered
+    from strew import ensure_registered
     from strew.scene import scatter_job
 
     bpy.ops.wm.read_homefile(use_empty=True)

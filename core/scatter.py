@@ -38,7 +38,7 @@ MAX_CHUNKS = 4096  # chunks per layer: each one costs a sampler set-up and a ter
 
 @dataclass(frozen=True)
 class LayerSpec:
-    """Settings of one layer, in world units and radians. Validated by :func:`scatter_layer`.
+    """Settings of one layer, in world units and radians, validated when made (``ValueError`` names the field).
 
     ``density(xy) -> [0, 1]`` maps to the radius ``lerp(max_radius, min_radius, density)``; ``mask(xy) -> bool``
     is any extra allowed-mask (vertex group, exclusions) on top of terrain coverage, ``max_slope`` and
@@ -63,6 +63,9 @@ class LayerSpec:
     chunk_size: float = 512.0
     method: str = "maximal"
     max_points: int = 20_000_000
+
+    def __post_init__(self) -> None:
+        _validate(self)
 
     @property
     def radius_max(self) -> float:
@@ -94,15 +97,36 @@ class Cancelled(Exception):
     """Raised when the ``cancel`` callback asked to stop; nothing was written anywhere."""
 
 
+def _number(name: str, value: object, integer: bool = False) -> float:
+    """``value`` as a finite float (or an integer when ``integer``); ValueError naming ``name`` otherwise."""
+    kinds = (int, np.integer) if integer else (int, float, np.integer, np.floating)
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        kind = "an integer" if integer else "a number"
+        raise ValueError(f"{name} must be {kind}, got {value!r} ({type(value).__name__})")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return number
+
+
+def _pair(name: str, value: object) -> tuple[float, float]:
+    if not isinstance(value, (tuple, list, np.ndarray)) or len(value) != 2:
+        raise ValueError(f"{name} must be a pair (low, high), got {value!r}")
+    return _number(f"{name}[0]", value[0]), _number(f"{name}[1]", value[1])
+
+
 def _validate(spec: LayerSpec) -> None:
-    numbers = {
-        "min_radius": spec.min_radius, "max_radius": spec.radius_max, "keep_away": spec.keep_away,
-        "max_slope": spec.max_slope, "align": spec.align, "tile_keep": spec.tile_keep,
-        "chunk_size": spec.chunk_size, "scale_range[0]": spec.scale_range[0], "scale_range[1]": spec.scale_range[1],
-    }
-    for name, value in numbers.items():
-        if not math.isfinite(value):
-            raise ValueError(f"{name} must be a finite number, got {value}")
+    for name in ("min_radius", "keep_away", "max_slope", "align", "tile_keep", "chunk_size"):
+        _number(name, getattr(spec, name))
+    for name in ("seed", "start_points", "max_points"):
+        _number(name, getattr(spec, name), integer=True)
+    if spec.max_radius is not None:
+        _number("max_radius", spec.max_radius)
+    if spec.tile_size is not None:
+        _number("tile_size", spec.tile_size)
+    for name in ("density", "mask"):
+        if getattr(spec, name) is not None and not callable(getattr(spec, name)):
+            raise ValueError(f"{name} must be a function of an (M, 2) array of xy, or None")
     if spec.min_radius <= 0:
         raise ValueError(f"min_radius must be > 0, got {spec.min_radius}: set a positive spacing")
     if spec.radius_max < spec.min_radius:
@@ -110,18 +134,27 @@ def _validate(spec: LayerSpec) -> None:
                          "raise max_radius or lower min_radius")
     if spec.keep_away < 0:
         raise ValueError(f"keep_away must be ≥ 0, got {spec.keep_away}")
+    if spec.seed < 0:
+        raise ValueError(f"seed must be ≥ 0, got {spec.seed}")
+    if spec.start_points < 1 or spec.max_points < 1:
+        raise ValueError(f"start_points and max_points must be ≥ 1, got {spec.start_points} and {spec.max_points}")
     if not 0 <= spec.max_slope <= math.pi / 2:
         raise ValueError(f"max_slope must be between 0 and π/2 radians, got {spec.max_slope}")
     if not 0 <= spec.align <= 1 or not 0 <= spec.tile_keep <= 1:
-        raise ValueError("align and tile_keep must be between 0 and 1")
-    low, high = spec.scale_range
+        raise ValueError(f"align and tile_keep must be between 0 and 1, got {spec.align} and {spec.tile_keep}")
+    low, high = _pair("scale_range", spec.scale_range)
     if not 0 < low <= high:
         raise ValueError(f"scale_range must satisfy 0 < min ≤ max, got {spec.scale_range}")
-    if spec.height_range is not None and not spec.height_range[0] <= spec.height_range[1]:
-        raise ValueError(f"height_range must be (low, high) with low ≤ high, got {spec.height_range}")
-    weights = np.asarray(spec.prefab_weights, dtype=np.float64)
+    if spec.height_range is not None:
+        low, high = _pair("height_range", spec.height_range)
+        if not low <= high:
+            raise ValueError(f"height_range must be (low, high) with low ≤ high, got {spec.height_range}")
+    try:
+        weights = np.asarray(spec.prefab_weights, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"prefab_weights must be numbers, got {spec.prefab_weights!r}") from error
     if weights.ndim != 1 or len(weights) == 0 or not np.isfinite(weights).all() or (weights < 0).any():
-        raise ValueError("prefab_weights must be one or more finite weights ≥ 0")
+        raise ValueError(f"prefab_weights must be one or more finite weights ≥ 0, got {spec.prefab_weights!r}")
     if weights.sum() <= 0:
         raise ValueError("prefab_weights are all zero: give at least one prefab a positive weight")
     if spec.chunk_size <= 0:
@@ -228,12 +261,11 @@ def place_chunk(work: ChunkWork, samples: Samples) -> LayerPoints:
 
 
 def chunk_work(terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None = None) -> ChunkWork:
-    """The layer as every chunk task reads it: settings validated, blockers at the layer's keep-away, the grid.
+    """The layer as every chunk task reads it: the budget checked, blockers at the layer's keep-away, the grid.
 
     Blockers get radius ``max(spec.keep_away, spec.min_radius)``, so no point interacts farther than
     ``max(max_radius, keep_away)``: the grid's reach, whether or not there are blockers.
     """
-    _validate(spec)
     _check_budget(terrain, spec)
     if blockers is not None and len(blockers.positions):
         blockers = Samples(positions=np.asarray(blockers.positions, dtype=np.float64),

@@ -12,9 +12,9 @@ from bpy.app.translations import pgettext_rpt as rpt_
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty, StringProperty
 
 from ..core.wfc.vocab import SIDES_2D, SIDES_3D
+from ..demos.kit import build_demo_kit
 from ..properties.rooms import ROOM_OPTIONS, room_options
 from ..scene import room_job
-from ..scene.demo_kit import build_demo_kit
 from ..scene.room_kit import (
     KitError,
     detect_object_sockets,

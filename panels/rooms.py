@@ -7,7 +7,7 @@ from bpy.app.translations import pgettext_iface as iface_
 
 from ..core.wfc.counts import parse_counts
 from ..core.wfc.socket_detect import SIDES
-from ..scene.room_kit import PASSABLE_KEY, ROTATIONS_KEY, SOCKETS_KEY, WALKABLE_KEY, WEIGHT_KEY
+from ..scene.custom_props import PASSABLE_KEY, ROTATIONS_KEY, SOCKETS_KEY, WALKABLE_KEY, WEIGHT_KEY
 from .main import property_layout
 
 

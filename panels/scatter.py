@@ -5,7 +5,8 @@ from __future__ import annotations
 import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
-from ..scene.instancer import WEIGHT_KEY, prefabs_of
+from ..scene.custom_props import WEIGHT_KEY, CustomPropertyError
+from ..scene.instancer import prefabs_of
 from .main import property_layout
 
 
@@ -85,7 +86,12 @@ class STREW_PT_scatter_source(_LayerPanel, bpy.types.Panel):
         layout.prop(layer, "collection")
         if layer.collection is None:
             return
-        prefabs = prefabs_of(layer.collection)
+        try:
+            prefabs = prefabs_of(layer.collection)
+        except CustomPropertyError as error:  # shown here; Scatter refuses the layer with the same line
+            layout.label(text=str(error), icon='ERROR', translate=False)
+            layout.prop(layer, "output_mode")
+            return
         if not prefabs:
             layout.label(text="The collection is empty", icon='ERROR')
         column = layout.column(align=True)

@@ -16,6 +16,7 @@ from bpy.props import (
 )
 
 from ..core.pool import default_workers
+from .modes import DensityMode, OutputMode
 from .rooms import StrewRoomSettings
 
 
@@ -24,18 +25,18 @@ def _is_mesh(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
 
 
 DENSITY_MODES = [
-    ('NONE', "Uniform", "Every place gets the largest density (the Min Radius spacing)"),
-    ('NOISE', "Noise", "Density from seeded gradient noise: groves and clearings"),
-    ('VERTEX_GROUP', "Vertex Group", "Density painted on the terrain as vertex weights"),
-    ('IMAGE', "Image", "Density from an image stretched over the terrain's XY bounds"),
+    (DensityMode.NONE, "Uniform", "Every place gets the largest density (the Min Radius spacing)"),
+    (DensityMode.NOISE, "Noise", "Density from seeded gradient noise: groves and clearings"),
+    (DensityMode.VERTEX_GROUP, "Vertex Group", "Density painted on the terrain as vertex weights"),
+    (DensityMode.IMAGE, "Image", "Density from an image stretched over the terrain's XY bounds"),
 ]
 
 OUTPUT_MODES = [
-    ('GEOMETRY_NODES', "Point Instancer",
+    (OutputMode.GEOMETRY_NODES, "Point Instancer",
      "One point object per layer instancing the collection with Geometry Nodes (fast, 100k+ instances)"),
-    ('EMPTIES', "Collection Empties", "One empty per instance that instances the picked prefab"),
-    ('DUPLICATES', "Linked Duplicates", "One real object per instance sharing the prefab's data (slow above a few "
-     "thousand)"),
+    (OutputMode.EMPTIES, "Collection Empties", "One empty per instance that instances the picked prefab"),
+    (OutputMode.DUPLICATES, "Linked Duplicates",
+     "One real object per instance sharing the prefab's data (slow above a few thousand)"),
 ]
 
 
@@ -73,7 +74,7 @@ class StrewLayer(bpy.types.PropertyGroup):
     )
 
     # Density
-    density_mode: EnumProperty(name="Density", items=DENSITY_MODES, default='NONE')  # type: ignore[valid-type]
+    density_mode: EnumProperty(name="Density", items=DENSITY_MODES, default=DensityMode.NONE)  # type: ignore[valid-type]
     noise_scale: FloatProperty(  # type: ignore[valid-type]
         name="Noise Scale", description="Size of groves and clearings", default=40.0, min=0.01, soft_max=1000.0,
         subtype='DISTANCE', unit='LENGTH',
@@ -136,7 +137,7 @@ class StrewLayer(bpy.types.PropertyGroup):
 
     # Output
     output_mode: EnumProperty(name="Output", items=OUTPUT_MODES,
-                              default='GEOMETRY_NODES')  # type: ignore[valid-type]
+                              default=OutputMode.GEOMETRY_NODES)  # type: ignore[valid-type]
 
     # Large worlds
     use_tile: BoolProperty(  # type: ignore[valid-type]

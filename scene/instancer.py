@@ -17,14 +17,19 @@ import numpy as np
 from mathutils import Matrix
 
 from ..core.orient import rotation_matrices
+from .custom_props import prefab_weight
 from .naming import natural_name_key
-from .ownership import mark
+from .ownership import is_owned, mark
 
 OWNER = "scatter"
 NODE_GROUP_NAME = "Strew Instancer"
 NODE_GROUP_VERSION = 1
 OUTPUT_COLLECTION = "Strew Output"
-WEIGHT_KEY = "strew_weight"
+# Per-point attributes of the point instancer (``RADIUS`` is also the custom property of real-object output).
+PREFAB_ATTRIBUTE = "strew_prefab"
+ROTATION_ATTRIBUTE = "strew_rotation"
+SCALE_ATTRIBUTE = "strew_scale"
+RADIUS_ATTRIBUTE = "strew_radius"
 
 
 @dataclass(frozen=True)
@@ -36,16 +41,9 @@ class Prefab:
     weight: float
 
 
-def prefab_weight(datablock: bpy.types.ID) -> float:
-    """A plain custom property ``strew_weight`` wins over the ``object.strew.weight`` setting (default 1)."""
-    if WEIGHT_KEY in datablock:
-        return float(datablock[WEIGHT_KEY])
-    settings = getattr(datablock, "strew", None)
-    return float(settings.weight) if settings is not None else 1.0
-
-
 def prefabs_of(collection: bpy.types.Collection) -> list[Prefab]:
-    """The collection's direct children (objects and collections) in the order Pick Instance uses."""
+    """The collection's direct children (objects and collections) in the order Pick Instance uses, with their
+    weights (``CustomPropertyError`` for an unusable ``strew_weight``)."""
     children: list[bpy.types.ID] = [*collection.children, *collection.objects]
     children.sort(key=lambda block: natural_name_key(block.name))
     return [Prefab(block.name, block, prefab_weight(block)) for block in children]
@@ -62,7 +60,7 @@ def build_instancer_group(name: str, owner: str, version: int, wire: Wiring) -> 
     ``named(attribute, data_type)`` returns the output of a new Named Attribute node.
     """
     for group in bpy.data.node_groups:
-        if group.get("strew_owner") == owner and group.get("strew_version") == version:
+        if is_owned(group, owner) and group.get("strew_version") == version:
             return group
     group = bpy.data.node_groups.new(name, 'GeometryNodeTree')
     mark(group, owner, strew_version=version)
@@ -100,9 +98,9 @@ def build_instancer_group(name: str, owner: str, version: int, wire: Wiring) -> 
 def _wire_scatter(nodes: bpy.types.Nodes, named: Callable[[str, str], bpy.types.NodeSocket],
                   on_points: bpy.types.Node) -> None:
     links = on_points.id_data.links
-    links.new(named("strew_prefab", 'INT'), on_points.inputs['Instance Index'])
-    links.new(named("strew_rotation", 'FLOAT_VECTOR'), on_points.inputs['Rotation'])
-    links.new(named("strew_scale", 'FLOAT'), on_points.inputs['Scale'])
+    links.new(named(PREFAB_ATTRIBUTE, 'INT'), on_points.inputs['Instance Index'])
+    links.new(named(ROTATION_ATTRIBUTE, 'FLOAT_VECTOR'), on_points.inputs['Rotation'])
+    links.new(named(SCALE_ATTRIBUTE, 'FLOAT'), on_points.inputs['Scale'])
 
 
 def instancer_node_group() -> bpy.types.NodeTree:
@@ -148,10 +146,10 @@ def write_point_instancer(
     mark(mesh, OWNER, strew_layer=layer_name)
     mesh.vertices.add(len(placement))
     mesh.vertices.foreach_set("co", placement.positions.astype(np.float32).ravel())
-    _set_attribute(mesh, "strew_prefab", 'INT', "value", placement.prefab_index.astype(np.int32))
-    _set_attribute(mesh, "strew_rotation", 'FLOAT_VECTOR', "vector", placement.rotations.astype(np.float32))
-    _set_attribute(mesh, "strew_scale", 'FLOAT', "value", placement.scales.astype(np.float32))
-    _set_attribute(mesh, "strew_radius", 'FLOAT', "value", placement.radii.astype(np.float32))
+    _set_attribute(mesh, PREFAB_ATTRIBUTE, 'INT', "value", placement.prefab_index.astype(np.int32))
+    _set_attribute(mesh, ROTATION_ATTRIBUTE, 'FLOAT_VECTOR', "vector", placement.rotations.astype(np.float32))
+    _set_attribute(mesh, SCALE_ATTRIBUTE, 'FLOAT', "value", placement.scales.astype(np.float32))
+    _set_attribute(mesh, RADIUS_ATTRIBUTE, 'FLOAT', "value", placement.radii.astype(np.float32))
     mesh.update()
 
     obj = bpy.data.objects.new(name, mesh)

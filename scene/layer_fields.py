@@ -19,6 +19,8 @@ from ..core.fields import (
     VertexField,
 )
 from ..core.terrain import TerrainLookup
+from ..properties.modes import DensityMode
+from .scatter_spec import DensityInput, LayerInput, MaskInput
 from .terrain import MeshArrays, read_exclusions
 
 
@@ -26,16 +28,6 @@ from .terrain import MeshArrays, read_exclusions
 class LayerFields:
     density: Field | None
     mask: Mask | None
-
-
-def vertex_groups_needed(layer: bpy.types.PropertyGroup) -> set[str]:
-    """Names of terrain vertex groups the layer reads (read once per job with the terrain)."""
-    names = set()
-    if layer.density_mode == 'VERTEX_GROUP' and layer.density_vertex_group:
-        names.add(layer.density_vertex_group)
-    if layer.mask_vertex_group:
-        names.add(layer.mask_vertex_group)
-    return names
 
 
 def _image_luminance(image: bpy.types.Image) -> np.ndarray:
@@ -50,9 +42,9 @@ def _image_luminance(image: bpy.types.Image) -> np.ndarray:
     return pixels[..., 0].astype(np.float64)
 
 
-def _remap(layer: bpy.types.PropertyGroup) -> CurveRemap | None:
+def _remap(density: DensityInput) -> CurveRemap | None:
     """The Low/High curve: 0 below Low, 1 above High, a smooth monotone step between (sharp when narrow)."""
-    low, high = float(layer.density_low), float(layer.density_high)
+    low, high = float(density.low), float(density.high)
     if low <= 0.0 and high >= 1.0:
         return None
     high = max(high, low + 1e-6)
@@ -64,45 +56,44 @@ def _remap(layer: bpy.types.PropertyGroup) -> CurveRemap | None:
     return CurveRemap(xs, ys, mode="smooth")
 
 
-def density_field(layer: bpy.types.PropertyGroup, terrain: TerrainLookup, mesh: MeshArrays) -> Field | None:
-    mode = layer.density_mode
-    if mode == 'NONE':
+def density_field(density: DensityInput, seed: int, terrain: TerrainLookup, mesh: MeshArrays) -> Field | None:
+    if density.mode == DensityMode.NONE:
         return None
-    if mode == 'NOISE':
-        field: Field = PerlinNoise(seed=layer.seed, scale=layer.noise_scale, octaves=layer.noise_octaves)
-    elif mode == 'VERTEX_GROUP':
-        field = VertexField(terrain, mesh.vertex_group_weights[layer.density_vertex_group])
+    if density.mode == DensityMode.NOISE:
+        field: Field = PerlinNoise(seed=seed, scale=density.noise_scale, octaves=density.noise_octaves)
+    elif density.mode == DensityMode.VERTEX_GROUP:
+        field = VertexField(terrain, mesh.vertex_group_weights[density.vertex_group])
     else:
-        field = ImageField(_image_luminance(layer.density_image), terrain.bounds.min, terrain.bounds.max)
-    curve = _remap(layer)
+        field = ImageField(_image_luminance(density.image), terrain.bounds.min, terrain.bounds.max)
+    curve = _remap(density)
     if curve is not None:
         field = field.remap(curve)
-    if layer.density_invert:
+    if density.invert:
         field = 1.0 - field
     return field
 
 
-def layer_mask(layer: bpy.types.PropertyGroup, terrain: TerrainLookup, mesh: MeshArrays,
+def layer_mask(mask: MaskInput, terrain: TerrainLookup, mesh: MeshArrays,
                depsgraph: bpy.types.Depsgraph) -> Mask | None:
     parts: list[Mask] = []
-    if layer.mask_vertex_group:
-        weights = VertexField(terrain, mesh.vertex_group_weights[layer.mask_vertex_group])
-        parts.append(weights.above(layer.mask_threshold - 1e-12))
-    if layer.exclusion_collection is not None:
-        segments, footprints = read_exclusions(layer.exclusion_collection, depsgraph)
-        if segments and layer.exclusion_margin > 0:
-            parts.append(AwayFromPolylines(list(np.concatenate(segments)), margin=layer.exclusion_margin))
+    if mask.vertex_group:
+        weights = VertexField(terrain, mesh.vertex_group_weights[mask.vertex_group])
+        parts.append(weights.above(mask.threshold - 1e-12))
+    if mask.exclusion is not None:
+        segments, footprints = read_exclusions(mask.exclusion, depsgraph)
+        if segments and mask.margin > 0:
+            parts.append(AwayFromPolylines(list(np.concatenate(segments)), margin=mask.margin))
         if footprints:
             parts.append(OutsidePolygons(list(np.concatenate(footprints))))
     if not parts:
         return None
-    mask = parts[0]
+    combined = parts[0]
     for part in parts[1:]:
-        mask = mask & part
-    return mask
+        combined = combined & part
+    return combined
 
 
-def build(layer: bpy.types.PropertyGroup, terrain: TerrainLookup, mesh: MeshArrays,
-          depsgraph: bpy.types.Depsgraph) -> LayerFields:
+def build(layer: LayerInput, terrain: TerrainLookup, mesh: MeshArrays, depsgraph: bpy.types.Depsgraph) -> LayerFields:
     """Fields and masks of one layer; raises ``ValueError`` with a message for the user."""
-    return LayerFields(density=density_field(layer, terrain, mesh), mask=layer_mask(layer, terrain, mesh, depsgraph))
+    return LayerFields(density=density_field(layer.density, layer.spec.seed, terrain, mesh),
+                       mask=layer_mask(layer.mask, terrain, mesh, depsgraph))

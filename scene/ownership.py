@@ -1,7 +1,9 @@
-"""What Strew creates it marks, so Clear and re-runs find it after save and reload.
+"""What Strew creates it marks, so Clear and re-runs find it after save and reload, wherever the user moved it.
 
 Marks are plain custom properties (``id["strew_owner"]``): they survive without the extension installed and
-are never set on the user's own data, so Strew never deletes or alters what it did not create.
+are never set on the user's own data, so Strew never deletes or alters what it did not create. A mark also
+records the name the data-block had when Strew made it: a copy the user makes (Shift+D gives "Strew Trees.001")
+carries the mark but not its own name, so it counts as the user's and Clear never deletes it.
 """
 
 from __future__ import annotations
@@ -11,35 +13,54 @@ from collections.abc import Iterable
 import bpy
 
 OWNER_KEY = "strew_owner"
+SELF_KEY = "strew_self"  # the data-block's own name when marked: tells Strew's data-block from a copy of it
+NAME_KEY = "strew_name"  # the name Strew asked for (Blender adds ".001" when the user already has it)
 LAYER_KEY = "strew_layer"
 
 
 def mark(datablock: bpy.types.ID, owner: str, **extra: object) -> None:
     """Tag a datablock Strew created (``owner`` is the feature: "scatter", "room")."""
     datablock[OWNER_KEY] = owner
+    datablock[SELF_KEY] = datablock.name
     for key, value in extra.items():
         datablock[key] = value
 
 
+def rename(datablock: bpy.types.ID, name: str) -> None:
+    """Rename a data-block Strew owns, keeping it Strew's (Blender may add a ".001" suffix)."""
+    datablock.name = name
+    datablock[SELF_KEY] = datablock.name
+
+
 def is_owned(datablock: bpy.types.ID, owner: str | None = None) -> bool:
+    """True for a data-block Strew created (for ``owner``), False for the user's data and the user's copies."""
     tag = datablock.get(OWNER_KEY)
-    return tag is not None and (owner is None or tag == owner)
+    if tag is None or (owner is not None and tag != owner):
+        return False
+    return datablock.get(SELF_KEY, datablock.name) == datablock.name
 
 
 def owned_collection(scene: bpy.types.Scene, name: str, owner: str, create: bool = True) -> bpy.types.Collection | None:
-    """The scene's top-level collection ``name`` that Strew owns; created (and linked) when missing.
+    """The collection ``name`` Strew owns anywhere in the scene's collection tree; made (at the top) when missing.
 
     A user's collection that happens to have the same name is left alone: ours gets Blender's ``.001`` suffix.
     """
-    for child in scene.collection.children:
-        if is_owned(child, owner) and child.get("strew_name", child.name) == name:
+    for child in scene.collection.children_recursive:
+        if is_owned(child, owner) and child.get(NAME_KEY, child.name) == name:
             return child
     if not create:
         return None
     collection = bpy.data.collections.new(name)
-    mark(collection, owner, strew_name=name)
+    mark(collection, owner, **{NAME_KEY: name})
     scene.collection.children.link(collection)
     return collection
+
+
+def disown(datablock: bpy.types.ID) -> None:
+    """Hand a data-block over to the user (it holds user data Strew must not delete)."""
+    for key in (OWNER_KEY, SELF_KEY, NAME_KEY, LAYER_KEY):
+        if key in datablock:
+            del datablock[key]
 
 
 def remove_owned(datablocks: Iterable[bpy.types.ID], owner: str) -> int:

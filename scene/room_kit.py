@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 import bpy
 import numpy as np
@@ -17,15 +18,11 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.wfc import SocketTile
 from ..core.wfc.socket_detect import SIDES, cell_overflow, detect_sockets, mirror_pairs, parse_compatible
+from . import custom_props as props
+from .custom_props import SOCKETS_KEY, CustomPropertyError
+from .ownership import is_owned
 
-SOCKETS_KEY = "strew_sockets"
-WEIGHT_KEY = "strew_weight"
-ROTATIONS_KEY = "strew_rotations"
-WALKABLE_KEY = "strew_walkable"
-PASSABLE_KEY = "strew_passable"
-COMPATIBLE_KEY = "strew_compatible"
-CELL_SIZE_KEY = "strew_cell_size"
-MIRROR_KEY = "strew_mirror"
+T = TypeVar("T")
 
 
 class KitError(Exception):
@@ -43,28 +40,27 @@ class Kit:
     cell_size: tuple[float, float, float]
 
 
-def _plain(value):
-    return value.to_dict() if hasattr(value, "to_dict") else (value.to_list() if hasattr(value, "to_list") else value)
-
-
 def tile_objects(collection: bpy.types.Collection) -> list[bpy.types.Object]:
     """The kit's tiles: every object in the collection (and its children) that is not parented to another one
     and was not created by Strew (a room is never read back as a kit)."""
-    objects = [o for o in collection.all_objects if "strew_owner" not in o]
+    objects = [o for o in collection.all_objects if not is_owned(o)]
     members = set(objects)
     return sorted((o for o in objects if o.parent not in members), key=lambda o: o.name)
 
 
+def _custom(block: bpy.types.ID, prop: props.CustomProperty[T]) -> T | None:
+    """A custom property of a tile or kit (see ``custom_props``), its problems reported as :class:`KitError`."""
+    try:
+        return props.read(block, prop)
+    except CustomPropertyError as error:
+        raise KitError(str(error)) from error
+
+
 def object_sockets(obj: bpy.types.Object) -> dict[str, str] | None:
     """The tile's sockets (custom property first), or None when it has none."""
-    if SOCKETS_KEY in obj:
-        value = _plain(obj[SOCKETS_KEY])
-        if not isinstance(value, Mapping):
-            raise KitError(rpt_(
-                'Tile "{name}": custom property {key} must be a dict of side -> label '
-                '(e.g. {{"n": "wall", "e": "door", "s": "wall", "w": "open"}}), got {value!r}'
-            ).format(name=obj.name, key=SOCKETS_KEY, value=value))
-        return {str(k): "" if v is None else str(v) for k, v in value.items()}
+    custom = _custom(obj, props.SOCKETS)
+    if custom is not None:
+        return custom
     settings = obj.strew
     sockets = {side: getattr(settings, f"socket_{side}") for side in SIDES}
     if not any(sockets.values()):
@@ -81,22 +77,18 @@ def read_tile(obj: bpy.types.Object) -> SocketTile:
             "or give it a custom property {key}"
         ).format(name=obj.name, key=SOCKETS_KEY))
     settings = obj.strew
-    weight = float(_plain(obj[WEIGHT_KEY])) if WEIGHT_KEY in obj else float(settings.weight)
-    if ROTATIONS_KEY in obj:
-        rotations = tuple(int(r) for r in _plain(obj[ROTATIONS_KEY]))
-    else:
-        rotations = tuple(sorted(int(r) for r in settings.rotations))
-    walkable = bool(_plain(obj[WALKABLE_KEY])) if WALKABLE_KEY in obj else bool(settings.walkable)
-    if PASSABLE_KEY in obj:
-        passable = tuple(str(s) for s in _plain(obj[PASSABLE_KEY]))
-    else:
-        passable = tuple(side for side in SIDES if side in settings.passable)
+    try:
+        weight = props.resolve(obj, props.WEIGHT, float(settings.weight))
+        rotations = props.resolve(obj, props.ROTATIONS, tuple(sorted(int(r) for r in settings.rotations)))
+        walkable = props.resolve(obj, props.WALKABLE, bool(settings.walkable))
+        passable = props.resolve(obj, props.PASSABLE, tuple(side for side in SIDES if side in settings.passable))
+        mirror = props.resolve(obj, props.MIRROR, False)
+    except CustomPropertyError as error:
+        raise KitError(str(error)) from error
     if not rotations:
         raise KitError(rpt_(
             'Tile "{name}": no rotation allowed; tick at least one in Object Properties › Strew Tile'
         ).format(name=obj.name))
-    mirror = _plain(obj[MIRROR_KEY]) if MIRROR_KEY in obj else False
-    mirror = bool(mirror) if isinstance(mirror, int) and mirror in (0, 1) else mirror  # 0/1 from older files
     try:
         return SocketTile(obj.name, sockets, weight=weight, rotations=rotations, walkable=walkable,
                           passable=passable, mirror=mirror)
@@ -157,12 +149,9 @@ def bounds_cell_size(objects: list[bpy.types.Object]) -> tuple[float, float, flo
 
 
 def kit_cell_size(collection: bpy.types.Collection, objects: list[bpy.types.Object]) -> tuple[float, float, float]:
-    if CELL_SIZE_KEY in collection:
-        size = tuple(float(c) for c in _plain(collection[CELL_SIZE_KEY]))
-        if len(size) == 3 and all(math.isfinite(c) and c > 0 for c in size):
-            return size  # type: ignore[return-value]
-        raise KitError(rpt_('Kit "{name}": {key} must be three sizes > 0, got {size!r}').format(
-            name=collection.name, key=CELL_SIZE_KEY, size=size))
+    custom = _custom(collection, props.CELL_SIZE)
+    if custom is not None:
+        return custom
     size = bounds_cell_size(objects)
     if size is None:
         raise KitError(rpt_(
@@ -174,16 +163,14 @@ def kit_cell_size(collection: bpy.types.Collection, objects: list[bpy.types.Obje
 
 def kit_compatible(collection: bpy.types.Collection, extra: str, tiles: list[SocketTile]) -> list[tuple[str, str]]:
     pairs: list[tuple[str, str]] = []
-    if COMPATIBLE_KEY in collection:
-        value = _plain(collection[COMPATIBLE_KEY])
-        try:
-            if isinstance(value, str):
-                pairs += parse_compatible(value)
-            else:
-                pairs += [(str(a), str(b)) for a, b in value]
-        except (TypeError, ValueError) as error:
-            raise KitError(rpt_('Kit "{name}": {key} must be "a=b, c=d" or a list of pairs; {error}').format(
-                name=collection.name, key=COMPATIBLE_KEY, error=error)) from error
+    try:
+        value = props.read(collection, props.COMPATIBLE)
+        if isinstance(value, str):
+            pairs += parse_compatible(value)
+        elif value is not None:
+            pairs += value
+    except ValueError as error:
+        raise KitError(rpt_('Kit "{name}": {error}').format(name=collection.name, error=error)) from error
     try:
         pairs += parse_compatible(extra)
     except ValueError as error:
@@ -232,7 +219,7 @@ def write_sockets(obj: bpy.types.Object, sockets: Mapping[str, str]) -> None:
         if side in sockets:
             setattr(obj.strew, f"socket_{side}", sockets[side])
     if SOCKETS_KEY in obj:
-        value = _plain(obj[SOCKETS_KEY])
+        value = props.plain(obj[SOCKETS_KEY])
         old = value if isinstance(value, Mapping) else {}
         obj[SOCKETS_KEY] = {side: str(sockets.get(side, old.get(side, "")) or "") for side in SIDES}
     elif not any(getattr(obj.strew, f"socket_{side}") for side in SIDES):

@@ -17,7 +17,8 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.wfc import load_mxgmn
 from ..core.wfc.room import AUTO, RoomProblem
-from .room_kit import CELL_SIZE_KEY, Kit, tile_objects
+from .custom_props import CELL_SIZE_KEY
+from .room_kit import Kit, tile_objects
 
 MXGMN_KEY = "strew_mxgmn"
 SUBSET_KEY = "strew_mxgmn_subset"

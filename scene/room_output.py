@@ -30,7 +30,7 @@ from mathutils import Matrix
 
 from .instancer import build_instancer_group, set_instancer_modifier
 from .naming import natural_name_key
-from .ownership import OWNER_KEY, is_owned, mark, owned_collection
+from .ownership import OWNER_KEY, is_owned, mark, owned_collection, rename
 
 if TYPE_CHECKING:
     from .room_job import Plan, RoomParams
@@ -185,7 +185,7 @@ def build_steps(scene: bpy.types.Scene, plan: Plan, params: RoomParams) -> Gener
     staging["strew_origin"] = tuple(float(c) for c in params.origin)
     clear_room(scene, params.room_name)
     scene.collection.children.link(staging)
-    staging.name = params.room_name  # Blender adds .001 when a user's collection already has the name
+    rename(staging, params.room_name)  # Blender adds .001 when a user's collection already has the name
 
 
 def room_collection(scene: bpy.types.Scene, name: str) -> bpy.types.Collection | None:

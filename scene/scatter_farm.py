@@ -8,6 +8,7 @@ Scatter operator's, whatever the split.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from dataclasses import dataclass
@@ -21,7 +22,8 @@ from ..core.chunks import ChunkGrid, concat
 from ..core.poisson import Samples
 from ..core.scatter import LayerPoints, LayerSpec, chunk_work, place_chunk, sample_chunk, scatter_layer
 from ..core.terrain import TerrainLookup
-from . import layer_fields, scatter_job
+from . import layer_fields, scatter_job, scatter_spec
+from .scatter_spec import LayerInput
 from .terrain import read_mesh
 
 ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales")
@@ -39,7 +41,8 @@ class Stage:
 
 @dataclass
 class FarmJob:
-    layers: list[bpy.types.PropertyGroup]
+    layers: tuple[LayerInput, ...]
+    max_objects: int
     terrain: TerrainLookup
     specs: list[LayerSpec]
     grids: list[ChunkGrid]
@@ -53,21 +56,19 @@ class FarmJob:
 
 def prepare(context: bpy.types.Context) -> FarmJob:
     """Read the scene once (terrain, every enabled layer) and number the tasks; raises ScatterError."""
-    scene = context.scene
-    settings = scene.strew
-    layers = [layer for layer in settings.layers if layer.enabled]
-    terrain_object = scatter_job.validate(scene, layers)
+    scene_input = scatter_spec.read(context.scene)
     depsgraph = context.evaluated_depsgraph_get()
-    groups = tuple({name for layer in layers for name in layer_fields.vertex_groups_needed(layer)})
+    groups = tuple({name for layer in scene_input.layers for name in layer.vertex_groups})
     try:
-        mesh = read_mesh(terrain_object, depsgraph, groups)
+        mesh = read_mesh(scene_input.terrain, depsgraph, groups)
         terrain = TerrainLookup(mesh.vertices, mesh.triangles)
     except ValueError as error:
         raise scatter_job.ScatterError(str(error)) from error
-    job = FarmJob(layers, terrain, [], [], [], [])
-    for number, layer in enumerate(layers):
+    job = FarmJob(scene_input.layers, scene_input.max_objects, terrain, [], [], [], [])
+    for number, layer in enumerate(scene_input.layers):
         try:
-            spec = scatter_job.layer_spec(layer, settings, layer_fields.build(layer, terrain, mesh, depsgraph))
+            fields = layer_fields.build(layer, terrain, mesh, depsgraph)
+            spec = dataclasses.replace(layer.spec, density=fields.density, mask=fields.mask)
             grid = chunk_work(terrain, spec).grid
         except ValueError as error:
             raise scatter_job.ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)
@@ -138,5 +139,5 @@ def run_tasks(job: FarmJob, start: int, stop: int, parts: Path) -> int:
 def merge(context: bpy.types.Context, job: FarmJob, parts: Path) -> list[tuple[str, int]]:
     """Write every layer's part files into the scene, as the Scatter job would; returns (layer, count)."""
     results = [(layer, _layer_points(parts, job, number)) for number, layer in enumerate(job.layers)]
-    scatter_job.write_results(context.scene, results)
+    scatter_job.write_results(context.scene, results, job.max_objects)
     return [(layer.name, len(points)) for layer, points in results]

@@ -36,7 +36,7 @@ _SCRIPT = textwrap.dedent("""
     result = bpy.ops.extensions.package_install_files(
         filepath=str(archive), repo="user_default", enable_on_install=True)
     assert result == {'FINISHED'}, result
-    demo = importlib.import_module("bl_ext.user_default.strew.demo")
+    demo = importlib.import_module("bl_ext.user_default.strew.demos.build")
     code = demo.build_demo(out, render_images=False)
     blend = out / "strew_demo.blend"
     bpy.ops.wm.open_mainfile(filepath=str(blend))

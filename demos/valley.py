@@ -1,4 +1,4 @@
-"""``make demo``: a procedural valley with a river and a road, three scatter layers, saved and rendered.
+"""The Scatter demo scene: a procedural valley with a river and a road, and three scatter layers.
 
 Everything is built from numbers here (no assets), so the demo runs on a fresh clone with the ``bpy`` wheel.
 """
@@ -6,11 +6,12 @@ Everything is built from numbers here (no assets), so the demo runs on a fresh c
 from __future__ import annotations
 
 import math
-import time
-from pathlib import Path
 
 import bpy
 import numpy as np
+
+from ..scene.custom_props import WEIGHT_KEY
+from .render import camera
 
 TERRAIN_SIZE = 240.0
 TERRAIN_QUADS = 240
@@ -173,7 +174,7 @@ def _prefab(collection: bpy.types.Collection, name: str, geometry, material: bpy
     mesh.materials.append(material)
     mesh.polygons.foreach_set("use_smooth", np.ones(len(mesh.polygons), dtype=bool))
     obj = bpy.data.objects.new(name, mesh)
-    obj["strew_weight"] = weight
+    obj[WEIGHT_KEY] = weight
     collection.objects.link(obj)
 
 
@@ -221,104 +222,12 @@ def configure_layers(scene: bpy.types.Scene, terrain: bpy.types.Object, prefabs,
             setattr(layer, key, value)
 
 
-def _camera(scene: bpy.types.Scene, name: str, location, target, ortho: float | None = None) -> bpy.types.Object:
-    camera = bpy.data.objects.new(name, bpy.data.cameras.new(name))
-    scene.collection.objects.link(camera)
-    camera.location = location
-    direction = np.array(target, dtype=float) - np.array(location, dtype=float)
-    from mathutils import Vector
-
-    camera.rotation_euler = Vector(direction).to_track_quat('-Z', 'Y').to_euler()
-    if ortho is not None:
-        camera.data.type = 'ORTHO'
-        camera.data.ortho_scale = ortho
-    camera.data.clip_end = 2000.0
-    return camera
-
-
-def setup_render(scene: bpy.types.Scene, samples: int) -> None:
-    scene.render.engine = 'CYCLES'
-    scene.cycles.device = 'CPU'
-    scene.cycles.samples = samples
-    scene.cycles.use_denoising = False
-    scene.render.resolution_x, scene.render.resolution_y = 960, 640
-    scene.render.image_settings.file_format = 'PNG'
-    world = bpy.data.worlds.new("Sky")
-    world.use_nodes = True
-    world.node_tree.nodes["Background"].inputs["Color"].default_value = (0.55, 0.7, 0.9, 1.0)
-    world.node_tree.nodes["Background"].inputs["Strength"].default_value = 0.8
-    scene.world = world
-    sun = bpy.data.objects.new("Sun", bpy.data.lights.new("Sun", 'SUN'))
-    sun.data.energy = 3.5
-    sun.rotation_euler = (math.radians(40), math.radians(10), math.radians(35))
-    scene.collection.objects.link(sun)
-
-
-def render(scene: bpy.types.Scene, camera: bpy.types.Object, path: Path) -> float:
-    started = time.perf_counter()
-    scene.camera = camera
-    scene.render.filepath = str(path)
-    bpy.ops.render.render(write_still=True)
-    return time.perf_counter() - started
-
-
-def build_demo(out: Path, render_images: bool = True, samples: int = 16) -> int:
-    """Build, scatter, save and (optionally) render the demo; prints what it made and how long each step took."""
-    from .cli import ensure_registered
-
-    out = out.resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    bpy.ops.wm.read_homefile(use_empty=True)
-    ensure_registered()
-    scene = bpy.context.scene
-    timings: dict[str, float] = {}
-
-    started = time.perf_counter()
-    terrain = build_terrain(scene)
-    roads = build_road(scene)
-    prefabs = build_prefabs(scene)
-    configure_layers(scene, terrain, prefabs, roads)
-    timings["build scene"] = time.perf_counter() - started
-
-    started = time.perf_counter()
-    result = bpy.ops.strew.scatter()
-    timings["scatter (3 layers)"] = time.perf_counter() - started
-    if result != {'FINISHED'}:
-        print("strew demo: scatter failed")
-        return 1
-    output = bpy.data.collections["Strew Output"]
-    counts = {obj.name: len(obj.data.vertices) for obj in output.objects}
-
-    setup_render(scene, samples)
-    top = _camera(scene, "Top View", (0.0, 0.0, 300.0), (0.0, 0.0, 0.0), ortho=TERRAIN_SIZE)
-    perspective = _camera(scene, "Perspective", (-95.0, -120.0, 55.0), (10.0, 0.0, 0.0))
+def views(scene: bpy.types.Scene) -> list[tuple[bpy.types.Object, str]]:
+    """The valley's three cameras and the PNG each renders: from above, in perspective, a close-up."""
+    clip = (0.1, 2000.0)
+    top = camera(scene, "Top View", (0.0, 0.0, 300.0), (0.0, 0.0, 0.0), ortho=TERRAIN_SIZE, clip=clip)
+    perspective = camera(scene, "Perspective", (-95.0, -120.0, 55.0), (10.0, 0.0, 0.0), clip=clip)
     eye, spot = np.array([-78.0, 30.0]), np.array([-52.0, 62.0])
     eye_z = float(_heights(*eye)) + 26.0
-    spot_z = float(_heights(*spot))
-    close = _camera(scene, "Close-up", (*eye, eye_z), (*spot, spot_z))
-    from .demo_room import build_room_demo  # the two-storey tile room at x = +200 (issue 7)
-
-    room = build_room_demo(scene, out, render_images=render_images, samples=samples)
-    timings.update(room["timings"])
-    blend_path = out / "strew_demo.blend"
-    started = time.perf_counter()
-    bpy.ops.wm.save_as_mainfile(filepath=str(blend_path), check_existing=False)
-    timings["save"] = time.perf_counter() - started
-
-    images = list(room["images"])
-    if render_images:
-        for camera, name in ((top, "scatter_top.png"), (perspective, "scatter_perspective.png"),
-                             (close, "scatter_closeup.png")):
-            timings[f"render {name}"] = render(scene, camera, out / name)
-            images.append(out / name)
-
-    print(f"strew demo: saved {blend_path}")
-    for name, count in counts.items():
-        print(f"  {name}: {count:,} instances")
-    for name, count in room["counts"].items():
-        print(f"  tile room, {name}: {count:,}")
-    for image in images:
-        print(f"  rendered {image}")
-    for step, seconds in timings.items():
-        print(f"  {step}: {seconds:.2f} s")
-    return 0
+    close = camera(scene, "Close-up", (*eye, eye_z), (*spot, float(_heights(*spot))), clip=clip)
+    return [(top, "scatter_top.png"), (perspective, "scatter_perspective.png"), (close, "scatter_closeup.png")]

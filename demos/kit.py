@@ -17,7 +17,7 @@ import math
 import bpy
 import numpy as np
 
-from .room_kit import CELL_SIZE_KEY, COMPATIBLE_KEY
+from ..scene.custom_props import CELL_SIZE_KEY, COMPATIBLE_KEY
 
 CELL = 4.0
 HEIGHT = 3.0

@@ -1,0 +1,168 @@
+"""The Scatter settings of a scene, read once into frozen specs before any work.
+
+:func:`read` is the one place that reads ``scene.strew`` and its ``StrewLayer`` items: it validates every value
+(a :class:`ScatterError` says which layer and what to change), resolves each layer's prefabs and their weights,
+and builds the core :class:`~strew.core.scatter.LayerSpec`. The rest of the job works on these specs only, so a
+setting is interpreted in exactly one place.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import bpy
+from bpy.app.translations import pgettext_rpt as rpt_
+
+from ..core.scatter import LayerSpec
+from ..properties.modes import DensityMode, OutputMode
+from .custom_props import CustomPropertyError
+from .instancer import Prefab, prefabs_of
+from .ownership import is_owned
+
+
+class ScatterError(Exception):
+    """A problem with the user's settings or scene; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class DensityInput:
+    """Where the layer's density comes from (see ``scene.layer_fields``)."""
+
+    mode: DensityMode
+    noise_scale: float
+    noise_octaves: int
+    vertex_group: str
+    image: bpy.types.Image | None
+    low: float
+    high: float
+    invert: bool
+
+
+@dataclass(frozen=True)
+class MaskInput:
+    """The layer's masks read from the scene (slope and height are in the core spec)."""
+
+    vertex_group: str
+    threshold: float
+    exclusion: bpy.types.Collection | None
+    margin: float
+
+
+@dataclass(frozen=True)
+class LayerInput:
+    """One layer, validated: its prefabs in Pick Instance order and its core spec (fields not built yet)."""
+
+    name: str
+    collection: bpy.types.Collection
+    prefabs: tuple[Prefab, ...]
+    output: OutputMode
+    density: DensityInput
+    mask: MaskInput
+    spec: LayerSpec
+
+    @property
+    def vertex_groups(self) -> set[str]:
+        """Names of terrain vertex groups the layer reads (read once per job with the terrain)."""
+        names = {self.mask.vertex_group} if self.mask.vertex_group else set()
+        if self.density.mode == DensityMode.VERTEX_GROUP:
+            names.add(self.density.vertex_group)
+        return names
+
+
+@dataclass(frozen=True)
+class ScatterInput:
+    """Everything one Scatter run reads from the scene."""
+
+    terrain: bpy.types.Object
+    layers: tuple[LayerInput, ...]
+    blocker_layers: tuple[str, ...]  # enabled layers above the first one run: their output keeps the rest away
+    max_objects: int
+
+
+def _layer(layer: bpy.types.PropertyGroup, chunk_size: float) -> LayerInput:
+    name = rpt_('Layer "{name}"').format(name=layer.name)
+
+    def fail(template: str, **values: object) -> ScatterError:
+        return ScatterError(rpt_(template).format(layer=name, **values))
+
+    collection = layer.collection
+    if collection is None:
+        raise fail("{layer} has no collection: pick the collection whose objects it should place")
+    if is_owned(collection):
+        raise fail('{layer}: "{collection}" is what Strew made; pick the collection whose objects it should place',
+                   collection=collection.name)
+    try:
+        prefabs = tuple(prefabs_of(collection))
+    except CustomPropertyError as error:
+        raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)) from error
+    if not prefabs:
+        raise fail('{layer}: collection "{collection}" is empty; add the objects to place', collection=collection.name)
+    if sum(p.weight for p in prefabs) <= 0:
+        raise fail('{layer}: every object in "{collection}" has weight 0; give one a weight > 0',
+                   collection=collection.name)
+    if not (math.isfinite(layer.min_radius) and layer.min_radius > 0):
+        raise fail("{layer}: Min Radius must be greater than 0")
+    if layer.max_radius < layer.min_radius:
+        raise fail("{layer}: Max Radius ({max_radius:g}) is smaller than Min Radius ({min_radius:g}); "
+                   "raise Max Radius or lower Min Radius", max_radius=layer.max_radius, min_radius=layer.min_radius)
+    if layer.scale_max < layer.scale_min:
+        raise fail("{layer}: Scale Max is smaller than Scale Min")
+    if layer.use_height_range and layer.height_max < layer.height_min:
+        raise fail("{layer}: Max Height is below Min Height")
+    density = DensityInput(
+        mode=DensityMode(layer.density_mode), noise_scale=layer.noise_scale, noise_octaves=layer.noise_octaves,
+        vertex_group=layer.density_vertex_group, image=layer.density_image, low=layer.density_low,
+        high=layer.density_high, invert=layer.density_invert,
+    )
+    if density.mode == DensityMode.IMAGE and density.image is None:
+        raise fail("{layer}: density is set to Image but no image is picked")
+    if density.mode == DensityMode.VERTEX_GROUP and not density.vertex_group:
+        raise fail("{layer}: density is set to Vertex Group but no group is named")
+    if density.low > density.high:
+        raise fail("{layer}: density Low is above High")
+    try:
+        spec = LayerSpec(
+            min_radius=layer.min_radius,
+            max_radius=layer.max_radius,
+            seed=layer.seed,
+            start_points=layer.start_points,
+            keep_away=layer.keep_away,
+            max_slope=min(layer.max_slope, math.pi / 2),  # stored as float32: may exceed π/2 by 4e-8
+            height_range=(layer.height_min, layer.height_max) if layer.use_height_range else None,
+            align=layer.align_to_normal,
+            random_yaw=layer.random_yaw,
+            scale_range=(layer.scale_min, layer.scale_max),
+            prefab_weights=tuple(p.weight for p in prefabs),
+            tile_size=layer.tile_size if layer.use_tile else None,
+            tile_keep=layer.tile_keep,
+            chunk_size=chunk_size,
+        )
+    except ValueError as error:
+        raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)) from error
+    mask = MaskInput(vertex_group=layer.mask_vertex_group, threshold=layer.mask_threshold,
+                     exclusion=layer.exclusion_collection, margin=layer.exclusion_margin)
+    return LayerInput(layer.name, collection, prefabs, OutputMode(layer.output_mode), density, mask, spec)
+
+
+def read(scene: bpy.types.Scene, layer_indices: list[int] | None = None) -> ScatterInput:
+    """The scene's Scatter settings for the enabled layers (or exactly ``layer_indices``), validated."""
+    settings = scene.strew
+    terrain = settings.terrain
+    if terrain is None:
+        raise ScatterError(rpt_("No terrain: pick a mesh object as the terrain in the Scatter panel"))
+    if terrain.type != 'MESH':
+        raise ScatterError(rpt_('Terrain "{name}" is a {kind}, not a mesh: pick a mesh object').format(
+            name=terrain.name, kind=terrain.type.lower()))
+    every = settings.layers
+    indices = list(range(len(every))) if layer_indices is None else layer_indices
+    chosen = [every[i] for i in indices if layer_indices is not None or every[i].enabled]
+    if not chosen:
+        raise ScatterError(rpt_("No enabled layer: add a layer (+) or enable one"))
+    names = [layer.name for layer in chosen]
+    if len(set(names)) != len(names):
+        raise ScatterError(rpt_('Two layers have the same name: rename one (each layer writes "Strew <name>")'))
+    layers = tuple(_layer(layer, settings.chunk_size) for layer in chosen)
+    first = indices[0] if indices else 0
+    blockers = tuple(layer.name for layer in every[:first] if layer.enabled)
+    return ScatterInput(terrain, layers, blockers, settings.max_objects)
