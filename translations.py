@@ -224,6 +224,9 @@ RUSSIAN: dict[str, str] = {
     "the result is the same for any number":
         "Сколько процессов одновременно обрабатывают блоки большого ландшафта (по умолчанию по одному на ядро); "
         "результат от их числа не зависит",
+    'Layer "{name}": farm tasks scatter from above only; set its Surface to From Above or run it without --chunks':
+        "Слой «{name}»: задачи фермы разбрасывают только сверху; выберите поверхность «Сверху» или запустите "
+        "без --chunks",
     'Part file {path} is missing: run the tasks {start}:{stop} (layer "{layer}", phase {phase}) first':
         "Нет файла части {path}: сначала выполните задачи {start}:{stop} (слой «{layer}», фаза {phase})",
     "Max Objects": "Макс. объектов",
@@ -569,6 +572,35 @@ RUSSIAN: dict[str, str] = {
     "three sizes > 0 (x, y, z), e.g. [4.0, 4.0, 3.0]": "три размера > 0 (x, y, z), например [4.0, 4.0, 3.0]",
     '"a=b, c=d" or a list of label pairs, e.g. [["door", "arch"]]':
         "«a=b, c=d» или список пар меток, например [[\"door\", \"arch\"]]",
+    # -- every face, targets, live update ------------------------------------------------------------------
+    "Surface": "Поверхность",
+    "Where on the targets this layer places instances": "Где на целях этот слой размещает экземпляры",
+    "From Above": "Сверху",
+    "What a ray from straight above hits first (a terrain)": "То, во что первым попадает луч сверху (ландшафт)",
+    "Every Face": "Все грани",
+    "Every face of the targets, walls and undersides too; instances stand along the face normal and keep their "
+    "spacing in 3-D":
+        "Все грани целей, включая стены и нижние стороны; экземпляры стоят по нормали грани и держат расстояние "
+        "в 3D",
+    "Targets": "Цели",
+    "Collection whose meshes (with modifiers and transforms) this layer scatters on; empty: the terrain":
+        "Коллекция, по мешам которой (с модификаторами и трансформациями) разбрасывает этот слой; пусто: ландшафт",
+    "Min Slope": "Мин. уклон",
+    "Every Face: no instances where the surface is less steep than this (90° walls, above 90° undersides)":
+        "Все грани: нет экземпляров там, где поверхность положе этого (90° стены, больше 90° нижние стороны)",
+    "Live Update": "Живое обновление",
+    "Re-scatter the affected layers a moment after a target, a density or mask source or a Scatter setting "
+    "changes":
+        "Заново разбросать затронутые слои вскоре после изменения цели, источника плотности или маски либо "
+        "настройки разброса",
+    "{kind} \"{name}\": {error}": "{kind} «{name}»: {error}",
+    'Targets "{name}" hold no mesh with faces: add meshes to the collection or clear Targets to use the terrain':
+        "В целях «{name}» нет меша с гранями: добавьте меши в коллекцию или очистите цели, чтобы использовать "
+        "ландшафт",
+    'Layer "{name}": vertex groups are read from the terrain; pick a terrain or another density and mask':
+        "Слой «{name}»: группы вершин читаются с ландшафта; выберите ландшафт или другую плотность и маску",
+    "{layer}: Min Slope is above Max Slope": "{layer}: мин. уклон больше макс. уклона",
+    "Strew live update: {error}": "Живое обновление Strew: {error}",
 }
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from . import about, layers, room_tools, rooms, scatter
+from . import about, layers, live_update, room_tools, rooms, scatter
 
 # Each module owns a ``classes`` tuple and a register/unregister pair; order matters for dependencies.
-_modules = (about, layers, scatter, rooms, room_tools)
+_modules = (about, layers, scatter, rooms, room_tools, live_update)
 
 
 def register() -> None:

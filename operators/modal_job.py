@@ -16,6 +16,8 @@ from typing import Any
 import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
+from . import live_update
+
 Progress = float | tuple[float, str]
 """What a job yields: the fraction done, optionally with a short text of what is happening."""
 
@@ -43,6 +45,7 @@ class ModalJob(bpy.types.Operator):
         wm.progress_begin(0, 100)
         self._timer = wm.event_timer_add(TIMER_STEP, window=context.window)
         wm.modal_handler_add(self)
+        live_update.job_started()
         self._show(context, 0.0, "")
         return {'RUNNING_MODAL'}
 
@@ -60,6 +63,7 @@ class ModalJob(bpy.types.Operator):
             wm.event_timer_remove(self._timer)
             self._timer = None
         wm.progress_end()
+        live_update.job_finished()
         if context.workspace is not None:
             context.workspace.status_text_set(None)
         if self._job is not None:

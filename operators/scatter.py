@@ -39,7 +39,7 @@ class STREW_OT_scatter(ModalJob):
         settings = getattr(context.scene, "strew", None)
         if settings is None:
             return False
-        if settings.terrain is None:
+        if settings.terrain is None and not any(layer.targets is not None for layer in settings.layers):
             cls.poll_message_set("Pick a mesh terrain first")
             return False
         if not len(settings.layers):
@@ -47,8 +47,9 @@ class STREW_OT_scatter(ModalJob):
             return False
         return True
 
-    def _indices(self) -> list[int] | None:
-        return None if self.layer_index < 0 else [self.layer_index]
+    def _indices(self, context: bpy.types.Context) -> list[int] | None:
+        """Every enabled layer, or the chosen one and the enabled layers below it (they keep away from it)."""
+        return None if self.layer_index < 0 else scatter_job.layers_from(context.scene, self.layer_index)
 
     def _check_index(self, context: bpy.types.Context) -> bool:
         if self.layer_index >= len(context.scene.strew.layers):
@@ -60,7 +61,7 @@ class STREW_OT_scatter(ModalJob):
         if not self._check_index(context):
             return {'CANCELLED'}
         try:
-            result = scatter_job.run_to_end(context, self._indices())
+            result = scatter_job.run_to_end(context, self._indices(context))
         except scatter_job.ScatterError as error:
             self.report({'ERROR'}, str(error))
             return {'CANCELLED'}
@@ -72,7 +73,7 @@ class STREW_OT_scatter(ModalJob):
             return self.execute(context)
         if not self._check_index(context):
             return {'CANCELLED'}
-        return self.start_job(context, scatter_job.run(context, self._indices()))
+        return self.start_job(context, scatter_job.run(context, self._indices(context)))
 
     def report_done(self, result: scatter_job.JobResult) -> None:
         _report_result(self, result)

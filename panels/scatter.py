@@ -5,6 +5,7 @@ from __future__ import annotations
 import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
+from ..properties.modes import SurfaceMode
 from ..scene.custom_props import WEIGHT_KEY, CustomPropertyError
 from ..scene.instancer import prefabs_of
 from .main import property_layout
@@ -74,6 +75,7 @@ class STREW_PT_scatter(_ScatterPanel, bpy.types.Panel):
         layer_op.layer_index = settings.active_layer_index
         row.operator("strew.clear", icon='TRASH')
         layout.prop(settings, "show_preview", icon='HIDE_OFF')
+        layout.prop(settings, "live_update", icon='FILE_REFRESH')
 
 
 class STREW_PT_scatter_source(_LayerPanel, bpy.types.Panel):
@@ -83,6 +85,8 @@ class STREW_PT_scatter_source(_LayerPanel, bpy.types.Panel):
     def draw(self, context: bpy.types.Context) -> None:
         layer = _active_layer(context)
         layout = self._layout()
+        layout.prop(layer, "surface")
+        layout.prop(layer, "targets")
         layout.prop(layer, "collection")
         if layer.collection is None:
             return
@@ -159,7 +163,12 @@ class STREW_PT_scatter_masks(_LayerPanel, bpy.types.Panel):
         layer = _active_layer(context)
         settings = context.scene.strew
         layout = self._layout()
-        layout.prop(layer, "max_slope")
+        if layer.surface == SurfaceMode.ALL:
+            column = layout.column(align=True)
+            column.prop(layer, "min_slope")
+            column.prop(layer, "max_slope")
+        else:
+            layout.prop(layer, "max_slope")
         layout.prop(layer, "use_height_range")
         column = layout.column(align=True)
         column.active = layer.use_height_range
@@ -186,7 +195,9 @@ class STREW_PT_scatter_placement(_LayerPanel, bpy.types.Panel):
     def draw(self, context: bpy.types.Context) -> None:
         layer = _active_layer(context)
         layout = self._layout()
-        layout.prop(layer, "align_to_normal", slider=True)
+        row = layout.row()
+        row.active = layer.surface != SurfaceMode.ALL  # Every Face: always along the face normal
+        row.prop(layer, "align_to_normal", slider=True)
         layout.prop(layer, "random_yaw")
         column = layout.column(align=True)
         column.prop(layer, "scale_min")

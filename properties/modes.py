@@ -21,3 +21,10 @@ class OutputMode(StrEnum):
     GEOMETRY_NODES = 'GEOMETRY_NODES'
     EMPTIES = 'EMPTIES'
     DUPLICATES = 'DUPLICATES'
+
+
+class SurfaceMode(StrEnum):
+    """Which part of the targets a layer scatters on (``StrewLayer.surface``)."""
+
+    TOP = 'TOP'
+    ALL = 'ALL'

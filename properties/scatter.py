@@ -16,7 +16,7 @@ from bpy.props import (
 )
 
 from ..core.pool import default_workers
-from .modes import DensityMode, OutputMode
+from .modes import DensityMode, OutputMode, SurfaceMode
 from .rooms import StrewRoomSettings
 
 
@@ -37,6 +37,12 @@ OUTPUT_MODES = [
     (OutputMode.EMPTIES, "Collection Empties", "One empty per instance that instances the picked prefab"),
     (OutputMode.DUPLICATES, "Linked Duplicates",
      "One real object per instance sharing the prefab's data (slow above a few thousand)"),
+]
+
+SURFACE_MODES = [
+    (SurfaceMode.TOP, "From Above", "What a ray from straight above hits first (a terrain)"),
+    (SurfaceMode.ALL, "Every Face", "Every face of the targets, walls and undersides too; instances stand along "
+     "the face normal and keep their spacing in 3-D"),
 ]
 
 
@@ -103,7 +109,7 @@ class StrewLayer(bpy.types.PropertyGroup):
     # Masks
     max_slope: FloatProperty(  # type: ignore[valid-type]
         name="Max Slope", description="No instances where the terrain is steeper than this",
-        default=math.pi / 2, min=0.0, max=math.pi / 2, subtype='ANGLE',
+        default=math.pi, min=0.0, max=math.pi, subtype='ANGLE',
     )
     use_height_range: BoolProperty(name="Height Range", description="Only between Min Height and Max Height",
                                    default=False)  # type: ignore[valid-type]
@@ -154,6 +160,29 @@ class StrewLayer(bpy.types.PropertyGroup):
         default=0.85, min=0.0, max=1.0, subtype='FACTOR',
     )
 
+    # Surface
+    surface: EnumProperty(  # type: ignore[valid-type]
+        name="Surface", items=SURFACE_MODES, default=SurfaceMode.TOP,
+        description="Where on the targets this layer places instances",
+    )
+    targets: PointerProperty(  # type: ignore[valid-type]
+        name="Targets", type=bpy.types.Collection,
+        description="Collection whose meshes (with modifiers and transforms) this layer scatters on; "
+        "empty: the terrain",
+    )
+    min_slope: FloatProperty(  # type: ignore[valid-type]
+        name="Min Slope", description="Every Face: no instances where the surface is less steep than this "
+        "(90° walls, above 90° undersides)",
+        default=0.0, min=0.0, max=math.pi, subtype='ANGLE',
+    )
+
+
+def _live_update_switched(self: bpy.types.PropertyGroup, context: bpy.types.Context) -> None:
+    from ..operators import live_update  # the operators package imports properties: import when used
+
+    if self.live_update:
+        live_update.start_watching(context.scene)
+
 
 class StrewSceneSettings(bpy.types.PropertyGroup):
     """Per-scene Strew settings (``scene.strew``)."""
@@ -184,6 +213,11 @@ class StrewSceneSettings(bpy.types.PropertyGroup):
         default=5000, min=1,
     )
     room: PointerProperty(type=StrewRoomSettings)  # type: ignore[valid-type]
+    live_update: BoolProperty(  # type: ignore[valid-type]
+        name="Live Update", description="Re-scatter the affected layers a moment after a target, a density or "
+        "mask source or a Scatter setting changes",
+        default=False, update=_live_update_switched,
+    )
 
 
 classes = (StrewLayer, StrewSceneSettings)

@@ -22,9 +22,9 @@ from ..core.chunks import ChunkGrid, concat
 from ..core.poisson import Samples
 from ..core.scatter import LayerPoints, LayerSpec, chunk_work, place_chunk, sample_chunk, scatter_layer
 from ..core.terrain import TerrainLookup
-from . import layer_fields, scatter_job, scatter_spec
+from ..properties.modes import SurfaceMode
+from . import layer_fields, layer_surface, scatter_job, scatter_spec
 from .scatter_spec import LayerInput
-from .terrain import read_mesh
 
 ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales")
 
@@ -43,7 +43,7 @@ class Stage:
 class FarmJob:
     layers: tuple[LayerInput, ...]
     max_objects: int
-    terrain: TerrainLookup
+    terrains: list[TerrainLookup]  # per layer: the terrain or its Targets, seen from above
     specs: list[LayerSpec]
     grids: list[ChunkGrid]
     tasks: list[tuple[int, int]]  # (layer number, chunk id)
@@ -57,18 +57,18 @@ class FarmJob:
 def prepare(context: bpy.types.Context) -> FarmJob:
     """Read the scene once (terrain, every enabled layer) and number the tasks; raises ScatterError."""
     scene_input = scatter_spec.read(context.scene)
-    depsgraph = context.evaluated_depsgraph_get()
-    groups = tuple({name for layer in scene_input.layers for name in layer.vertex_groups})
-    try:
-        mesh = read_mesh(scene_input.terrain, depsgraph, groups)
-        terrain = TerrainLookup(mesh.vertices, mesh.triangles)
-    except ValueError as error:
-        raise scatter_job.ScatterError(str(error)) from error
-    job = FarmJob(scene_input.layers, scene_input.max_objects, terrain, [], [], [], [])
+    surfaces = layer_surface.Surfaces(scene_input, context.evaluated_depsgraph_get())
+    job = FarmJob(scene_input.layers, scene_input.max_objects, [], [], [], [], [])
     for number, layer in enumerate(scene_input.layers):
+        if layer.surface == SurfaceMode.ALL:
+            raise scatter_job.ScatterError(rpt_(
+                'Layer "{name}": farm tasks scatter from above only; set its Surface to From Above or run it without '
+                "--chunks").format(name=layer.name))
         try:
-            fields = layer_fields.build(layer, terrain, mesh, depsgraph)
+            source = surfaces.fields_source(layer)
+            fields = layer_fields.build(layer, source.lookup, source.mesh, surfaces.depsgraph)
             spec = dataclasses.replace(layer.spec, density=fields.density, mask=fields.mask)
+            terrain = surfaces.of(layer).lookup
             grid = chunk_work(terrain, spec).grid
         except ValueError as error:
             raise scatter_job.ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)
@@ -78,6 +78,7 @@ def prepare(context: bpy.types.Context) -> FarmJob:
             start = len(job.tasks)
             job.tasks += [(number, chunk) for chunk in chunks]
             job.stages.append(Stage(layer.name, phase, start, len(job.tasks)))
+        job.terrains.append(terrain)
         job.specs.append(spec)
         job.grids.append(grid)
     return job
@@ -122,9 +123,9 @@ def run_tasks(job: FarmJob, start: int, stop: int, parts: Path) -> int:
         spec, blockers = job.specs[number], blockers_of[number]
         try:
             if spec.tile_size is not None:
-                points = scatter_layer(job.terrain, spec, blockers)
+                points = scatter_layer(job.terrains[number], spec, blockers)
             else:
-                work = chunk_work(job.terrain, spec, blockers)
+                work = chunk_work(job.terrains[number], spec, blockers)
                 earlier = concat(*(work.grid.window(chunk, _load(parts, job, number, j).as_blockers())
                                    for j in work.grid.needs(chunk)))
                 points = place_chunk(work, sample_chunk(work, chunk, earlier))

@@ -6,7 +6,6 @@ leaves the user's scene exactly as it was.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Generator
 from dataclasses import dataclass
@@ -18,10 +17,9 @@ from bpy.app.translations import pgettext_rpt as rpt_
 from ..core.chunks import Backend
 from ..core.poisson import Samples
 from ..core.pool import ProcessPool
-from ..core.scatter import LayerPoints, scatter_layer_steps
-from ..core.terrain import TerrainLookup
+from ..core.scatter import LayerPoints
 from ..properties.modes import OutputMode
-from . import layer_fields, scatter_spec
+from . import layer_surface, scatter_spec
 from .instancer import (
     OUTPUT_COLLECTION,
     OWNER,
@@ -32,10 +30,9 @@ from .instancer import (
 )
 from .ownership import LAYER_KEY, disown, is_owned, owned_collection, remove_owned
 from .scatter_spec import LayerInput, ScatterError
-from .terrain import read_mesh
 
-__all__ = ["JobResult", "LayerReport", "ScatterError", "clear_layer_output", "existing_points", "run", "run_to_end",
-           "write_results"]
+__all__ = ["JobResult", "LayerReport", "ScatterError", "clear_layer_output", "existing_points", "layers_from", "run",
+           "run_to_end", "write_results"]
 
 
 @dataclass
@@ -52,7 +49,7 @@ class JobResult:
 
 
 def existing_points(scene: bpy.types.Scene, layer_name: str) -> Samples | None:
-    """Points Strew wrote earlier for ``layer_name`` (what the user sees), used as blockers for later layers."""
+    """Points Strew wrote earlier for ``layer_name`` (what the user sees, in 3-D), blockers for later layers."""
     output = owned_collection(scene, OUTPUT_COLLECTION, OWNER, create=False)
     if output is None:
         return None
@@ -65,15 +62,15 @@ def existing_points(scene: bpy.types.Scene, layer_name: str) -> Samples | None:
             world = co.reshape(-1, 3) @ np.array(obj.matrix_world)[:3, :3].T + np.array(obj.matrix_world)[:3, 3]
             radii = np.empty(count, dtype=np.float32)
             mesh.attributes[RADIUS_ATTRIBUTE].data.foreach_get("value", radii)
-            return Samples(positions=world[:, :2], radii=radii.astype(np.float64))
+            return Samples(positions=world, radii=radii.astype(np.float64))
     for child in output.children:
         if is_owned(child, OWNER) and child.get(LAYER_KEY) == layer_name:
             objs = [o for o in child.objects if is_owned(o, OWNER)]
             if not objs:
                 return None
-            xy = np.array([o.matrix_world.translation[:2] for o in objs], dtype=np.float64)
+            xyz = np.array([o.matrix_world.translation[:] for o in objs], dtype=np.float64)
             radii = np.array([float(o.get(RADIUS_ATTRIBUTE, 0.0)) for o in objs])
-            return Samples(positions=xy, radii=radii)
+            return Samples(positions=xyz, radii=radii)
     return None
 
 
@@ -153,20 +150,8 @@ def _run(
     stages: dict[str, float] = {}
 
     started = time.perf_counter()
-    groups = tuple({name for layer in job.layers for name in layer.vertex_groups})
-    try:
-        mesh = read_mesh(job.terrain, context.evaluated_depsgraph_get(), groups)
-    except ValueError as error:
-        raise ScatterError(str(error)) from error
+    surfaces = layer_surface.Surfaces(job, context.evaluated_depsgraph_get())
     stages["read mesh"] = time.perf_counter() - started
-    yield 0.05
-
-    started = time.perf_counter()
-    try:
-        terrain = TerrainLookup(mesh.vertices, mesh.triangles)
-    except ValueError as error:
-        raise ScatterError(rpt_('Terrain "{name}": {error}').format(name=job.terrain.name, error=error)) from error
-    stages["lookup build"] = time.perf_counter() - started
     yield 0.1
 
     # Blockers: layers above the first computed one, as they stand in the scene now.
@@ -179,9 +164,7 @@ def _run(
         started = time.perf_counter()
         span = 0.8 / len(job.layers)
         try:
-            fields = layer_fields.build(layer, terrain, mesh, context.evaluated_depsgraph_get())
-            spec = dataclasses.replace(layer.spec, density=fields.density, mask=fields.mask)
-            steps = scatter_layer_steps(terrain, spec, blockers, backend)
+            steps = layer_surface.layer_steps(layer, surfaces, blockers, backend)
             while True:
                 try:
                     fraction = next(steps)
@@ -194,7 +177,7 @@ def _run(
         took = time.perf_counter() - started
         stages[f"sample {layer.name}"] = took
         results.append((layer, points, took))
-        blockers = _merge_samples(blockers, points.as_blockers())
+        blockers = _merge_samples(blockers, Samples(points.positions, points.radii))
         yield 0.1 + 0.8 * (number + 1) / len(job.layers)
 
     started = time.perf_counter()
@@ -222,6 +205,14 @@ def _merge_samples(a: Samples | None, b: Samples | None) -> Samples | None:
     if b is None:
         return a
     return Samples(positions=np.concatenate([a.positions, b.positions]), radii=np.concatenate([a.radii, b.radii]))
+
+
+def layers_from(scene: bpy.types.Scene, index: int) -> list[int]:
+    """Layer ``index`` and the enabled layers below it: they keep away from it, so they run again with it."""
+    layers = scene.strew.layers
+    if not 0 <= index < len(layers):
+        return []
+    return [index] + [i for i in range(index + 1, len(layers)) if layers[i].enabled]
 
 
 def run_to_end(context: bpy.types.Context, layer_indices: list[int] | None = None,

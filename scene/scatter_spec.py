@@ -15,7 +15,7 @@ import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.scatter import LayerSpec
-from ..properties.modes import DensityMode, OutputMode
+from ..properties.modes import DensityMode, OutputMode, SurfaceMode
 from .custom_props import CustomPropertyError
 from .instancer import Prefab, prefabs_of
 from .ownership import is_owned
@@ -60,6 +60,9 @@ class LayerInput:
     density: DensityInput
     mask: MaskInput
     spec: LayerSpec
+    surface: SurfaceMode = SurfaceMode.TOP
+    targets: bpy.types.Collection | None = None  # None: the terrain
+    slope_range: tuple[float, float] = (0.0, math.pi)  # Every Face: radians between the face normal and up
 
     @property
     def vertex_groups(self) -> set[str]:
@@ -74,7 +77,7 @@ class LayerInput:
 class ScatterInput:
     """Everything one Scatter run reads from the scene."""
 
-    terrain: bpy.types.Object
+    terrain: bpy.types.Object | None  # None when every layer has its own targets
     layers: tuple[LayerInput, ...]
     blocker_layers: tuple[str, ...]  # enabled layers above the first one run: their output keeps the rest away
     max_objects: int
@@ -142,21 +145,26 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float) -> LayerInput:
         raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)) from error
     mask = MaskInput(vertex_group=layer.mask_vertex_group, threshold=layer.mask_threshold,
                      exclusion=layer.exclusion_collection, margin=layer.exclusion_margin)
-    return LayerInput(layer.name, collection, prefabs, OutputMode(layer.output_mode), density, mask, spec)
+    surface = SurfaceMode(layer.surface)
+    if surface == SurfaceMode.ALL and layer.min_slope > layer.max_slope:
+        raise fail("{layer}: Min Slope is above Max Slope")
+    return LayerInput(layer.name, collection, prefabs, OutputMode(layer.output_mode), density, mask, spec,
+                      surface=surface, targets=layer.targets,
+                      slope_range=(float(layer.min_slope), min(float(layer.max_slope), math.pi)))
 
 
 def read(scene: bpy.types.Scene, layer_indices: list[int] | None = None) -> ScatterInput:
     """The scene's Scatter settings for the enabled layers (or exactly ``layer_indices``), validated."""
     settings = scene.strew
     terrain = settings.terrain
-    if terrain is None:
-        raise ScatterError(rpt_("No terrain: pick a mesh object as the terrain in the Scatter panel"))
-    if terrain.type != 'MESH':
-        raise ScatterError(rpt_('Terrain "{name}" is a {kind}, not a mesh: pick a mesh object').format(
-            name=terrain.name, kind=terrain.type.lower()))
     every = settings.layers
     indices = list(range(len(every))) if layer_indices is None else layer_indices
     chosen = [every[i] for i in indices if layer_indices is not None or every[i].enabled]
+    if terrain is None and (not chosen or any(layer.targets is None for layer in chosen)):
+        raise ScatterError(rpt_("No terrain: pick a mesh object as the terrain in the Scatter panel"))
+    if terrain is not None and terrain.type != 'MESH':
+        raise ScatterError(rpt_('Terrain "{name}" is a {kind}, not a mesh: pick a mesh object').format(
+            name=terrain.name, kind=terrain.type.lower()))
     if not chosen:
         raise ScatterError(rpt_("No enabled layer: add a layer (+) or enable one"))
     names = [layer.name for layer in chosen]

@@ -1,0 +1,116 @@
+"""One scatter layer on every face of meshes: the *Every Face* counterpart of :func:`strew.core.scatter.scatter_layer`.
+
+The layer's density and mask are the same ``xy`` array functions as on a terrain (read from above, at each
+point's x, y); slope is measured from ``up`` over the whole range ``0 .. pi``, so "only on walls" and "only
+under overhangs" are slope ranges. Instances stand along their face's normal. Blockers are earlier layers'
+points in 3-D.
+
+Examples
+--------
+>>> import numpy as np
+>>> from strew.core.scatter import LayerSpec
+>>> v = np.array([[0, 0, 0], [6, 0, 0], [6, 0, 4], [0, 0, 4]], dtype=float)  # a wall facing -y
+>>> points = surface_layer(v, np.array([[0, 1, 2], [0, 2, 3]]), LayerSpec(min_radius=0.5, seed=1))
+>>> bool(len(points) > 20), bool(np.allclose(points.normals, [0, -1, 0]))
+(True, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator
+from typing import Any
+
+import numpy as np
+
+from ..hashing import hash_choice, hash_scale, hash_yaw
+from ..orient import instance_rotations
+from ..poisson import Samples
+from ..scatter import LayerPoints, LayerSpec
+from . import SurfaceSettings, sample_surface_steps, slope_between
+
+# The position hashes take two coordinates: a point (x, y, z) is hashed as (x + A z, y + B z), one-to-one on
+# every face that is not parallel to (A, B, -1) (irrational directions: no mesh lines up with them by chance).
+_FOLD = np.array([[1.0, 0.0], [0.0, 1.0], [0.7548776662466927, 0.5698402909980532]])
+
+
+def hash_key(positions: np.ndarray) -> np.ndarray:
+    """The (M, 2) key under which a 3-D position draws its prefab, yaw and scale."""
+    return np.asarray(positions, dtype=np.float64) @ _FOLD
+
+
+def _settings(spec: LayerSpec, up: np.ndarray, slope_range: tuple[float, float]) -> SurfaceSettings:
+    slope = slope_between(up, *slope_range)
+    mask, heights = spec.mask, spec.height_range
+
+    def allowed(xyz: np.ndarray, normals: np.ndarray) -> np.ndarray:
+        ok = slope(xyz, normals)
+        if heights is not None:
+            ok &= (xyz[:, 2] >= heights[0]) & (xyz[:, 2] <= heights[1])
+        if mask is not None and ok.any():
+            ok[ok] &= np.asarray(mask(xyz[ok, :2]), dtype=bool)
+        return ok
+
+    radius_at = None
+    if spec.density is not None and spec.radius_max > spec.min_radius:
+        low, high, density_at = spec.min_radius, spec.radius_max, spec.density
+
+        def radius_at(xyz: np.ndarray) -> np.ndarray:
+            density = np.clip(np.asarray(density_at(xyz[:, :2]), dtype=np.float64), 0.0, 1.0)
+            return high + (low - high) * density
+
+    return SurfaceSettings(min_radius=spec.min_radius, max_radius=spec.radius_max, radius_at=radius_at,
+                           is_allowed=allowed, seed=spec.seed, max_points=spec.max_points)
+
+
+def surface_layer_steps(
+    vertices: Any,
+    triangles: Any,
+    spec: LayerSpec,
+    blockers: Samples | None = None,
+    up: Any = (0.0, 0.0, 1.0),
+    slope_range: tuple[float, float] = (0.0, math.pi),
+) -> Generator[float, None, LayerPoints]:
+    """:func:`surface_layer` as a generator: yields the fraction done, returns the points."""
+    if blockers is not None and len(blockers.positions):
+        positions = np.asarray(blockers.positions, dtype=np.float64)
+        if positions.ndim != 2 or positions.shape[1] != 3:
+            raise ValueError(f"blockers of a surface layer need 3-D positions (B, 3), got {positions.shape}")
+        blockers = Samples(positions, np.full(len(positions), max(spec.keep_away, spec.min_radius)))
+    samples = yield from sample_surface_steps(vertices, triangles, _settings(spec, np.asarray(up), slope_range),
+                                              blockers)
+    key = hash_key(samples.positions)
+    yaw = hash_yaw(key, spec.seed) if spec.random_yaw else np.zeros(len(key))
+    return LayerPoints(
+        positions=samples.positions,
+        radii=samples.radii,
+        normals=samples.normals,
+        prefab_index=hash_choice(key, spec.seed, np.asarray(spec.prefab_weights, dtype=np.float64)),
+        rotations=instance_rotations(samples.normals, yaw, 1.0),
+        scales=hash_scale(key, spec.seed, *spec.scale_range),
+    )
+
+
+def surface_layer(
+    vertices: Any,
+    triangles: Any,
+    spec: LayerSpec,
+    blockers: Samples | None = None,
+    up: Any = (0.0, 0.0, 1.0),
+    slope_range: tuple[float, float] = (0.0, math.pi),
+) -> LayerPoints:
+    """Scatter one layer over every face of the triangles (world space, several meshes concatenated).
+
+    ``blockers`` are earlier layers' points (3-D); each gets radius ``max(spec.keep_away, spec.min_radius)``,
+    as in :func:`strew.core.scatter.scatter_layer`. ``slope_range`` (radians from ``up``) limits where points
+    go: ``(0, pi/2)`` faces looking up, ``(pi/3, 2*pi/3)`` walls, ``(pi/2 + 0.1, pi)`` undersides.
+    """
+    steps = surface_layer_steps(vertices, triangles, spec, blockers, up, slope_range)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+__all__ = ["hash_key", "surface_layer", "surface_layer_steps"]
