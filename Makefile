@@ -7,7 +7,7 @@ BPY_DIR = $(shell $(PY) -c "import importlib.util, os; print(os.path.dirname(imp
 BLENDER_EXT = $(PY) $(BPY_DIR)/5.0/scripts/addons_core/bl_pkg/cli/blender_ext.py
 TAGS = $(BPY_DIR)/5.0/scripts/modules/_bpy_internal/extensions/tags.py
 
-.PHONY: test test-core test-blender lint typecheck validate bench build demo docs venv clean
+.PHONY: test test-core test-blender lint typecheck validate bench build demo docs venv clean test-gui test-compat
 
 venv: $(STAMP)
 
@@ -47,8 +47,30 @@ build: $(STAMP)
 demo: $(STAMP)
 	$(PY) -m strew demo --out demo
 
-docs: $(STAMP)
+docs: build
 	$(PY) docs/generate.py --out docs/images
 
+# -- the real window and every supported Blender (not part of `make test`) -----------------------------------
+# A windowed Blender driven with xdotool (tests/gui/README.md); skips with one line when there is none.
+test-gui: build
+	$(PY) -m pytest tests/gui -q -rs
+
+# tests/blender under the bpy wheel of each supported Blender, each in its own venv (.venv-bpyXY, made on
+# first use, ~375 MB each).
+BPY_COMPAT := 42=4.2.23 45=4.5.15 50=5.0.1
+
+test-compat:
+	@failed=""; for pair in $(BPY_COMPAT); do \
+	  tag=$${pair%%=*}; version=$${pair#*=}; venv=.venv-bpy$$tag; \
+	  if [ ! -f $$venv/.strew-installed ]; then \
+	    echo "== creating $$venv (bpy $$version)"; \
+	    $(PYTHON) -m venv $$venv && $$venv/bin/pip install --quiet "bpy==$$version" pytest hypothesis \
+	    && $$venv/bin/pip install --quiet --no-deps -e . && touch $$venv/.strew-installed || exit 1; \
+	  fi; \
+	  echo "== Blender $$version (bpy wheel in $$venv)"; \
+	  $$venv/bin/python -m pytest tests/blender -q -p no:cacheprovider || failed="$$failed $$version"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "test-compat: failed on$$failed"; exit 1; fi; echo "test-compat: passed with every bpy in BPY_COMPAT"
+
 clean:
-	rm -rf $(VENV) dist build .pytest_cache .ruff_cache .mypy_cache
+	rm -rf $(VENV) .venv-bpy* dist build .pytest_cache .ruff_cache .mypy_cache

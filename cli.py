@@ -8,7 +8,7 @@ With the ``bpy`` wheel (``pip install strew[blender]``)::
 
 Inside Blender, once the extension is installed (the module is then ``bl_ext.<repository>.strew``)::
 
-    blender -b --python-expr "import bl_ext.user_default.strew.cli as c; c.main()" -- scatter scene.blend ...
+    blender -b --python-expr "import sys, bl_ext.user_default.strew.cli as c; sys.exit(c.main())" -- scatter …
 
 ``python -m strew --help`` and ``python -m strew COMMAND --help`` list the options. Files are checked before any
 work (a readable .blend in, a writable place out); a problem is one line on stderr and exit code 2.
@@ -84,7 +84,9 @@ def _add_scatter(commands: Commands) -> None:
     scatter.add_argument("blend", help="the .blend to open")
     scatter.add_argument("--terrain", help="name of the terrain mesh object (default: the file's setting)")
     scatter.add_argument("--layer", action="append", default=[], metavar="NAME:MIN:MAX[:COLLECTION]",
-                         help="add or update a layer; its prefabs are the collection NAME (or COLLECTION)")
+                         help="add or update a layer; its prefabs are the collection NAME (or COLLECTION); "
+                         "spacing MIN in dense places, MAX in sparse ones (MIN < MAX on a Uniform layer switches "
+                         "its Density to Noise; MIN = MAX gives constant spacing)")
     scatter.add_argument("--seed", type=int, help="seed of the first --layer (the next ones get seed+1, …)")
     scatter.add_argument("--max-slope", type=float, metavar="DEGREES", help="max slope for the --layer layers")
     scatter.add_argument("--chunk-size", type=float, help="side of the square chunks large terrains are cut into")
@@ -147,6 +149,8 @@ def _scatter(args: argparse.Namespace) -> int:
         layer.name = name
         layer.collection = collection
         layer.min_radius, layer.max_radius = low, high
+        if high > low and layer.density_mode == 'NONE':
+            layer.density_mode = 'NOISE'  # MIN < MAX asks for varying spacing: groves at MIN, clearings at MAX
         if args.seed is not None:
             layer.seed = args.seed + number
         if args.max_slope is not None:
@@ -341,3 +345,18 @@ def main(argv: list[str] | None = None) -> int:
     except CliError as error:
         print(f"strew: error: {error}", file=sys.stderr)
         return 2
+
+
+def exit_process(code: int) -> None:
+    """End ``python -m strew`` with ``code`` once the output is saved.
+
+    The ``bpy`` module crashes (4.2, signal 11) or hangs (4.5) in its own teardown at interpreter exit, so
+    after the work is written and the streams flushed the process ends without that teardown.
+    """
+    import os
+
+    if "bpy" not in sys.modules:
+        sys.exit(code)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

@@ -124,10 +124,11 @@ RUSSIAN: dict[str, str] = {
     "Smallest distance between two instances of this layer (densest places)":
         "Наименьшее расстояние между двумя экземплярами этого слоя (в самых плотных местах)",
     "Max Radius": "Макс. радиус",
-    "Largest distance between two instances (sparsest places); equal to Min Radius for constant spacing":
-        "Наибольшее расстояние между двумя экземплярами (в самых редких местах); "
-        "равно мин. радиусу при постоянном шаге",
-    "Keep Away": "Отступ от верхних",
+    "Largest distance between two instances, in the sparsest places of the "
+    "Density; with Uniform density every instance keeps Min Radius":
+        "Наибольшее расстояние между двумя экземплярами, в самых редких местах плотности; "
+        "при равномерной плотности везде действует мин. радиус",
+    "Keep Away": "Дистанция",
     "Minimum distance from the instances of the layers above this one "
     "(the layer's own radius applies when it is larger)":
         "Минимальное расстояние до экземпляров слоёв выше этого "
@@ -151,15 +152,15 @@ RUSSIAN: dict[str, str] = {
     "Size of groves and clearings": "Размер рощ и полян",
     "Octaves": "Октавы",
     "Layers of finer noise detail": "Слои более мелких деталей шума",
-    "Density Group": "Группа плотности",
+    "Density Group": "Группа вершин",
     "Terrain vertex group whose weights give the density": "Группа вершин ландшафта, веса которой задают плотность",
     "Density Image": "Изображение плотности",
     "Image whose brightness gives the density over the terrain's XY bounds":
         "Изображение, яркость которого задаёт плотность в границах ландшафта по XY",
-    "Low": "Нижняя граница",
+    "Low": "Порог снизу",
     "Density values at or below this count as empty (curve remap)":
         "Значения плотности не выше этого считаются пустыми (перераспределение кривой)",
-    "High": "Верхняя граница",
+    "High": "Порог сверху",
     "Density values at or above this count as full; a narrow band between Low and High gives sharp forest edges":
         "Значения плотности не ниже этого считаются полными; узкая полоса между нижней и верхней границами "
         "даёт резкие края леса",
@@ -183,21 +184,21 @@ RUSSIAN: dict[str, str] = {
     "Align to Normal": "По нормали",
     "0: instances stand upright; 1: they follow the terrain's slope":
         "0: экземпляры стоят вертикально; 1: они следуют уклону ландшафта",
-    "Random Yaw": "Случайный поворот",
+    "Random Yaw": "Случ. поворот",
     "Turn each instance randomly about its up axis": "Случайно повернуть каждый экземпляр вокруг его вертикальной оси",
     "Scale Min": "Мин. масштаб",
     "Scale Max": "Макс. масштаб",
     "Output": "Вывод",
-    "Point Instancer": "Точечный инстансер",
+    "Point Instancer": "Инстансер точек",
     "One point object per layer instancing the collection with Geometry Nodes (fast, 100k+ instances)":
         "Один объект точек на слой, размножающий коллекцию геометрическими узлами (быстро, 100 тыс.+ экземпляров)",
-    "Collection Empties": "Пустышки коллекции",
+    "Collection Empties": "Пустышки",
     "One empty per instance that instances the picked prefab":
         "Одна пустышка на экземпляр, показывающая выбранную заготовку",
-    "Linked Duplicates": "Связанные дубликаты",
+    "Linked Duplicates": "Связ. дубликаты",
     "One real object per instance sharing the prefab's data (slow above a few thousand)":
         "Один настоящий объект на экземпляр с общими данными заготовки (медленно, если их больше нескольких тысяч)",
-    "Repeat Tile": "Повторять плитку",
+    "Repeat Tile": "Повтор плитки",
     "Sample one seamless tile and repeat it over the terrain (fast for huge areas); "
     "a per-position hash hides the repetition":
         "Построить одну бесшовную плитку и повторить её по ландшафту (быстро для огромных площадей); "
@@ -240,7 +241,7 @@ RUSSIAN: dict[str, str] = {
     "Search": "Поиск",
     "Active Tile": "Активная плитка",
     "Strew Tile": "Плитка Strew",
-    "Detect Sockets of Selected": "Определить разъёмы выделенных",
+    "Detect Sockets of Selected": "Разъёмы выделенных",
     "Fixed Tiles": "Закреплённые плитки",
     "Assemble Room": "Собрать комнату",
     "Fill a grid with the kit's tiles so that every side fits its neighbour; "
@@ -259,16 +260,16 @@ RUSSIAN: dict[str, str] = {
     "Below": "Снизу",
     "Above": "Сверху",
     "Compatible": "Совместимые",
-    "All Walkable Connected": "Все проходимые связаны",
+    "All Walkable Connected": "Проходы связаны",
     "TILE[@ROTATION] X Y Z separated by ';' (replaces the panel's list)":
         "ПЛИТКА[@ПОВОРОТ] X Y Z через «;» (заменяет список на панели)",
     "Heuristic": "Эвристика",
     "Auto": "Авто",
     "Minimum entropy first, scanline after a few restarts (scanline when connectivity is on)":
         "Сначала минимальная энтропия, после нескольких перезапусков построчно (построчно при включённой связности)",
-    "Minimum Entropy": "Минимальная энтропия",
+    "Minimum Entropy": "Мин. энтропия",
     "Collapse the least certain cell first": "Сначала определять наименее определённую ячейку",
-    "Fewest Options": "Меньше всего вариантов",
+    "Fewest Options": "Мин. вариантов",
     "Collapse the cell with the fewest tiles left": "Сначала определять ячейку с наименьшим числом оставшихся плиток",
     "Scanline": "Построчно",
     "Fill row by row (one growing front: fewer dead ends with connectivity)":
@@ -375,7 +376,7 @@ RUSSIAN: dict[str, str] = {
     "Name of the output collection; assembling again replaces only this room":
         "Имя выходной коллекции; повторная сборка заменяет только эту комнату",
     "Number of cells along x, y and z (floors)": "Число ячеек по x, y и z (этажи)",
-    "Cell Size from Kit": "Размер ячейки из набора",
+    "Cell Size from Kit": "Ячейка из набора",
     "Take the cell size from the kit (its \"strew_cell_size\" property, else the tiles' bounds)":
         "Брать размер ячейки из набора (его свойство «strew_cell_size», иначе габариты плиток)",
     "Width, depth and height of one cell": "Ширина, глубина и высота одной ячейки",
@@ -602,6 +603,16 @@ RUSSIAN: dict[str, str] = {
     "{layer}: Min Slope is above Max Slope": "{layer}: мин. уклон больше макс. уклона",
     "Strew live update: {error}": "Живое обновление Strew: {error}",
 }
+
+RUSSIAN.update({
+    # -- the window: Spacing hints -------------------------------------------------------------------------
+    "Uniform density uses Min Radius": "Равномерно: везде мин. радиус",
+    "Cell": "Ячейка",
+    # -- the status bar while Scatter runs -------------------------------------------------------------------
+    "Sampling": "Расстановка точек",
+    'Layer "{name}" ({number} of {total})': "Слой «{name}» ({number} из {total})",
+    "Writing the output": "Запись результата",
+})
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.
 OPERATOR_RUSSIAN: dict[str, str] = {

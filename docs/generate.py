@@ -2,6 +2,8 @@
 
 Every figure is computed by the project itself and its guarantee is checked before it is drawn (a figure
 that would show a broken promise stops the script). Only numpy and zlib are needed (see ``raster.py``).
+The UI screenshots (``ui_*.png``) come from a GUI session in a real Blender window (``tests/gui``) when one
+is available; without one they are kept as they are.
 
 Run: ``python docs/generate.py [--out docs/images]``.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -357,15 +360,36 @@ def fig_wfc_sockets(out: Path) -> str:
 FIGURES = (fig_radius, fig_mask, fig_layers, fig_tiling, fig_holes, fig_wfc_knots, fig_wfc_sockets)
 
 
+def screenshots(out: Path) -> str:
+    """The UI pictures (``ui_*.png``): a GUI session in a real Blender window (tests/gui), when there is one."""
+    sys.path.insert(0, str(HERE.parent / "tests" / "gui"))
+    from launch import MISSING, REPO_ROOT, built_zip, session_command
+
+    archive = built_zip()
+    command = session_command("--zip", str(archive), "--out", "tests/gui/out", "--docs",
+                              str(out.resolve())) if archive else None
+    if command is None:
+        return f"kept as they are ({MISSING if archive else 'no dist/strew-*.zip: make build'})"
+    done = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=3600)
+    lines = done.stdout.strip().splitlines()
+    return lines[-1] if lines else f"session exited with {done.returncode}: {done.stderr[-500:]}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--out", type=Path, default=HERE / "images", help="folder for the PNG figures")
+    parser.add_argument("--no-screenshots", action="store_true",
+                        help="skip the UI screenshots (a session of several minutes in a windowed Blender)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     for figure in FIGURES:
         started = time.perf_counter()
         note = figure(args.out)
         print(f"{figure.__name__:<18} {time.perf_counter() - started:6.2f} s  {note}")
+    if not args.no_screenshots:
+        started = time.perf_counter()
+        note = screenshots(args.out)
+        print(f"{'screenshots':<18} {time.perf_counter() - started:6.2f} s  {note}")
     return 0
 
 

@@ -186,7 +186,7 @@ def start_watching(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph | None
 class _Run:
     """A live re-scatter in progress: the job generator, stepped from the timer in short slices."""
 
-    def __init__(self, scene: bpy.types.Scene, first: int, job: Generator[float, None, Any]) -> None:
+    def __init__(self, scene: bpy.types.Scene, first: int, job: Generator[tuple[float, str], None, Any]) -> None:
         self.scene, self.first, self.job = scene, first, job
 
 

@@ -114,7 +114,7 @@ class STREW_PT_rooms(_RoomsPanel, bpy.types.Panel):
         layout.prop(room, "auto_cell_size")
         column = layout.column()
         column.enabled = not room.auto_cell_size
-        column.prop(room, "cell_size")
+        column.prop(room, "cell_size", text="Cell")
         layout.prop(room, "origin")
         layout.prop(room, "seed")
         layout.prop(room, "output")

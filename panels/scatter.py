@@ -17,11 +17,11 @@ class STREW_UL_layers(bpy.types.UIList):
     bl_idname = "STREW_UL_layers"
 
     def draw_item(self, context, layout, data, item, icon, active_data, active_propname, index=0):
+        # The name takes the row; the collection is in the Objects sub-panel, the switch is one icon at the end.
         row = layout.row(align=True)
-        row.prop(item, "enabled", text="")
         row.prop(item, "name", text="", emboss=False, icon='OUTLINER_OB_POINTCLOUD')
-        if item.collection is not None:
-            row.label(text=item.collection.name, icon='OUTLINER_COLLECTION')
+        row.prop(item, "enabled", text="", emboss=False,
+                 icon='CHECKBOX_HLT' if item.enabled else 'CHECKBOX_DEHLT')
 
 
 class _ScatterPanel:
@@ -68,9 +68,12 @@ class STREW_PT_scatter(_ScatterPanel, bpy.types.Panel):
         column.operator("strew.layer_move", icon='TRIA_UP', text="").direction = 'UP'
         column.operator("strew.layer_move", icon='TRIA_DOWN', text="").direction = 'DOWN'
 
-        row = layout.row(align=True)
+        # The main action on its own row; the narrower ones below it (fits Russian at the default width).
+        column = layout.column(align=True)
+        row = column.row(align=True)
         row.scale_y = 1.4
         row.operator("strew.scatter", icon='PARTICLES')
+        row = column.row(align=True)
         layer_op = row.operator("strew.scatter", text="This Layer")
         layer_op.layer_index = settings.active_layer_index
         row.operator("strew.clear", icon='TRASH')
@@ -121,10 +124,13 @@ class STREW_PT_scatter_spacing(_LayerPanel, bpy.types.Panel):
         layout = self._layout()
         column = layout.column(align=True)
         column.prop(layer, "min_radius")
-        column.prop(layer, "max_radius")
+        row = column.row()
+        row.active = layer.density_mode != 'NONE'  # Uniform density places every instance at Min Radius
+        row.prop(layer, "max_radius")
+        if layer.density_mode == 'NONE' and layer.max_radius > layer.min_radius:
+            layout.label(text="Uniform density uses Min Radius", icon='INFO')
         layout.prop(layer, "keep_away")
         layout.prop(layer, "seed")
-        layout.prop(layer, "start_points")
 
 
 class STREW_PT_scatter_density(_LayerPanel, bpy.types.Panel):

@@ -24,6 +24,14 @@ def _is_mesh(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
     return obj.type == 'MESH'
 
 
+def _redraw_viewports(_self: bpy.types.PropertyGroup, context: bpy.types.Context) -> None:
+    """The preview is drawn by the 3D views, which a sidebar toggle does not redraw by itself."""
+    for window in context.window_manager.windows:
+        for area in window.screen.areas:
+            if area.type == 'VIEW_3D':
+                area.tag_redraw()
+
+
 DENSITY_MODES = [
     (DensityMode.NONE, "Uniform", "Every place gets the largest density (the Min Radius spacing)"),
     (DensityMode.NOISE, "Noise", "Density from seeded gradient noise: groves and clearings"),
@@ -60,12 +68,12 @@ class StrewLayer(bpy.types.PropertyGroup):
     # Spacing
     min_radius: FloatProperty(  # type: ignore[valid-type]
         name="Min Radius", description="Smallest distance between two instances of this layer (densest places)",
-        default=1.0, min=0.0, soft_min=0.001, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
+        default=1.0, min=0.0, soft_min=0.05, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
     )
     max_radius: FloatProperty(  # type: ignore[valid-type]
-        name="Max Radius", description="Largest distance between two instances (sparsest places); "
-        "equal to Min Radius for constant spacing",
-        default=2.0, min=0.0, soft_min=0.001, soft_max=100.0, subtype='DISTANCE', unit='LENGTH',
+        name="Max Radius", description="Largest distance between two instances, in the sparsest places of the "
+        "Density; with Uniform density every instance keeps Min Radius",
+        default=2.0, min=0.0, soft_min=0.05, soft_max=100.0, subtype='DISTANCE', unit='LENGTH',
     )
     keep_away: FloatProperty(  # type: ignore[valid-type]
         name="Keep Away", description="Minimum distance from the instances of the layers above this one "
@@ -195,7 +203,7 @@ class StrewSceneSettings(bpy.types.PropertyGroup):
     active_layer_index: IntProperty(name="Active Layer", default=0, min=0)  # type: ignore[valid-type]
     show_preview: BoolProperty(  # type: ignore[valid-type]
         name="Preview", description="Draw scatter points and their radius circles in the viewport",
-        default=False,
+        default=False, update=_redraw_viewports,
     )
     chunk_size: FloatProperty(  # type: ignore[valid-type]
         name="Chunk Size", description="Large terrains are processed in square chunks of this side, in bounded "

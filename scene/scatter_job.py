@@ -122,8 +122,9 @@ def _write(scene: bpy.types.Scene, layer: LayerInput, points: LayerPoints) -> No
 
 def run(
     context: bpy.types.Context, layer_indices: list[int] | None = None, backend: Backend | None = None,
-) -> Generator[float, None, JobResult]:
-    """Generator running the Scatter job; yields fractions done (the modal operator steps it, ESC closes it).
+) -> Generator[tuple[float, str], None, JobResult]:
+    """Generator running the Scatter job; yields (fraction done, what runs next) — the modal operator steps it,
+    shows both in the status bar, and ESC closes it.
 
     When it finishes, ``StopIteration.value`` is a :class:`JobResult`. Raises :class:`ScatterError` on bad
     settings before anything changed. Chunks run on ``backend`` (e.g. a Dask cluster) if given, else in a
@@ -144,7 +145,7 @@ def run(
 
 def _run(
     context: bpy.types.Context, layer_indices: list[int] | None, backend: Backend | None,
-) -> Generator[float, None, JobResult]:
+) -> Generator[tuple[float, str], None, JobResult]:
     scene = context.scene
     job = scatter_spec.read(scene, layer_indices)
     stages: dict[str, float] = {}
@@ -152,7 +153,7 @@ def _run(
     started = time.perf_counter()
     surfaces = layer_surface.Surfaces(job, context.evaluated_depsgraph_get())
     stages["read mesh"] = time.perf_counter() - started
-    yield 0.1
+    yield 0.1, rpt_("Sampling")
 
     # Blockers: layers above the first computed one, as they stand in the scene now.
     blockers: Samples | None = None
@@ -171,19 +172,20 @@ def _run(
                 except StopIteration as done:
                     points = done.value
                     break
-                yield 0.1 + span * (number + fraction)
+                yield 0.1 + span * (number + fraction), rpt_('Layer "{name}" ({number} of {total})').format(
+                    name=layer.name, number=number + 1, total=len(job.layers))
         except ValueError as error:
             raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)) from error
         took = time.perf_counter() - started
         stages[f"sample {layer.name}"] = took
         results.append((layer, points, took))
         blockers = _merge_samples(blockers, Samples(points.positions, points.radii))
-        yield 0.1 + 0.8 * (number + 1) / len(job.layers)
+        yield 0.1 + 0.8 * (number + 1) / len(job.layers), rpt_("Writing the output")
 
     started = time.perf_counter()
     write_results(scene, [(layer, points) for layer, points, _ in results], job.max_objects)
     stages["write output"] = time.perf_counter() - started
-    yield 1.0
+    yield 1.0, rpt_("Writing the output")
     return JobResult([LayerReport(layer.name, len(points), took) for layer, points, took in results], stages)
 
 

@@ -115,8 +115,10 @@ def test_cancelled_job_leaves_the_scene_unchanged(strew_extension) -> None:
     add_layer("More", stones, 1.0, 1.0, seed=2)
     before = scene_snapshot()
     job = sys.modules[f"{strew_extension.__name__}.scene.scatter_job"].run(bpy.context)
-    fractions = [next(job), next(job), next(job)]
+    steps = [next(job), next(job), next(job)]
+    fractions = [fraction for fraction, _ in steps]
     assert fractions == sorted(fractions) and fractions[-1] < 1.0
+    assert all(text for _, text in steps)  # what runs next, for the status bar
     job.close()
     assert scene_snapshot() == before
 

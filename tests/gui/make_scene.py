@@ -1,0 +1,39 @@
+"""The user's file a GUI session starts from: ``blender -b --factory-startup --python make_scene.py -- OUT``.
+
+A rolling terrain and a collection "Trees" of two small prefabs, hidden from the view layer as asset
+collections usually are. Strew itself is not touched here: the session does that with the mouse.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+
+import bpy
+
+out = sys.argv[sys.argv.index("--") + 1]
+for obj in list(bpy.data.objects):
+    if obj.type == 'MESH':
+        bpy.data.objects.remove(obj)
+
+n, size = 41, 60.0
+mesh = bpy.data.meshes.new("Terrain")
+vertices = [(size * (i / (n - 1) - 0.5), size * (j / (n - 1) - 0.5),
+             1.5 * math.sin(i / 5.0) * math.cos(j / 7.0)) for i in range(n) for j in range(n)]
+faces = [(i * n + j, (i + 1) * n + j, (i + 1) * n + j + 1, i * n + j + 1) for i in range(n - 1) for j in range(n - 1)]
+mesh.from_pydata(vertices, [], faces)
+terrain = bpy.data.objects.new("Terrain", mesh)
+bpy.context.scene.collection.objects.link(terrain)
+
+trees = bpy.data.collections.new("Trees")
+bpy.context.scene.collection.children.link(trees)
+for k, (radius, depth) in enumerate(((0.35, 1.6), (0.25, 1.1))):
+    bpy.ops.mesh.primitive_cone_add(radius1=radius, depth=depth, location=(0.0, 0.0, depth / 2))
+    cone = bpy.context.active_object
+    cone.name = f"Tree {k}"
+    for collection in cone.users_collection:
+        collection.objects.unlink(cone)
+    trees.objects.link(cone)
+bpy.context.view_layer.layer_collection.children["Trees"].exclude = True
+bpy.ops.object.select_all(action='DESELECT')
+bpy.ops.wm.save_as_mainfile(filepath=out)

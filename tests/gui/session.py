@@ -1,0 +1,487 @@
+"""Drive a windowed Blender with Strew as a person does, and record what the scene holds after each step.
+
+Runs where the windowed Blender runs (on this machine inside ``blender-gui run``), with the standard library
+only: ``python3 tests/gui/session.py --zip dist/strew-X.zip --out tests/gui/out``. Mouse and keyboard go
+through ``xdotool``, screenshots through ImageMagick's ``import``; the scene is read back through
+``driver.py`` inside Blender. Buttons are found the way a user could check them: hover, Ctrl+C (an operator
+button copies its Python command) and Ctrl+Shift+C (a property copies its data path). The steps and their
+scene states go to ``OUT/session.json``; ``test_gui.py`` asserts on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+Rect = dict[str, int]
+
+
+class StepFailed(Exception):
+    """A step could not be done in the window (a button not found, Blender not answering)."""
+
+
+class Window:
+    """One Blender process with a window, and the mouse, keyboard and screen around it."""
+
+    def __init__(self, blender: str, out: Path, exchange: Path) -> None:
+        self.blender, self.out, self.exchange = blender, out, exchange
+        self.process: subprocess.Popen[bytes] | None = None
+        self.counter = 0
+
+    # -- Blender ---------------------------------------------------------------------------------------------
+    def start(self, blend: Path, language_reset: bool = True) -> float:
+        for name in ("ready", "request.json", "response.json"):
+            (self.exchange / name).unlink(missing_ok=True)
+        env = dict(os.environ, STREW_GUI_DIR=str(self.exchange))
+        log = (self.out / "blender.log").open("ab")
+        started = time.perf_counter()
+        self.process = subprocess.Popen(
+            [self.blender, "--window-geometry", "0", "0", "1600", "1000", str(blend),
+             "--python", str(HERE / "driver.py")], env=env, stdout=log, stderr=subprocess.STDOUT)
+        self.wait_for(lambda: (self.exchange / "ready").exists(), 400, "Blender's window to come up")
+        return time.perf_counter() - started
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        with contextlib.suppress(StepFailed):
+            self.request("quit", timeout=20)
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.process = None
+
+    def request(self, kind: str, timeout: float = 60.0, **fields: object) -> dict:
+        self.counter += 1
+        response_path = self.exchange / "response.json"
+        response_path.unlink(missing_ok=True)
+        partial = self.exchange / "request.part"
+        partial.write_text(json.dumps({"kind": kind, "id": self.counter, **fields}))
+        partial.replace(self.exchange / "request.json")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if response_path.exists():
+                response = json.loads(response_path.read_text())
+                if response.get("id") == self.counter:
+                    if not response.get("ok"):
+                        raise StepFailed(f"driver: {response.get('error')}")
+                    return response
+            if self.process is not None and self.process.poll() is not None:
+                raise StepFailed(f"Blender exited with code {self.process.returncode}")
+            time.sleep(0.05)
+        raise StepFailed(f"Blender did not answer {kind!r} within {timeout:.0f} s")
+
+    def state(self, timeout: float = 60.0) -> dict:
+        return self.request("state", timeout=timeout)["state"]
+
+    def run(self, code: str, timeout: float = 60.0) -> object:
+        return self.request("exec", code=code, timeout=timeout)["result"]
+
+    def wait_for(self, condition: Callable[[], object], timeout: float, what: str, every: float = 0.2) -> object:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = condition()
+            if value:
+                return value
+            if self.process is not None and self.process.poll() is not None:
+                raise StepFailed(f"Blender exited with code {self.process.returncode} while waiting for {what}")
+            time.sleep(every)
+        raise StepFailed(f"gave up waiting for {what} after {timeout:.0f} s")
+
+    # -- mouse, keyboard, screen ----------------------------------------------------------------------------
+    @staticmethod
+    def xdotool(*args: object) -> None:
+        subprocess.run(["xdotool", *map(str, args)], check=True)
+
+    def move(self, x: int, y: int) -> None:
+        self.xdotool("mousemove", x, y)
+        time.sleep(0.25)  # Blender needs a hover before a click or a key
+
+    def click(self, x: int, y: int, button: int = 1, repeat: int = 1, settle: float = 0.6) -> None:
+        self.move(x, y)
+        self.xdotool("click", "--repeat", repeat, "--delay", 80, button)
+        time.sleep(settle)
+
+    def key(self, *keys: str, settle: float = 0.5) -> None:
+        self.xdotool("key", "--delay", 60, *keys)
+        time.sleep(settle)
+
+    def type(self, text: str) -> None:
+        self.xdotool("type", "--delay", 40, text)
+        time.sleep(0.3)
+
+    def shot(self, name: str, rect: Rect | None = None) -> str:
+        """Screenshot of the screen, or of ``rect`` on it, as ``OUT/name.png``."""
+        path = self.out / f"{name}.png"
+        crop = [] if rect is None else ["-crop", f"{rect['width']}x{rect['height']}+{rect['x']}+{rect['y']}", "+repage"]
+        subprocess.run(["import", "-window", "root", *crop, str(path)], check=True)
+        return path.name
+
+    # -- where things are -----------------------------------------------------------------------------------
+    def area(self, kind: str) -> dict:
+        for area in self.state()["areas"]:
+            if area["type"] == kind:
+                return area
+        raise StepFailed(f"no {kind} area in the window")
+
+    def under_mouse(self, x: int, y: int, wait: float = 0.8) -> str:
+        """What a button at (x, y) copies: ``bpy.ops.…(…)`` for an operator, a data path for a property.
+
+        The clipboard first holds a marker; a busy Blender may handle the keys late, so the answer is the first
+        change within ``wait`` seconds (nothing under the mouse: the marker stays, "" is returned).
+        """
+        self.counter += 1
+        marker = f"strew-gui-probe-{self.counter}"
+        self.run(f"bpy.context.window_manager.clipboard = {marker!r}")
+        self.move(x, y)
+        self.key("ctrl+c", settle=0.05)
+        self.key("ctrl+shift+c", settle=0.1)
+        deadline = time.monotonic() + wait
+        while True:
+            text = str(self.run("result = bpy.context.window_manager.clipboard"))
+            if text != marker:
+                time.sleep(0.3)  # Ctrl+Shift+C may follow Ctrl+C's copy
+                return str(self.run("result = bpy.context.window_manager.clipboard"))
+            if time.monotonic() > deadline:
+                return ""
+            time.sleep(0.1)
+
+    def find(self, what: str, region: Rect, column: float, hint: int, downward: bool = False) -> tuple[int, int]:
+        """Scan ``region``'s column for the button whose copied text starts with ``what``, starting at ``hint``
+        pixels below its top and going outward (or only downward), one row of buttons at a time."""
+        step = 18  # a button row is 20 px high at UI scale 1
+        rows = range(0, region["height"], step)
+        offsets = sorted((y for y in rows), key=lambda y: abs(y - hint)) if not downward else \
+            [y for y in rows if y >= hint - 2 * step]
+        x = region["x"] + int(column * region["width"])
+        for offset in offsets + offsets:  # twice: the first pass may meet a panel still sliding open or shut
+            y = region["y"] + offset + 8
+            if y >= region["y"] + region["height"] - 4:
+                continue
+            if self.under_mouse(x, y).startswith(what):
+                return x, y
+        raise StepFailed(f"no button {what!r} in the column {column} of the region at {region}")
+
+
+class Session:
+    """The steps of one run; each records the scene state and a screenshot under its name."""
+
+    def __init__(self, window: Window, docs: Path | None = None) -> None:
+        self.window = window
+        self.docs = docs
+        self.steps: dict[str, dict] = {}
+        self.places: dict[str, tuple[int, int]] = {}
+
+    def record(self, name: str, shot: bool = True, **extra: object) -> dict:
+        step = {"state": self.window.state(), **extra}
+        if shot:
+            step["screenshot"] = self.window.shot(name)
+        self.steps[name] = step
+        return step
+
+    def sidebar(self) -> Rect:
+        return self.window.area("VIEW_3D")["regions"]["UI"]
+
+    def viewport(self) -> Rect:
+        """The 3D view between the toolbar and the sidebar, below the headers."""
+        regions = self.window.area("VIEW_3D")["regions"]
+        view, tools, headers = regions["WINDOW"], regions["TOOLS"], regions["TOOL_HEADER"]
+        left, top = tools["x"] + tools["width"], headers["y"] + headers["height"]
+        right = regions["UI"]["x"] if "UI" in regions else view["x"] + view["width"]
+        return {"x": left, "y": top, "width": right - left, "height": view["y"] + view["height"] - top}
+
+    def status_bar(self) -> Rect:
+        window = self.window.state()["window"]
+        return {"x": window["x"], "y": window["y"] + window["height"] - 26, "width": window["width"], "height": 26}
+
+    def picture(self, name: str, rect: Rect) -> str:
+        """A cropped screenshot for the docs: ``OUT/name.png``, copied to the docs folder when one is given."""
+        shot = self.window.shot(name, rect)
+        if self.docs is not None:
+            shutil.copyfile(self.window.out / shot, self.docs / shot)
+        return shot
+
+    def sub_panel_pages(self, prefix: str, anchor: str, column: float, hint: int, count: int) -> list[str]:
+        """Open the ``count`` closed sub-panels below the button ``anchor`` one at a time and shoot the sidebar.
+
+        A closed sub-panel's header is 26 px high; the first starts 32 px below the anchor's row.
+        """
+        w = self.window
+        names: list[str] = []
+        for k in range(count):
+            sidebar = self.sidebar()
+            w.move(sidebar["x"] + sidebar["width"] // 2, sidebar["y"] + sidebar["height"] // 2)
+            w.key("Home", settle=0.8)
+            _, y = self.button(anchor, column, hint)
+            header = y + 32 + 26 * k
+            w.click(sidebar["x"] + int(0.4 * sidebar["width"]), header, settle=2.0)
+            names += self.sidebar_pages(f"{prefix}_{k}")
+            w.click(sidebar["x"] + int(0.4 * sidebar["width"]), header, settle=2.0)
+        return names
+
+    def sidebar_pages(self, prefix: str, pages: int = 5) -> list[str]:
+        """Screenshots of the whole sidebar, scrolling down a page at a time until it stops moving."""
+        w = self.window
+        sidebar = self.sidebar()
+        w.move(sidebar["x"] + sidebar["width"] // 2, sidebar["y"] + sidebar["height"] // 2)
+        w.key("Home", settle=0.8)  # back to the top
+        names: list[str] = []
+        for page in range(pages):
+            w.move(sidebar["x"] - 40, sidebar["y"] + 40)  # no tooltip or hover highlight in the picture
+            time.sleep(0.4)
+            names.append(w.shot(f"{prefix}_{page}", sidebar))
+            if page and (w.out / names[-1]).read_bytes() == (w.out / names[-2]).read_bytes():
+                names.pop()
+                break
+            w.move(sidebar["x"] + sidebar["width"] // 2, sidebar["y"] + sidebar["height"] // 2)
+            for _ in range(30):
+                w.xdotool("click", 5)
+            time.sleep(0.8)
+        return names
+
+    def button(self, what: str, column: float, hint: int, downward: bool = False) -> tuple[int, int]:
+        """Where a sidebar button is; a remembered place is checked first (the layout may have moved)."""
+        w = self.window
+        if what in self.places and w.under_mouse(*self.places[what]).startswith(what):
+            return self.places[what]
+        self.places[what] = w.find(what, self.sidebar(), column, hint, downward)
+        return self.places[what]
+
+    def press(self, what: str, column: float, hint: int, settle: float = 0.8) -> None:
+        x, y = self.button(what, column, hint)
+        self.window.click(x, y, settle=settle)
+
+    def pick(self, what: str, name: str, hint: int, column: float = 0.7, check: str = "") -> None:
+        """Click an ID field, type the name into its search list, Enter; ``check`` (Python on the driver
+        side, setting ``result``) says whether it took. A busy Blender may open the list late: then the keys
+        would reach the viewport, so the list gets time to open, and a miss is tried once more."""
+        for wait in (1.5, 3.0):
+            x, y = self.button(what, column, hint)
+            self.window.click(x, y, settle=wait)
+            self.window.type(name)
+            self.window.key("Return", settle=1.0)
+            if not check or self.window.run(check):
+                return
+            self.window.key("Escape", settle=0.5)
+            self.places.pop(what, None)
+        raise StepFailed(f"picking {name!r} in {what} did not take")
+
+    def edit(self, what: str, texts: list[str], hint: int, column: float = 0.7, double: bool = False,
+             downward: bool = False) -> None:
+        """Click a field (double-click a list name), replace its text, Tab to the next field, Enter at the end."""
+        x, y = self.button(what, column, hint, downward)
+        self.window.click(x, y, repeat=2 if double else 1)
+        for k, text in enumerate(texts):
+            self.window.key("ctrl+a", settle=0.2)
+            self.window.type(text)
+            self.window.key("Return" if k == len(texts) - 1 else "Tab", settle=0.5)
+        time.sleep(0.5)
+
+    def click_header(self, hint: int) -> None:
+        """Open or close the panel whose header is ``hint`` pixels below the sidebar's top."""
+        sidebar = self.sidebar()
+        self.window.click(sidebar["x"] + int(0.35 * sidebar["width"]), sidebar["y"] + hint, settle=2.5)
+
+    def reports(self, containing: str) -> list[str]:
+        """The reports Blender printed so far (its log: every report also goes to stdout) with ``containing``."""
+        log = (self.window.out / "blender.log").read_text(errors="replace")
+        return [line for line in log.splitlines() if containing in line]
+
+    def wait_idle(self, timeout: float, done: Callable[[dict], bool] = lambda state: True) -> dict:
+        """Wait until no Strew modal operator runs and ``done(state)`` holds; the last state."""
+        states: list[dict] = []
+
+        def idle() -> bool:
+            states.append(self.window.state(timeout=timeout))
+            running = any(name.startswith("STREW_OT") for name in states[-1]["modal"])
+            return not running and done(states[-1])
+
+        self.window.wait_for(idle, timeout, "the Strew job to finish", every=0.3)
+        return states[-1]
+
+    # -- the scenario ---------------------------------------------------------------------------------------
+    def open_strew_tab(self) -> None:
+        w = self.window
+        view = w.area("VIEW_3D")["regions"]["WINDOW"]
+        w.move(view["x"] + view["width"] // 3, view["y"] + view["height"] // 2)
+        w.key("Home")  # View All: the whole terrain in the viewport
+        if "UI" not in w.area("VIEW_3D")["regions"]:
+            w.key("n")
+        sidebar = self.sidebar()
+        # The tabs run down the sidebar's right edge; click down the strip until the Strew tab is active.
+        for y in range(sidebar["y"] + 20, sidebar["y"] + sidebar["height"] - 20, 18):
+            categories = w.state()["categories"]["VIEW_3D"]
+            if "Strew" in categories:
+                break
+            w.click(sidebar["x"] + sidebar["width"] - 10, y, settle=0.3)
+        self.record("strew_tab")
+
+    # Hints: where each button is at UI scale 1 in Blender 4.3 (pixels below the sidebar's top, fraction of its
+    # width); a button elsewhere is still found, only later.
+    def scatter_steps(self) -> None:
+        w = self.window
+        self.pick("strew.terrain", "Terrain", hint=111,
+                  check="result = bpy.context.scene.strew.terrain is not None")
+        self.record("terrain_picked", shot=False)
+        self.press("bpy.ops.strew.layer_add(", column=0.83, hint=137)
+        self.record("layer_added", shot=False)
+        # Renaming in the list (double-click or Ctrl+click on the name) does not take xdotool's clicks here.
+        w.run("bpy.context.scene.strew.layers[0].name = 'Trees'")
+        self.pick("strew.layers[0].collection", "Trees", hint=355,
+                  check="result = bpy.context.scene.strew.layers[0].collection is not None")
+        self.edit("strew.layers[0].min_radius", ["1.5"], hint=440)
+        self.record("collection_picked")
+
+        started = time.perf_counter()
+        self.press("bpy.ops.strew.scatter()", column=0.22, hint=250, settle=0.05)
+        self.wait_idle(300, lambda state: bool(state["scatter_output"]))
+        self.record("scattered", seconds=time.perf_counter() - started)
+
+        view = w.area("VIEW_3D")["regions"]["WINDOW"]
+        w.move(view["x"] + view["width"] // 3, view["y"] + view["height"] // 2)
+        w.key("ctrl+z", settle=1.5)
+        self.record("undone", shot=False)
+        w.key("ctrl+shift+z", settle=1.5)
+        self.record("redone", shot=False)
+
+        self.press("strew.show_preview", column=0.63, hint=305)
+        w.move(self.sidebar()["x"] - 40, self.sidebar()["y"] + 40)  # no hover highlight in the pictures
+        self.record("preview_on", pictures=[self.picture("ui_scatter", self.sidebar()),
+                                            self.picture("ui_preview", self.viewport())])
+        self.press("strew.show_preview", column=0.63, hint=305)
+        self.press("bpy.ops.strew.clear(", column=0.76, hint=278)
+        self.record("cleared", shot=False)
+        # The row under Scatter; its copied command may not show layer_index (a SKIP_SAVE property).
+        self.press("bpy.ops.strew.scatter(", column=0.3, hint=274, settle=0.05)
+        self.wait_idle(300, lambda state: bool(state["scatter_output"]))
+        self.record("this_layer")
+
+    def room_steps(self) -> None:
+        w = self.window
+        self.click_header(80)  # fold the Scatter panel: Tile Rooms moves up under it
+        self.press("bpy.ops.strew.build_demo_kit(", column=0.83, hint=139)
+        self.record("kit_built", shot=False)
+        self.edit("strew.room.size", ["30", "30", "3"], hint=150, downward=True)
+        started = time.perf_counter()
+        self.press("bpy.ops.strew.assemble_room(", column=0.4, hint=450, settle=0.05)
+        time.sleep(2.0)
+        progress = [self.window.shot("room_progress"), self.picture("ui_progress", self.status_bar())]
+        self.wait_idle(600, lambda state: state["room"]["tiles"] > 0)
+        seconds = time.perf_counter() - started
+        w.move(self.sidebar()["x"] - 40, self.sidebar()["y"] + 40)
+        self.record("room_assembled", seconds=seconds, progress=progress, reports=self.reports("tiles placed"),
+                    pictures=[self.picture("ui_tile_rooms", self.sidebar())])
+
+        before = self.steps["room_assembled"]["state"]
+        x, y = self.button("bpy.ops.strew.assemble_room(", column=0.4, hint=450)
+        self.window.click(x, y, settle=0.05)
+        self.window.wait_for(lambda: any(n.startswith("STREW_OT") for n in w.state()["modal"]), 30,
+                             "Assemble Room to start")
+        time.sleep(1.0)
+        w.move(x, y)
+        w.key("Escape", settle=0.3)
+        self.wait_idle(120)
+        self.record("room_cancelled", shot=False, before_objects=len(before["objects"]))
+
+    def every_panel(self, prefix: str) -> list[str]:
+        """Pages of the sidebar with the Scatter panel, then with each closed sub-panel opened in turn."""
+        pages = self.sidebar_pages(f"{prefix}_scatter")
+        pages += self.sub_panel_pages(f"{prefix}_scatter_sub", "strew.layers[0].seed", 0.7, 600, 4)
+        self.click_header(80)  # fold Scatter: the Tile Rooms panel and its sub-panels
+        pages += self.sidebar_pages(f"{prefix}_rooms")
+        with contextlib.suppress(StepFailed):  # the sub-panels' pictures are for looking at, not asserted
+            pages += self.sub_panel_pages(f"{prefix}_rooms_sub", "bpy.ops.strew.detect_sockets(", 0.5, 480, 2)
+        self.click_header(80)
+        return pages
+
+    def russian_steps(self) -> None:
+        w = self.window
+        self.click_header(80)  # unfold the Scatter panel again
+        self.record("english", shot=False, pages=self.every_panel("en"))
+        # Preferences › Interface › Translation, as the user sets it (the preferences window is a separate
+        # window that a virtual screen without a window manager cannot place, so the value is set directly).
+        w.run("p = bpy.context.preferences.view; p.language = 'ru_RU'; p.use_translate_interface = True; "
+              "p.use_translate_tooltips = True; p.use_translate_reports = True")
+        time.sleep(1.5)
+        pages = self.every_panel("ru")
+        sidebar = self.sidebar()
+        w.move(sidebar["x"] + sidebar["width"] // 2, sidebar["y"] + sidebar["height"] // 2)
+        w.key("Home", settle=0.8)
+        w.move(sidebar["x"] - 40, sidebar["y"] + 40)
+        time.sleep(0.5)
+        self.record("russian", pages=pages, pictures=[self.picture("ui_russian", self.sidebar())])
+
+
+def headless_room(blender: str) -> dict:
+    """Assemble Room 30×30×3 from the demo kit in ``blender -b``: the reference for the window's time."""
+    done = subprocess.run([blender, "--background", "--python", str(HERE / "headless_room.py")],
+                          capture_output=True, text=True, timeout=1800)
+    result: dict = {"report": [line for line in done.stdout.splitlines() if "tiles placed" in line]}
+    for line in done.stdout.splitlines():
+        if line.startswith("HEADLESS_ROOM "):
+            result.update(json.loads(line.removeprefix("HEADLESS_ROOM ")))
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--blender", default="blender")
+    parser.add_argument("--zip", required=True, help="the built extension, e.g. dist/strew-0.1.0.zip")
+    parser.add_argument("--out", default=str(HERE / "out"))
+    parser.add_argument("--steps", default="scatter,room,russian", help="which parts to run")
+    parser.add_argument("--docs", help="also copy the UI pictures (ui_*.png) to this folder")
+    parser.add_argument("--hold", type=float, default=0.0,
+                        help="keep Blender open this many seconds after the steps (to poke at it by hand)")
+    args = parser.parse_args(argv)
+    out = Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    exchange = out / "exchange"
+    exchange.mkdir(exist_ok=True)
+    report: dict[str, object] = {"steps": {}, "error": None}
+
+    subprocess.run([args.blender, "--background", "--command", "extension", "install-file",
+                    "--repo", "user_default", "--enable", args.zip], check=True, capture_output=True)
+    blend = out / "scene.blend"
+    subprocess.run([args.blender, "--background", "--factory-startup", "--python", str(HERE / "make_scene.py"),
+                    "--", str(blend)], check=True, capture_output=True)
+    window = Window(args.blender, out, exchange)
+    session = Session(window, Path(args.docs).resolve() if args.docs else None)
+    try:
+        report["startup_seconds"] = window.start(blend)
+        session.open_strew_tab()
+        parts = args.steps.split(",")
+        if "scatter" in parts:
+            session.scatter_steps()
+        if "room" in parts:
+            session.room_steps()
+        if "russian" in parts:
+            session.russian_steps()
+        held_until = time.monotonic() + args.hold
+        while time.monotonic() < held_until and not (exchange / "release").exists():
+            time.sleep(0.5)
+    except (StepFailed, subprocess.CalledProcessError) as error:
+        report["error"] = str(error)
+        with contextlib.suppress(subprocess.CalledProcessError):
+            window.shot("failure")
+    finally:
+        report["steps"] = session.steps
+        window.stop()
+        if "room" in args.steps.split(",") and "room_assembled" in session.steps:
+            report["headless_room"] = headless_room(args.blender)  # after the window: one Blender at a time
+        (out / "session.json").write_text(json.dumps(report, indent=1))
+    print(f"gui session: {len(session.steps)} steps recorded; error: {report['error']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
