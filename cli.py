@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from . import ensure_registered
+from . import cli_farm, ensure_registered
 from .cli_files import CliError, make_parents, readable_blend, writable_blend, writable_folder
 
 Command = Callable[[argparse.Namespace], int]
@@ -91,6 +91,7 @@ def _add_scatter(commands: Commands) -> None:
     scatter.add_argument("--max-slope", type=float, metavar="DEGREES", help="max slope for the --layer layers")
     scatter.add_argument("--chunk-size", type=float, help="side of the square chunks large terrains are cut into")
     _add_output_options(scatter)
+    cli_farm.add_scatter_options(scatter)
     scatter.set_defaults(handler=_scatter)
 
 
@@ -122,7 +123,9 @@ def _check_scatter_numbers(args: argparse.Namespace) -> None:
 
 
 def _scatter(args: argparse.Namespace) -> int:
-    source, target = _output(args)
+    cli_farm.check(args)
+    farm = cli_farm.is_farm_task(args)
+    source, target = (readable_blend(args.blend), None) if farm else _output(args)
     layers = [_parse_layer(text) for text in args.layer]
     _check_scatter_numbers(args)
     import bpy
@@ -154,14 +157,31 @@ def _scatter(args: argparse.Namespace) -> int:
             layer.max_slope = math.radians(args.max_slope)
     if args.chunk_size is not None:
         settings.chunk_size = args.chunk_size
+    cli_farm.apply(args, settings)
+    if target is None:
+        return cli_farm.run_farm_task(args)
     started = time.perf_counter()
-    try:
-        result = scatter_job.run_to_end(bpy.context)
-    except scatter_job.ScatterError as error:
-        raise CliError(str(error)) from error
+    with cli_farm.backend(args) as backend:
+        try:
+            result = scatter_job.run_to_end(bpy.context, backend=backend)
+        except scatter_job.ScatterError as error:
+            raise CliError(str(error)) from error
     for report in result.reports:  # Strew's own outputs, as the job wrote them
         print(f"Strew {report.name}: {report.count:,} instances")
     print(f"scatter took {time.perf_counter() - started:.2f} s; saved {_save(target)}")
+    return 0
+
+
+def _add_merge(commands: Commands) -> None:
+    cli_farm.add_merge_command(commands, _merge)
+
+
+def _merge(args: argparse.Namespace) -> int:
+    source, target = _output(args)
+    _open(source)
+    for name, count in cli_farm.merge_parts(args):
+        print(f"Strew {name}: {count:,} instances")
+    print(f"merged; saved {_save(target)}")
     return 0
 
 
@@ -301,7 +321,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 # -- entry point -------------------------------------------------------------------------------------------------
 
-COMMANDS = (_add_scatter, _add_room, _add_kit, _add_demo)
+COMMANDS = (_add_scatter, _add_merge, _add_room, _add_kit, _add_demo)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -220,6 +220,16 @@ RUSSIAN: dict[str, str] = {
     "Chunk Size": "Размер блока",
     "Large terrains are processed in square chunks of this side, in bounded memory and without seams":
         "Большие ландшафты обрабатываются квадратными блоками с такой стороной, в ограниченной памяти и без швов",
+    "Workers": "Процессы",
+    "Processes that sample the chunks of a large terrain at the same time (default: one per core); "
+    "the result is the same for any number":
+        "Сколько процессов одновременно обрабатывают блоки большого ландшафта (по умолчанию по одному на ядро); "
+        "результат от их числа не зависит",
+    'Layer "{name}": farm tasks scatter from above only; set its Surface to From Above or run it without --chunks':
+        "Слой «{name}»: задачи фермы разбрасывают только сверху; выберите поверхность «Сверху» или запустите "
+        "без --chunks",
+    'Part file {path} is missing: run the tasks {start}:{stop} (layer "{layer}", phase {phase}) first':
+        "Нет файла части {path}: сначала выполните задачи {start}:{stop} (слой «{layer}», фаза {phase})",
     "Max Objects": "Макс. объектов",
     "Refuse to create more real objects (empties or duplicates) than this per layer; "
     "use the Point Instancer output for more":

@@ -81,10 +81,14 @@ def _blender_distribute(bpy, terrain, collection, distance: float, density: floa
     return took, count
 
 
-def large_world_terrain(quads: int = 400, size: float = 10_000.0):
-    """The 10 km benchmark world: rolling hills as a (2·quads²)-triangle TerrainLookup."""
+LARGE_WORLD_SIZE = 10_000.0
+
+
+def large_world_terrain():
+    """The 10 km × 10 km rolling terrain of the large-world figures (320,000 triangles)."""
     from strew.core.terrain import TerrainLookup
 
+    quads, size = 400, LARGE_WORLD_SIZE
     n = quads + 1
     xs = np.linspace(0.0, size, n)
     gx, gy = np.meshgrid(xs, xs, indexing="ij")
@@ -102,8 +106,8 @@ def _large_world() -> list[str]:
 
     from strew.core.scatter import LayerSpec, scatter_layer
 
-    size = 10_000.0
-    terrain = large_world_terrain(size=size)
+    size = LARGE_WORLD_SIZE
+    terrain = large_world_terrain()
     triangles = terrain.triangles
     rows = [
         "",

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import variety
+from .chunks import Backend, ChunkGrid, concat, map_chunks, sample_chunks
 from .fields.radius import density_to_radius
 from .hashing import Stream, hash_choice, hash_scale, hash_uniform, hash_yaw
 from .orient import instance_rotations
@@ -226,72 +227,91 @@ def _radius_function(spec: LayerSpec, origin: np.ndarray) -> ArrayFunction | Non
     return radius_at
 
 
-def _select_blockers(blockers: Samples | None, lo: np.ndarray, hi: np.ndarray) -> Samples | None:
-    if blockers is None or len(blockers.positions) == 0:
-        return None
-    inside = np.all((blockers.positions >= lo) & (blockers.positions < hi), axis=1)
-    if not inside.any():
-        return None
-    return Samples(positions=blockers.positions[inside], radii=blockers.radii[inside])
-
-
-def _merge(*parts: Samples | None) -> Samples | None:
-    kept = [p for p in parts if p is not None and len(p.positions)]
-    if not kept:
-        return None
-    return Samples(positions=np.concatenate([p.positions for p in kept]),
-                   radii=np.concatenate([p.radii for p in kept]))
-
-
 def _chunk_seed(seed: int, ix: int, iy: int) -> int:
     return int(np.random.SeedSequence([seed, ix, iy]).generate_state(1, dtype=np.uint32)[0])
 
 
-def _sample_chunked(
-    terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None
-) -> Generator[float, None, Samples]:
-    """Sample the terrain's XY bounds chunk by chunk; each chunk sees its already-sampled neighbours as blockers.
+@dataclass(frozen=True)
+class ChunkWork:
+    """What every chunk task of one layer reads; a backend ships it once per layer, never per chunk."""
+
+    terrain: TerrainLookup
+    spec: LayerSpec
+    blockers: Samples | None
+    grid: ChunkGrid
+
+
+def sample_chunk(work: ChunkWork, chunk: int, earlier: Samples | None) -> Samples:
+    """The points of one chunk, against the blockers and the points of earlier phases near it."""
+    spec, grid = work.spec, work.grid
+    lo, hi = grid.rect(chunk)
+    size = hi - lo
+    if size.min() <= 0:
+        return Samples(positions=np.zeros((0, 2)), radii=np.zeros(0))
+    near = concat(grid.window(chunk, work.blockers), earlier)
+    local = None if near is None else Samples(positions=near.positions - lo, radii=near.radii)
+    settings = PoissonSettings(
+        size=(float(size[0]), float(size[1])), min_radius=spec.min_radius, max_radius=spec.radius_max,
+        radius_at=_radius_function(spec, lo), is_allowed=_allowed_function(work.terrain, spec, lo),
+        seed=_chunk_seed(spec.seed, *grid.cell(chunk)), start_points=spec.start_points, method=spec.method,
+        max_points=spec.max_points,
+    )
+    result = sample(settings, blockers=local)
+    return Samples(positions=result.positions + lo, radii=result.radii)
+
+
+def place_chunk(work: ChunkWork, samples: Samples) -> LayerPoints:
+    """Height, normal, prefab, rotation and scale of one chunk's points."""
+    return _place(work.terrain, work.spec, samples)
+
+
+def chunk_work(terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None = None,
+               keep: np.ndarray | None = None) -> ChunkWork:
+    """The layer as every chunk task reads it: the budget checked, blockers at their keep-away, the grid.
+
+    Blocker ``i`` gets radius ``max(spec.keep_away, spec.min_radius, keep[i])`` (see :func:`blocker_radii`), so
+    no point interacts farther than ``max(max_radius, keep_away, keep)``: the grid's reach, whether or not there
+    are blockers.
+    """
+    _check_budget(terrain, spec)
+    reach = max(spec.radius_max, spec.keep_away)
+    if blockers is not None and len(blockers.positions):
+        radii = blocker_radii(spec, len(blockers.positions), keep)
+        blockers = Samples(positions=np.asarray(blockers.positions, dtype=np.float64), radii=radii)
+        reach = max(reach, float(radii.max()))
+    else:
+        blockers = None
+    return ChunkWork(terrain, spec, blockers, ChunkGrid.over(terrain.bounds.as_array(), spec.chunk_size, reach))
+
+
+def _sample_chunked(work: ChunkWork, backend: Backend | None) -> Generator[float, None, LayerPoints]:
+    """Sample and place the terrain's XY bounds chunk by chunk, in phases (see :mod:`strew.core.chunks`).
 
     The union is conflict-free and maximal: a place inside an earlier chunk was already unfillable before
     later chunks added points, and a later chunk fills up to its border against the earlier ones.
     """
-    (x0, y0), (x1, y1) = terrain.bounds.as_array()
-    width, height = x1 - x0, y1 - y0
-    nx, ny = max(1, math.ceil(width / spec.chunk_size)), max(1, math.ceil(height / spec.chunk_size))
-    xs, ys = np.linspace(x0, x1, nx + 1), np.linspace(y0, y1, ny + 1)
-    reach = spec.radius_max
-    if blockers is not None and len(blockers.radii):
-        reach = max(reach, float(blockers.radii.max()))
-    # Chunks whose points can conflict with this chunk's: within ``reach`` of its rectangle.
-    reach_x = math.ceil(reach / (width / nx)) if width > 0 else 1
-    reach_y = math.ceil(reach / (height / ny)) if height > 0 else 1
-    own: list[Samples] = []
-    own_chunk: list[tuple[int, int]] = []
-    total = nx * ny
-    for iy in range(ny):
-        for ix in range(nx):
-            yield (iy * nx + ix) / total
-            lo, hi = np.array([xs[ix], ys[iy]]), np.array([xs[ix + 1], ys[iy + 1]])
-            size = hi - lo
-            if size.min() <= 0:
-                continue
-            neighbours = [
-                part for part, (cx, cy) in zip(own, own_chunk, strict=True)
-                if abs(cx - ix) <= reach_x and abs(cy - iy) <= reach_y
-            ]
-            near = _select_blockers(_merge(blockers, *neighbours), lo - reach, hi + reach)
-            local = None if near is None else Samples(positions=near.positions - lo, radii=near.radii)
-            settings = PoissonSettings(
-                size=(float(size[0]), float(size[1])), min_radius=spec.min_radius, max_radius=spec.radius_max,
-                radius_at=_radius_function(spec, lo), is_allowed=_allowed_function(terrain, spec, lo),
-                seed=_chunk_seed(spec.seed, ix, iy), start_points=spec.start_points, method=spec.method,
-                max_points=spec.max_points,
-            )
-            result = sample(settings, blockers=local)
-            own.append(Samples(positions=result.positions + lo, radii=result.radii))
-            own_chunk.append((ix, iy))
-    merged = _merge(*own)
-    return merged if merged is not None else Samples(positions=np.zeros((0, 2)), radii=np.zeros(0))
+    grid = work.grid
+    if grid.count == 1:
+        backend = None  # nothing to spread: spare the workers the layer's data
+    handle = work if backend is None else backend.share(work)
+    try:
+        steps = sample_chunks(grid, handle, sample_chunk, backend)
+        while True:
+            try:
+                yield 0.8 * next(steps)
+            except StopIteration as finished:
+                parts: list[Samples] = finished.value
+                break
+        offsets = np.concatenate([[0], np.cumsum([len(p.positions) for p in parts])])
+        out = _empty_points(int(offsets[-1]))
+        for done, (chunk, placed) in enumerate(map_chunks(handle, place_chunk, parts, backend)):
+            for name in _POINT_ARRAYS:
+                getattr(out, name)[offsets[chunk]:offsets[chunk + 1]] = getattr(placed, name)
+            yield 0.8 + 0.2 * (done + 1) / len(parts)
+    finally:
+        if backend is not None:
+            backend.release(handle)
+    return out
 
 
 def _sample_tiled(terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None) -> Samples:
@@ -367,22 +387,18 @@ def blocker_radii(spec: LayerSpec, count: int, keep: np.ndarray | None) -> np.nd
 
 
 def scatter_layer_steps(
-    terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None = None, keep: np.ndarray | None = None
+    terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None = None, backend: Backend | None = None,
+    keep: np.ndarray | None = None,
 ) -> Generator[float, None, LayerPoints]:
-    """:func:`scatter_layer` as a generator: yields the fraction done before each chunk, returns the points.
+    """:func:`scatter_layer` as a generator: yields the fraction done after each chunk, returns the points.
 
     An interactive caller (Blender's modal operator) returns to its event loop between steps, so ESC can
     stop a long layer; closing the generator abandons the work with nothing written anywhere.
     """
-    _check_budget(terrain, spec)
-    if blockers is not None and len(blockers.positions):
-        blockers = Samples(positions=np.asarray(blockers.positions, dtype=np.float64),
-                           radii=blocker_radii(spec, len(blockers.positions), keep))
+    work = chunk_work(terrain, spec, blockers, keep)
     if spec.tile_size is not None:
-        samples = _sample_tiled(terrain, spec, blockers)
-    else:
-        samples = yield from _sample_chunked(terrain, spec, blockers)
-    return _place(terrain, spec, samples)
+        return _place(terrain, spec, _sample_tiled(terrain, spec, work.blockers))
+    return (yield from _sample_chunked(work, backend))
 
 
 def scatter_layer(
@@ -390,6 +406,7 @@ def scatter_layer(
     spec: LayerSpec,
     blockers: Samples | None = None,
     cancel: Cancel | None = None,
+    backend: Backend | None = None,
     keep: np.ndarray | None = None,
 ) -> LayerPoints:
     """Scatter one layer over the terrain's XY bounds and place each point on the top-most surface.
@@ -397,9 +414,10 @@ def scatter_layer(
     ``blockers`` are earlier layers' points (their radii are not used): the layer keeps
     ``max(min_radius, keep_away)`` from each, or ``keep[i]`` from blocker ``i`` when that is larger (a
     keep-away rule for one pair of layers). ``cancel(fraction_done) -> bool`` is polled between chunks;
-    returning True raises :class:`Cancelled`.
+    returning True raises :class:`Cancelled`. ``backend`` runs the chunks elsewhere (a
+    :class:`~strew.core.pool.ProcessPool`, a Dask cluster); the points are the same as without it.
     """
-    steps = scatter_layer_steps(terrain, spec, blockers, keep)
+    steps = scatter_layer_steps(terrain, spec, blockers, backend, keep)
     while True:
         try:
             fraction = next(steps)
@@ -425,6 +443,14 @@ def place(terrain: TerrainLookup, spec: LayerSpec, samples: Samples) -> LayerPoi
 
 
 PLACEMENT_BLOCK = 65_536
+
+_POINT_ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales")
+
+
+def _empty_points(count: int) -> LayerPoints:
+    return LayerPoints(positions=np.empty((count, 3)), radii=np.empty(count), normals=np.empty((count, 3)),
+                       prefab_index=np.empty(count, dtype=np.int64), rotations=np.empty((count, 3)),
+                       scales=np.empty(count))
 
 
 def _place(terrain: TerrainLookup, spec: LayerSpec, samples: Samples) -> LayerPoints:

@@ -223,6 +223,7 @@ class STREW_PT_scatter_large(_ScatterPanel, bpy.types.Panel):
         layer = _active_layer(context)
         layout = property_layout(self.layout)
         layout.prop(settings, "chunk_size")
+        layout.prop(settings, "workers")
         layout.prop(settings, "max_objects")
         if layer is not None:
             layout.prop(layer, "use_tile")

@@ -15,6 +15,7 @@ from bpy.props import (
     StringProperty,
 )
 
+from ..core.pool import default_workers
 from .layer_look import (
     LayerCameraSettings,
     LayerDisplaySettings,
@@ -217,6 +218,11 @@ class StrewSceneSettings(bpy.types.PropertyGroup):
         name="Chunk Size", description="Large terrains are processed in square chunks of this side, in bounded "
         "memory and without seams",
         default=512.0, min=1.0, soft_max=4096.0, subtype='DISTANCE', unit='LENGTH',
+    )
+    workers: IntProperty(  # type: ignore[valid-type]
+        name="Workers", description="Processes that sample the chunks of a large terrain at the same time "
+        "(default: one per core); the result is the same for any number",
+        default=default_workers(), min=1, soft_max=64,
     )
     max_objects: IntProperty(  # type: ignore[valid-type]
         name="Max Objects", description="Refuse to create more real objects (empties or duplicates) than this "

@@ -14,6 +14,7 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
+from ..core.chunks import Backend
 from ..core.poisson import Samples
 from ..core.scatter import LayerPoints, scatter_layer_steps
 from ..core.surface.layer import surface_layer_steps
@@ -83,7 +84,8 @@ class Surfaces:
 
 
 def layer_steps(
-    layer: LayerInput, surfaces: Surfaces, blockers: Samples | None, keep: np.ndarray | None = None
+    layer: LayerInput, surfaces: Surfaces, blockers: Samples | None, backend: Backend | None = None,
+    keep: np.ndarray | None = None,
 ) -> Generator[float, None, LayerPoints]:
     """Sample one layer on its surface; ``blockers`` are earlier layers' points in 3-D (``ValueError`` for the
     user's mistakes, :class:`ScatterError` for the scene's)."""
@@ -95,4 +97,4 @@ def layer_steps(
         return (yield from surface_layer_steps(surface.mesh.vertices, surface.mesh.triangles, spec, blockers,
                                                slope_range=layer.slope_range, keep=keep))
     flat = None if blockers is None else Samples(blockers.positions[:, :2], blockers.radii)
-    return (yield from scatter_layer_steps(surface.lookup, spec, flat, keep))
+    return (yield from scatter_layer_steps(surface.lookup, spec, flat, backend, keep=keep))

@@ -7,14 +7,17 @@ leaves the user's scene exactly as it was.
 from __future__ import annotations
 
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 
 import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
+from ..core.chunks import Backend
 from ..core.poisson import Samples
+from ..core.pool import ProcessPool
+from ..core.scatter import LayerPoints
 from ..properties.modes import OutputMode
 from . import layer_surface, scatter_spec
 from .display import remove_unused_bounds, show_in_viewport
@@ -24,7 +27,7 @@ from .ownership import LAYER_KEY, disown, is_owned, owned_collection, remove_own
 from .scatter_spec import LayerInput, ScatterError
 
 __all__ = ["JobResult", "LayerReport", "ScatterError", "clear_layer_output", "existing_points", "layers_from", "run",
-           "run_to_end"]
+           "run_to_end", "write_results"]
 
 
 @dataclass
@@ -115,14 +118,31 @@ def _write(scene: bpy.types.Scene, layer: LayerInput, points: PointSet) -> None:
 
 
 def run(
-    context: bpy.types.Context, layer_indices: list[int] | None = None,
+    context: bpy.types.Context, layer_indices: list[int] | None = None, backend: Backend | None = None,
 ) -> Generator[tuple[float, str], None, JobResult]:
     """Generator running the Scatter job; yields (fraction done, what runs next) — the modal operator steps it,
     shows both in the status bar, and ESC closes it.
 
     When it finishes, ``StopIteration.value`` is a :class:`JobResult`. Raises :class:`ScatterError` on bad
-    settings before anything changed.
+    settings before anything changed. Chunks run on ``backend`` (e.g. a Dask cluster) if given, else in a
+    process pool of the scene's *Workers* (closed when the job ends, however it ends).
     """
+    pool = None
+    if backend is None and context.scene.strew.workers > 1:
+        try:
+            pool = backend = ProcessPool(context.scene.strew.workers)
+        except ValueError:  # no interpreter to spawn workers from: the same points, in this process
+            pool = None
+    try:
+        return (yield from _run(context, layer_indices, backend))
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def _run(
+    context: bpy.types.Context, layer_indices: list[int] | None, backend: Backend | None,
+) -> Generator[tuple[float, str], None, JobResult]:
     scene = context.scene
     job = scatter_spec.read(scene, layer_indices)
     stages: dict[str, float] = {}
@@ -149,7 +169,7 @@ def run(
             blockers, keep = blockers_for(placed | own, layer.look.keep_away)
             if painted is not None and keep is not None:  # painted instances keep the larger of the two radii
                 keep[-len(painted):] = painted.radii
-            steps = layer_surface.layer_steps(layer, surfaces, blockers, keep)
+            steps = layer_surface.layer_steps(layer, surfaces, blockers, backend, keep=keep)
             while True:
                 try:
                     fraction = next(steps)
@@ -168,14 +188,7 @@ def run(
         yield 0.1 + 0.8 * (number + 1) / len(job.layers), rpt_("Writing the output")
 
     started = time.perf_counter()
-    for layer, points, _ in results:
-        if layer.output != OutputMode.GEOMETRY_NODES and len(points) > job.max_objects:
-            raise ScatterError(rpt_(
-                'Layer "{name}" would create {count:,} objects, more than Max Objects ({max_objects:,}): '
-                "use the Point Instancer output, raise Max Objects, or a larger radius"
-            ).format(name=layer.name, count=len(points), max_objects=job.max_objects))
-    for layer, points, _ in results:
-        _write(scene, layer, points)
+    write_results(scene, [(layer, points) for layer, points, _ in results], job.max_objects)
     stages["write output"] = time.perf_counter() - started
     yield 1.0, rpt_("Writing the output")
     return JobResult([LayerReport(layer.name, len(points), took) for layer, points, took in results], stages)
@@ -191,6 +204,20 @@ def blockers_for(placed: dict[str, Samples], keep_away: dict[str, float]) -> tup
     return blockers, keep
 
 
+def write_results(scene: bpy.types.Scene, results: Sequence[tuple[LayerInput, LayerPoints | PointSet]],
+                  max_objects: int) -> None:
+    """Replace each layer's output with its points; checks Max Objects for every layer before writing any."""
+    for layer, points in results:
+        if layer.output != OutputMode.GEOMETRY_NODES and len(points) > max_objects:
+            raise ScatterError(rpt_(
+                'Layer "{name}" would create {count:,} objects, more than Max Objects ({max_objects:,}): '
+                "use the Point Instancer output, raise Max Objects, or a larger radius"
+            ).format(name=layer.name, count=len(points), max_objects=max_objects))
+    for layer, points in results:
+        _write(scene, layer, points if isinstance(points, PointSet) else PointSet.of(points, False))
+
+
+
 def layers_from(scene: bpy.types.Scene, index: int) -> list[int]:
     """Layer ``index`` and the enabled layers below it: they keep away from it, so they run again with it."""
     layers = scene.strew.layers
@@ -199,9 +226,10 @@ def layers_from(scene: bpy.types.Scene, index: int) -> list[int]:
     return [index] + [i for i in range(index + 1, len(layers)) if layers[i].enabled]
 
 
-def run_to_end(context: bpy.types.Context, layer_indices: list[int] | None = None) -> JobResult:
+def run_to_end(context: bpy.types.Context, layer_indices: list[int] | None = None,
+               backend: Backend | None = None) -> JobResult:
     """Run the whole job at once (headless path)."""
-    job = run(context, layer_indices)
+    job = run(context, layer_indices, backend)
     while True:
         try:
             next(job)

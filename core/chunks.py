@@ -1,0 +1,244 @@
+"""Chunk grid of a large world and the phase order that lets chunks run in parallel with the same result.
+
+A chunk's points depend on the points already placed within ``reach`` of its rectangle. Colouring the
+grid with a period of ``1 + ceil(reach / chunk width)`` per axis gives *phases* whose chunks never see each
+other (they lie at least ``reach`` apart); a chunk of phase ``k`` sees the points of its neighbours of
+phases ``< k`` as blockers. Any schedule that respects these dependencies — one process chunk after chunk
+in phase order, a process pool, a Dask cluster, a render farm running one phase after another — computes
+exactly the same points (the standard parallel Poisson-disk scheme).
+
+Examples
+--------
+>>> import numpy as np
+>>> grid = ChunkGrid.over(np.array([[0.0, 0.0], [100.0, 60.0]]), chunk_size=25.0, reach=3.0)
+>>> grid.shape, grid.phase_count
+((4, 3), 4)
+>>> [len(p) for p in grid.phases()]
+[4, 4, 2, 2]
+>>> grid.needs(4)  # the chunk at (0, 1) waits for its neighbours of earlier phases
+[0, 1, 8, 9]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Generator, Sequence
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+
+from .poisson import Samples
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ChunkGrid:
+    """Rectangles of a grid over the sampled bounds, numbered row by row (``id = iy * nx + ix``).
+
+    Attributes
+    ----------
+    xs, ys
+        Edges of the chunks along x (``nx + 1``) and y (``ny + 1``).
+    reach
+        The largest interaction distance: no point affects the sampling farther than this.
+    """
+
+    xs: np.ndarray
+    ys: np.ndarray
+    reach: float
+
+    @classmethod
+    def over(cls, bounds: np.ndarray, chunk_size: float, reach: float) -> ChunkGrid:
+        """Chunks of side at most ``chunk_size`` over ``bounds = [[x0, y0], [x1, y1]]``."""
+        (x0, y0), (x1, y1) = np.asarray(bounds, dtype=np.float64)
+        nx = max(1, math.ceil((x1 - x0) / chunk_size))
+        ny = max(1, math.ceil((y1 - y0) / chunk_size))
+        return cls(np.linspace(x0, x1, nx + 1), np.linspace(y0, y1, ny + 1), float(reach))
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """Chunks along x and y."""
+        return len(self.xs) - 1, len(self.ys) - 1
+
+    @property
+    def count(self) -> int:
+        return self.shape[0] * self.shape[1]
+
+    @property
+    def span(self) -> tuple[int, int]:
+        """How many chunks away (along x, y) a chunk's points can still matter."""
+        spans = []
+        for edges in (self.xs, self.ys):
+            width = float(edges[-1] - edges[0]) / (len(edges) - 1)
+            spans.append(math.ceil(self.reach / width) if width > 0 else 1)
+        return max(spans[0], 1), max(spans[1], 1)
+
+    @property
+    def period(self) -> tuple[int, int]:
+        """Colouring period per axis: chunks this many apart are at least ``reach`` apart."""
+        sx, sy = self.span
+        nx, ny = self.shape
+        return min(sx + 1, nx), min(sy + 1, ny)
+
+    @property
+    def phase_count(self) -> int:
+        px, py = self.period
+        return px * py
+
+    def cell(self, chunk: int) -> tuple[int, int]:
+        """``(ix, iy)`` of a chunk id."""
+        return chunk % self.shape[0], chunk // self.shape[0]
+
+    def rect(self, chunk: int) -> tuple[np.ndarray, np.ndarray]:
+        """Lower and upper corner of a chunk (points are sampled in ``[lo, hi)``)."""
+        ix, iy = self.cell(chunk)
+        return np.array([self.xs[ix], self.ys[iy]]), np.array([self.xs[ix + 1], self.ys[iy + 1]])
+
+    def phase(self, chunk: int) -> int:
+        ix, iy = self.cell(chunk)
+        px, py = self.period
+        return (iy % py) * px + ix % px
+
+    def phases(self) -> list[list[int]]:
+        """Chunk ids of each phase, in increasing id order."""
+        out: list[list[int]] = [[] for _ in range(self.phase_count)]
+        for chunk in range(self.count):
+            out[self.phase(chunk)].append(chunk)
+        return out
+
+    def order(self) -> list[int]:
+        """Every chunk id, phase after phase: a valid sequential schedule."""
+        return [chunk for phase in self.phases() for chunk in phase]
+
+    def needs(self, chunk: int) -> list[int]:
+        """Chunks of earlier phases whose points may lie within ``reach`` of this chunk, by increasing id."""
+        ix, iy = self.cell(chunk)
+        (nx, ny), (sx, sy) = self.shape, self.span
+        own = self.phase(chunk)
+        return [
+            jy * nx + jx
+            for jy in range(max(0, iy - sy), min(ny, iy + sy + 1))
+            for jx in range(max(0, ix - sx), min(nx, ix + sx + 1))
+            if self.phase(jy * nx + jx) < own
+        ]
+
+    def window(self, chunk: int, points: Samples | None) -> Samples | None:
+        """The points within ``reach`` of a chunk's rectangle (in their order), or None."""
+        if points is None or len(points.positions) == 0:
+            return None
+        lo, hi = self.rect(chunk)
+        inside = np.all((points.positions >= lo - self.reach) & (points.positions < hi + self.reach), axis=1)
+        if not inside.any():
+            return None
+        return Samples(positions=points.positions[inside], radii=points.radii[inside])
+
+
+def concat(*parts: Samples | None) -> Samples | None:
+    """The points of several sets, in order; None when there are none."""
+    kept = [p for p in parts if p is not None and len(p.positions)]
+    if not kept:
+        return None
+    if len(kept) == 1:
+        return kept[0]
+    return Samples(positions=np.concatenate([p.positions for p in kept]),
+                   radii=np.concatenate([p.radii for p in kept]))
+
+
+class Backend(Protocol):
+    """Where chunk tasks run: a process pool (:mod:`strew.core.pool`), a Dask cluster (:mod:`strew.core.farm`).
+
+    ``share(work)`` ships the layer's read-only data once and returns the handle the tasks receive in its
+    place; ``submit(fn, handle, *args)`` runs ``fn(work, *args)`` somewhere and returns a future;
+    ``release(handle)`` frees what ``share`` took.
+    """
+
+    workers: int
+
+    def share(self, work: Any) -> Any: ...
+
+    def submit(self, fn: Callable[..., T], handle: Any, *args: Any) -> Future[T]: ...
+
+    def release(self, handle: Any) -> None: ...
+
+
+def _result(future: Future[T]) -> T:
+    try:
+        return future.result()
+    except BrokenExecutor as error:
+        raise ValueError(f"a worker process stopped ({error}); nothing was written: try again with workers=1"
+                         ) from error
+
+
+SampleChunk = Callable[[Any, int, "Samples | None"], Samples]
+
+
+def sample_chunks(
+    grid: ChunkGrid, handle: Any, sample: SampleChunk, backend: Backend | None = None
+) -> Generator[float, None, list[Samples]]:
+    """Run ``sample(work, chunk, earlier)`` for every chunk, each after the chunks it needs; yields the fraction done.
+
+    ``handle`` is the work itself without a backend, else what ``backend.share(work)`` returned. ``earlier``
+    holds the points of ``grid.needs(chunk)`` within reach, in increasing chunk order. Without a backend the
+    chunks run here in phase order; with one, every chunk starts as soon as its needs are done. Either way
+    the result is the same list (indexed by chunk id).
+    """
+    count = grid.count
+    needs = [grid.needs(chunk) for chunk in range(count)]
+    found: dict[int, Samples] = {}
+
+    def earlier(chunk: int) -> Samples | None:
+        return concat(*(grid.window(chunk, found[j]) for j in needs[chunk]))
+
+    if backend is None:
+        for done, chunk in enumerate(grid.order()):
+            found[chunk] = sample(handle, chunk, earlier(chunk))
+            yield (done + 1) / count
+        return [found[chunk] for chunk in range(count)]
+
+    dependents: list[list[int]] = [[] for _ in range(count)]
+    for chunk, chunk_needs in enumerate(needs):
+        for j in chunk_needs:
+            dependents[j].append(chunk)
+    missing = [len(n) for n in needs]
+    running: dict[Future[Samples], int] = {}
+    try:
+        for chunk in grid.order():
+            if not missing[chunk]:
+                running[backend.submit(sample, handle, chunk, earlier(chunk))] = chunk
+        while running:
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                chunk = running.pop(future)
+                found[chunk] = _result(future)
+                for d in dependents[chunk]:
+                    missing[d] -= 1
+                    if not missing[d]:
+                        running[backend.submit(sample, handle, d, earlier(d))] = d
+            yield len(found) / count
+    finally:
+        for future in running:
+            future.cancel()
+    return [found[chunk] for chunk in range(count)]
+
+
+def map_chunks(
+    handle: Any, fn: Callable[..., T], items: Sequence[Any], backend: Backend | None = None
+) -> Generator[tuple[int, T], None, None]:
+    """``fn(work, item)`` for every item (independent tasks), yielded as ``(index, result)`` when done."""
+    if backend is None:
+        for index, item in enumerate(items):
+            yield index, fn(handle, item)
+        return
+    running: dict[Future[T], int] = {}
+    try:
+        running = {backend.submit(fn, handle, item): index for index, item in enumerate(items)}
+        while running:
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield running.pop(future), _result(future)
+    finally:
+        for future in running:
+            future.cancel()

@@ -1,0 +1,155 @@
+"""Chunk tasks on every core of this machine: a standard-library process pool, the layer data in shared memory.
+
+Workers are *spawned* (fresh interpreters, never forked from Blender) from the Python interpreter that runs
+Strew; each one receives a layer's terrain lookup and settings once, as read-only views of one shared
+memory block (:mod:`strew.core.shared`), and only chunk ids and nearby points per task. The output is the
+same as in one process (see :mod:`strew.core.chunks`).
+
+Examples
+--------
+>>> import numpy as np
+>>> from strew.core.scatter import LayerSpec, scatter_layer
+>>> from strew.core.terrain import TerrainLookup
+>>> vertices = np.array([[0, 0, 0], [90, 0, 0], [90, 90, 4], [0, 90, 4]], dtype=float)
+>>> terrain = TerrainLookup(vertices, np.array([[0, 1, 2], [0, 2, 3]]))
+>>> spec = LayerSpec(min_radius=2.0, seed=1, chunk_size=30.0)
+>>> with ProcessPool(2) as pool:
+...     spread = scatter_layer(terrain, spec, backend=pool)
+>>> bool((spread.positions == scatter_layer(terrain, spec).positions).all())
+True
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import runpy
+import sys
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType, TracebackType
+from typing import Any, TypeVar
+
+from . import worker_boot
+from .shared import SharedHandle, SharedObject
+
+T = TypeVar("T")
+
+PACKAGE = __name__.rsplit(".", 2)[0]
+"""The name this process imports Strew by (``strew``, or ``bl_ext.<repository>.strew`` inside Blender)."""
+ROOT = str(Path(__file__).resolve().parents[1])
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def python_executable() -> str | None:
+    """The interpreter to spawn workers from: ``sys.executable``, unless that is Blender's own binary."""
+    exe = Path(sys.executable) if sys.executable else None
+    if exe is not None and exe.is_file() and not exe.name.lower().startswith("blender"):
+        return str(exe)
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    for candidate in (f"bin/python{version}", "bin/python3", "bin/python", "python.exe"):
+        path = Path(sys.prefix) / candidate
+        if path.is_file():
+            return str(path)
+    return None
+
+
+def check_workers(workers: object) -> int:
+    """``workers`` as a count ≥ 1, or a ValueError that says what to pass."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a whole number ≥ 1, got {workers!r}: use 1 for this process only")
+    return workers
+
+
+@contextmanager
+def _bare_main() -> Iterator[None]:
+    """Workers spawned in this block do not re-run this process's main script.
+
+    A spawned worker normally imports the parent's ``__main__`` again; a ``blender --python script.py``
+    pipeline script imports ``bpy``, which a plain Python worker cannot.
+    """
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
+
+
+def _run(fn: Callable[..., T], handle: SharedHandle, *args: Any) -> T:
+    return fn(handle.open(), *args)
+
+
+class ProcessPool:
+    """A :class:`~strew.core.chunks.Backend` of ``workers`` processes (default: one per core).
+
+    Processes start at the first task and live until :meth:`close` (or the end of a ``with`` block), so
+    the layers of one job share them. Every shared block is unlinked on close, whatever happened.
+    """
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = check_workers(default_workers() if workers is None else workers)
+        executable = python_executable()
+        if executable is None:
+            raise ValueError(f"no Python interpreter next to {sys.executable} to start worker processes from: "
+                             "set workers to 1")
+        self._executable = executable
+        self._executor: ProcessPoolExecutor | None = None
+        self._shared: dict[str, SharedObject] = {}
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            context = multiprocessing.get_context("spawn")
+            if self._executable != sys.executable:
+                context.set_executable(self._executable)
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=runpy.run_path,
+                initargs=(worker_boot.__file__, {"PACKAGE": PACKAGE, "ROOT": ROOT}, worker_boot.RUN_NAME),
+            )
+        return self._executor
+
+    def share(self, work: Any) -> SharedHandle:
+        try:
+            shared = SharedObject(work)
+        except (TypeError, AttributeError, ValueError) as error:  # pickle's complaints about functions
+            message = str(error).splitlines()[0] if str(error) else type(error).__name__
+            raise ValueError(f"the layer cannot be sent to worker processes ({message}): pass masks and "
+                             "densities as module-level functions or Strew fields, or use workers=1") from error
+        self._shared[shared.handle.name] = shared
+        return shared.handle
+
+    def submit(self, fn: Callable[..., T], handle: SharedHandle, *args: Any) -> Future[T]:
+        with _bare_main():  # a submit may spawn a worker
+            return self._pool().submit(_run, fn, handle, *args)
+
+    def release(self, handle: SharedHandle) -> None:
+        shared = self._shared.pop(handle.name, None)
+        if shared is not None:
+            shared.close()
+
+    def close(self) -> None:
+        """Stop the workers (queued tasks are dropped) and unlink every shared block."""
+        executor, self._executor = self._executor, None
+        try:
+            if executor is not None:
+                executor.shutdown(wait=True, cancel_futures=True)
+        finally:
+            for name in list(self._shared):
+                self._shared.pop(name).close()
+
+    def __enter__(self) -> ProcessPool:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()

@@ -1,0 +1,65 @@
+"""The first thing a fresh worker process runs, by file path, before any Strew module is importable there.
+
+It makes the package importable under the name the parent process uses — ``strew`` with pip, or
+``bl_ext.<repository>.strew`` inside Blender, where ``bl_ext`` exists only in Blender's own process — so
+tasks and the objects they carry unpickle in the worker as they were pickled. :mod:`strew.core.pool`
+passes this file to :func:`runpy.run_path` as the pool's initializer with ``PACKAGE`` and ``ROOT`` set.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib
+import importlib.util
+import sys
+import types
+
+RUN_NAME = "__strew_worker__"
+
+
+def install(package: str, root: str) -> None:
+    """Import ``package`` (a dotted name) from the folder ``root``; parent packages become empty stubs."""
+    if package in sys.modules:
+        return
+    try:
+        importlib.import_module(package)
+        return
+    except ImportError:
+        pass
+    parts = package.split(".")
+    for end in range(1, len(parts)):
+        name = ".".join(parts[:end])
+        if name not in sys.modules:
+            stub = types.ModuleType(name)
+            stub.__path__ = []
+            sys.modules[name] = stub
+    spec = importlib.util.spec_from_file_location(package, f"{root}/__init__.py", submodule_search_locations=[root])
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {package} from {root}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[package] = module
+    spec.loader.exec_module(module)
+
+
+def keep_freed_memory() -> None:
+    """Ask glibc to keep freed memory for reuse instead of returning it to the system at once.
+
+    A worker allocates the same large temporaries for every chunk; in a fresh process glibc hands them
+    back to the kernel when freed, and faulting the pages in again cost about a third of the worker's
+    time (70,000 page faults per million terrain queries, none in a warmed-up process). Elsewhere than
+    on glibc this does nothing.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    mallopt(m_mmap_threshold, 32 << 20)  # the largest glibc accepts
+    mallopt(m_trim_threshold, 512 << 20)
+
+
+if __name__ == RUN_NAME:
+    keep_freed_memory()
+    install(globals()["PACKAGE"], globals()["ROOT"])

@@ -1,0 +1,144 @@
+"""The Scatter job cut into farm tasks: each task writes one chunk's points to a part file; a merge writes the scene.
+
+Tasks are numbered over the enabled layers, top to bottom, and within a layer phase after phase
+(:mod:`strew.core.chunks`). They form *stages* — one per (layer, phase) — and a task needs the part files
+of the stages before its own; the tasks of one stage are independent. The points are the same as the
+Scatter operator's, whatever the split.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import bpy
+import numpy as np
+from bpy.app.translations import pgettext_rpt as rpt_
+
+from ..core.chunks import ChunkGrid, concat
+from ..core.poisson import Samples
+from ..core.scatter import LayerPoints, LayerSpec, chunk_work, place_chunk, sample_chunk, scatter_layer
+from ..core.terrain import TerrainLookup
+from ..properties.modes import SurfaceMode
+from . import layer_fields, layer_surface, scatter_job, scatter_spec
+from .scatter_spec import LayerInput
+
+ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales")
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Tasks ``start:stop`` of one layer's phase; they need every task before ``start``."""
+
+    layer: str
+    phase: int
+    start: int
+    stop: int
+
+
+@dataclass
+class FarmJob:
+    layers: tuple[LayerInput, ...]
+    max_objects: int
+    terrains: list[TerrainLookup]  # per layer: the terrain or its Targets, seen from above
+    specs: list[LayerSpec]
+    grids: list[ChunkGrid]
+    tasks: list[tuple[int, int]]  # (layer number, chunk id)
+    stages: list[Stage]
+
+    def plan(self) -> str:
+        """The job graph as JSON, for a farm submission script."""
+        return json.dumps({"tasks": len(self.tasks), "stages": [vars(s) for s in self.stages]}, indent=1)
+
+
+def prepare(context: bpy.types.Context) -> FarmJob:
+    """Read the scene once (terrain, every enabled layer) and number the tasks; raises ScatterError."""
+    scene_input = scatter_spec.read(context.scene)
+    surfaces = layer_surface.Surfaces(scene_input, context.evaluated_depsgraph_get())
+    job = FarmJob(scene_input.layers, scene_input.max_objects, [], [], [], [], [])
+    for number, layer in enumerate(scene_input.layers):
+        if layer.surface == SurfaceMode.ALL:
+            raise scatter_job.ScatterError(rpt_(
+                'Layer "{name}": farm tasks scatter from above only; set its Surface to From Above or run it without '
+                "--chunks").format(name=layer.name))
+        try:
+            source = surfaces.fields_source(layer)
+            fields = layer_fields.build(layer, source.lookup, source.mesh, surfaces.depsgraph)
+            spec = dataclasses.replace(layer.spec, density=fields.density, mask=fields.mask)
+            terrain = surfaces.of(layer).lookup
+            grid = chunk_work(terrain, spec).grid
+        except ValueError as error:
+            raise scatter_job.ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)
+                                           ) from error
+        phases = [[0]] if spec.tile_size is not None else grid.phases()
+        for phase, chunks in enumerate(phases):
+            start = len(job.tasks)
+            job.tasks += [(number, chunk) for chunk in chunks]
+            job.stages.append(Stage(layer.name, phase, start, len(job.tasks)))
+        job.terrains.append(terrain)
+        job.specs.append(spec)
+        job.grids.append(grid)
+    return job
+
+
+def _part(parts: Path, number: int, chunk: int) -> Path:
+    return parts / f"layer-{number}" / f"chunk-{chunk:05d}.npz"
+
+
+def _load(parts: Path, job: FarmJob, number: int, chunk: int) -> LayerPoints:
+    path = _part(parts, number, chunk)
+    if not path.is_file():
+        stage = next(s for s in job.stages if job.tasks.index((number, chunk)) < s.stop)
+        raise scatter_job.ScatterError(rpt_(
+            'Part file {path} is missing: run the tasks {start}:{stop} (layer "{layer}", phase {phase}) first'
+        ).format(path=path, start=stage.start, stop=stage.stop, layer=stage.layer, phase=stage.phase))
+    with np.load(path) as data:
+        return LayerPoints(**{name: data[name] for name in ARRAYS})
+
+
+def _save(parts: Path, number: int, chunk: int, points: LayerPoints) -> None:
+    path = _part(parts, number, chunk)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".partial.npz")
+    np.savez(temporary, **{name: getattr(points, name) for name in ARRAYS})
+    os.replace(temporary, path)  # a reader never sees half a file
+
+
+def _layer_points(parts: Path, job: FarmJob, number: int) -> LayerPoints:
+    chunks = [0] if job.specs[number].tile_size is not None else range(job.grids[number].count)
+    pieces = [_load(parts, job, number, chunk) for chunk in chunks]
+    return LayerPoints(**{name: np.concatenate([getattr(p, name) for p in pieces]) for name in ARRAYS})
+
+
+def run_tasks(job: FarmJob, start: int, stop: int, parts: Path) -> int:
+    """Compute tasks ``start:stop`` into ``parts``; returns how many points they wrote."""
+    written = 0
+    blockers_of: dict[int, Samples | None] = {}
+    for number, chunk in job.tasks[start:stop]:
+        if number not in blockers_of:  # every point of the layers above, as the Scatter job passes them
+            blockers_of[number] = concat(*(_layer_points(parts, job, n).as_blockers() for n in range(number)))
+        spec, blockers = job.specs[number], blockers_of[number]
+        try:
+            if spec.tile_size is not None:
+                points = scatter_layer(job.terrains[number], spec, blockers)
+            else:
+                work = chunk_work(job.terrains[number], spec, blockers)
+                earlier = concat(*(work.grid.window(chunk, _load(parts, job, number, j).as_blockers())
+                                   for j in work.grid.needs(chunk)))
+                points = place_chunk(work, sample_chunk(work, chunk, earlier))
+        except ValueError as error:
+            raise scatter_job.ScatterError(rpt_('Layer "{name}": {error}').format(
+                name=job.layers[number].name, error=error)) from error
+        _save(parts, number, chunk, points)
+        written += len(points)
+    return written
+
+
+def merge(context: bpy.types.Context, job: FarmJob, parts: Path) -> list[tuple[str, int]]:
+    """Write every layer's part files into the scene, as the Scatter job would; returns (layer, count)."""
+    results = [(layer, _layer_points(parts, job, number)) for number, layer in enumerate(job.layers)]
+    scatter_job.write_results(context.scene, results, job.max_objects)
+    return [(layer.name, len(points)) for layer, points in results]
