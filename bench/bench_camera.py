@@ -14,10 +14,10 @@ def run() -> str:
     from strew.core.camera import CameraView, FalloffDensity, SurfaceHeights, ViewMask
     from strew.core.scatter import LayerSpec, scatter_layer
 
-    from bench.bench_scatter import large_world_terrain
+    from bench.bench_scatter import LARGE_WORLD_SIZE, large_world_terrain
 
-    size = 10_000.0
-    terrain = large_world_terrain(size=size)
+    size = LARGE_WORLD_SIZE
+    terrain = large_world_terrain()
     eye_xy = np.array([[5_000.0, 2_000.0]])
     eye = np.array([*eye_xy[0], terrain.sample(eye_xy).z[0] + 40.0])
     # Looking north over the hills, 60° horizontal field of view, 16:9, slightly down.
