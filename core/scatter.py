@@ -43,7 +43,8 @@ class LayerSpec:
 
     ``density(xy) -> [0, 1]`` maps to the radius ``lerp(max_radius, min_radius, density)``; ``mask(xy) -> bool``
     is any extra allowed-mask (vertex group, exclusions) on top of terrain coverage, ``max_slope`` and
-    ``height_range``. A point of this layer keeps at least ``max(its radius, keep_away)`` from every blocker.
+    ``height_range``. ``region`` limits the sampled XY area (a camera's clip distance: nothing beyond it is
+    walked). A point of this layer keeps at least ``max(its radius, keep_away)`` from every blocker.
     """
 
     min_radius: float
@@ -63,6 +64,7 @@ class LayerSpec:
     scale_by_slope: float = 0.0
     prefab_weights: tuple[float, ...] = (1.0,)
     tile_size: float | None = None
+    region: tuple[tuple[float, float], tuple[float, float]] | None = None
     tile_keep: float = 1.0
     chunk_size: float = 512.0
     method: str = "maximal"
@@ -164,6 +166,13 @@ def _validate(spec: LayerSpec) -> None:
         raise ValueError("prefab_weights are all zero: give at least one prefab a positive weight")
     if spec.chunk_size <= 0:
         raise ValueError(f"chunk_size must be > 0, got {spec.chunk_size}")
+    if spec.region is not None:
+        try:
+            (rx0, ry0), (rx1, ry1) = (float(v) for v in spec.region[0]), (float(v) for v in spec.region[1])
+        except (TypeError, ValueError):
+            raise ValueError(f"region must be ((x0, y0), (x1, y1)), got {spec.region!r}") from None
+        if not (all(map(math.isfinite, (rx0, ry0, rx1, ry1))) and rx0 < rx1 and ry0 < ry1):
+            raise ValueError(f"region must be finite with x0 < x1 and y0 < y1, got {spec.region!r}")
     if spec.tile_size is not None and spec.tile_size < 2 * spec.radius_max:
         raise ValueError(f"tile_size ({spec.tile_size}) must be at least twice max_radius ({spec.radius_max}); "
                          "ten radii or more hides the repetition better")
@@ -281,7 +290,16 @@ def chunk_work(terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None
         reach = max(reach, float(radii.max()))
     else:
         blockers = None
-    return ChunkWork(terrain, spec, blockers, ChunkGrid.over(terrain.bounds.as_array(), spec.chunk_size, reach))
+    return ChunkWork(terrain, spec, blockers, ChunkGrid.over(sampled_area(terrain, spec), spec.chunk_size, reach))
+
+
+def sampled_area(terrain: TerrainLookup, spec: LayerSpec) -> np.ndarray:
+    """``[[x0, y0], [x1, y1]]``: the terrain's XY bounds, cut to ``spec.region`` when there is one (may be empty)."""
+    bounds = terrain.bounds.as_array()
+    if spec.region is not None:
+        region = np.asarray(spec.region, dtype=np.float64)
+        bounds = np.stack([np.maximum(bounds[0], region[0]), np.minimum(bounds[1], region[1])])
+    return bounds
 
 
 def _sample_chunked(work: ChunkWork, backend: Backend | None) -> Generator[float, None, LayerPoints]:
@@ -395,6 +413,9 @@ def scatter_layer_steps(
     An interactive caller (Blender's modal operator) returns to its event loop between steps, so ESC can
     stop a long layer; closing the generator abandons the work with nothing written anywhere.
     """
+    area = sampled_area(terrain, spec)
+    if (area[1] <= area[0]).any():  # the region misses the terrain: nothing to place
+        return _place(terrain, spec, Samples(np.zeros((0, 2)), np.zeros(0)))
     work = chunk_work(terrain, spec, blockers, keep)
     if spec.tile_size is not None:
         return _place(terrain, spec, _sample_tiled(terrain, spec, work.blockers))
