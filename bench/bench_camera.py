@@ -29,12 +29,14 @@ def run() -> str:
 
     heights = SurfaceHeights(terrain)
     base = dict(min_radius=6.0, max_radius=18.0, seed=1, chunk_size=512.0, max_slope=math.radians(40))
+    clip = 2_000.0
+    square = ((eye[0] - clip, eye[1] - clip), (eye[0] + clip, eye[1] + clip))  # what the Scatter operator sets
     cases = [
         ("whole world", LayerSpec(**base)),
         ("culled to the view, margin 20 m", LayerSpec(**base, mask=ViewMask(view, heights, 20.0))),
-        ("culled, clipped at 2 km", LayerSpec(**base, mask=ViewMask(view, heights, 20.0, 2_000.0))),
+        ("culled, clipped at 2 km", LayerSpec(**base, mask=ViewMask(view, heights, 20.0, clip), region=square)),
         ("culled, clipped at 2 km, falloff 300 m → 2 km", LayerSpec(
-            **base, mask=ViewMask(view, heights, 20.0, 2_000.0),
+            **base, mask=ViewMask(view, heights, 20.0, clip), region=square,
             density=FalloffDensity(view, heights, 300.0, 2_000.0, 0.0))),
     ]
     rows = [
