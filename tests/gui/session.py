@@ -369,7 +369,7 @@ class Session:
     def room_steps(self) -> None:
         w = self.window
         self.click_header(80)  # fold the Scatter panel: Tile Rooms moves up under it
-        self.press("bpy.ops.strew.build_demo_kit(", column=0.83, hint=139)
+        self.press("bpy.ops.strew.build_demo_kit(", column=0.75, hint=139)  # "+" left of the import button
         self.record("kit_built", shot=False)
         self.edit("strew.room.size", ["30", "30", "3"], hint=150, downward=True)
         started = time.perf_counter()
