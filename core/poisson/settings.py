@@ -125,19 +125,19 @@ def validate(settings: PoissonSettings) -> None:
         )
 
 
-def validate_blockers(blockers: Samples | None) -> tuple[np.ndarray, np.ndarray]:
-    """Blockers as float64 ``(B, 2)`` positions and ``(B,)`` radii, or ``ValueError`` naming the problem."""
+def validate_blockers(blockers: Samples | None, dims: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Blockers as float64 ``(B, dims)`` positions and ``(B,)`` radii, or ``ValueError`` naming the problem."""
     if blockers is None:
-        return np.zeros((0, 2)), np.zeros(0)
+        return np.zeros((0, dims)), np.zeros(0)
     try:
         positions = np.asarray(blockers.positions, dtype=np.float64)
         radii = np.asarray(blockers.radii, dtype=np.float64)
     except (AttributeError, TypeError, ValueError):
-        raise ValueError("blockers must be Samples(positions=(B, 2) floats, radii=(B,) floats)") from None
+        raise ValueError(f"blockers must be Samples(positions=(B, {dims}) floats, radii=(B,) floats)") from None
     if positions.size == 0 and radii.size == 0:
-        return np.zeros((0, 2)), np.zeros(0)
-    if positions.ndim != 2 or positions.shape[1] != 2:
-        raise ValueError(f"blockers.positions must have shape (B, 2), got {positions.shape}")
+        return np.zeros((0, dims)), np.zeros(0)
+    if positions.ndim != 2 or positions.shape[1] != dims:
+        raise ValueError(f"blockers.positions must have shape (B, {dims}), got {positions.shape}")
     if radii.shape != (positions.shape[0],):
         raise ValueError(
             f"blockers.radii must have shape ({positions.shape[0]},) to match positions, got {radii.shape}"

@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..poisson.settings import _finite_positive
+from ..poisson.settings import validate_blockers as validate_plane_blockers
 from ._fill import fill
 from ._mesh import face_frames, usable_faces, validate_mesh
 from ._state import SurfaceState
@@ -100,24 +101,7 @@ def validate(settings: SurfaceSettings) -> None:
 
 def validate_blockers(blockers: Any) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Blockers as float64 ``(B, 3)`` positions and ``(B,)`` radii, or ``ValueError`` naming the problem."""
-    if blockers is None:
-        return np.zeros((0, 3)), np.zeros(0)
-    try:
-        positions = np.asarray(blockers.positions, dtype=np.float64)
-        radii = np.asarray(blockers.radii, dtype=np.float64)
-    except (AttributeError, TypeError, ValueError):
-        raise ValueError("blockers must have positions (B, 3) and radii (B,) of floats") from None
-    if positions.size == 0 and radii.size == 0:
-        return np.zeros((0, 3)), np.zeros(0)
-    if positions.ndim != 2 or positions.shape[1] != 3:
-        raise ValueError(f"blockers.positions must have shape (B, 3), got {positions.shape}")
-    if radii.shape != (len(positions),):
-        raise ValueError(f"blockers.radii must have shape ({len(positions)},) to match positions, got {radii.shape}")
-    if not np.isfinite(positions).all():
-        raise ValueError("blockers.positions contain NaN or inf; drop or fix those blockers")
-    if not np.isfinite(radii).all() or (radii <= 0).any():
-        raise ValueError("blockers.radii must be finite and > 0; drop or fix those blockers")
-    return positions, radii
+    return validate_plane_blockers(blockers, dims=3)
 
 
 def sample_surface_steps(
