@@ -10,7 +10,7 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 # Blender-side modules, registered in this order and unregistered in reverse.
-_BLENDER_MODULES = ("translations", "properties", "operators", "panels")
+_BLENDER_MODULES = ("translations", "properties", "operators", "panels", "scene.worker_pool")
 
 
 def _blender_modules() -> list:

@@ -230,6 +230,10 @@ RUSSIAN: dict[str, str] = {
         "без --chunks",
     'Part file {path} is missing: run the tasks {start}:{stop} (layer "{layer}", phase {phase}) first':
         "Нет файла части {path}: сначала выполните задачи {start}:{stop} (слой «{layer}», фаза {phase})",
+    'Layer "{name}": a layer it keeps away from is empty, so its chunks fall in other phases than planned: run it '
+    "without --chunks, or drop the empty layer's Keep Away rule":
+        "Слой «{name}»: слой, от которого он держит дистанцию, пуст, и блоки попадают в другие фазы, чем в плане: "
+        "запустите без --chunks или уберите правило дистанции для пустого слоя",
     "Max Objects": "Макс. объектов",
     "Refuse to create more real objects (empties or duplicates) than this per layer; "
     "use the Point Instancer output for more":

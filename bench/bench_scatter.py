@@ -88,6 +88,11 @@ def large_world_terrain():
     """The 10 km × 10 km rolling terrain of the large-world figures (320,000 triangles)."""
     from strew.core.terrain import TerrainLookup
 
+    return TerrainLookup(*large_world_mesh())
+
+
+def large_world_mesh() -> tuple[np.ndarray, np.ndarray]:
+    """Vertices and triangles of :func:`large_world_terrain` (what a Scatter call reads from the scene)."""
     quads, size = 400, LARGE_WORLD_SIZE
     n = quads + 1
     xs = np.linspace(0.0, size, n)
@@ -97,7 +102,7 @@ def large_world_terrain():
     i, j = np.meshgrid(np.arange(quads), np.arange(quads), indexing="ij")
     a = (i * n + j).ravel()
     triangles = np.concatenate([np.column_stack([a, a + n, a + n + 1]), np.column_stack([a, a + n + 1, a + 1])])
-    return TerrainLookup(vertices, triangles)
+    return vertices, triangles
 
 
 def _large_world() -> list[str]:

@@ -22,7 +22,7 @@ Examples
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
@@ -126,14 +126,16 @@ class ChunkGrid:
         ]
 
     def window(self, chunk: int, points: Samples | None) -> Samples | None:
-        """The points within ``reach`` of a chunk's rectangle (in their order), or None."""
+        """The points within ``reach`` of a chunk's rectangle (in their order, xy only), or None."""
         if points is None or len(points.positions) == 0:
             return None
         lo, hi = self.rect(chunk)
-        inside = np.all((points.positions >= lo - self.reach) & (points.positions < hi + self.reach), axis=1)
+        x, y = points.positions[:, 0], points.positions[:, 1]
+        inside = (x >= lo[0] - self.reach) & (x < hi[0] + self.reach)
+        inside &= (y >= lo[1] - self.reach) & (y < hi[1] + self.reach)
         if not inside.any():
             return None
-        return Samples(positions=points.positions[inside], radii=points.radii[inside])
+        return Samples(positions=points.positions[inside, :2], radii=points.radii[inside])
 
 
 def concat(*parts: Samples | None) -> Samples | None:
@@ -172,38 +174,42 @@ def _result(future: Future[T]) -> T:
                          ) from error
 
 
-SampleChunk = Callable[[Any, int, "Samples | None"], Samples]
-
-
 def sample_chunks(
-    grid: ChunkGrid, handle: Any, sample: SampleChunk, backend: Backend | None = None
-) -> Generator[float, None, list[Samples]]:
+    grid: ChunkGrid, handle: Any, sample: Callable[[Any, int, Samples | None], T], backend: Backend | None = None,
+    points_of: Callable[[T], Samples] | None = None,
+) -> Generator[float, None, list[T]]:
     """Run ``sample(work, chunk, earlier)`` for every chunk, each after the chunks it needs; yields the fraction done.
 
     ``handle`` is the work itself without a backend, else what ``backend.share(work)`` returned. ``earlier``
-    holds the points of ``grid.needs(chunk)`` within reach, in increasing chunk order. Without a backend the
-    chunks run here in phase order; with one, every chunk starts as soon as its needs are done. Either way
-    the result is the same list (indexed by chunk id).
+    holds the points of ``grid.needs(chunk)`` within reach, in increasing chunk order: a chunk's result, or
+    ``points_of(result)`` when the result carries more than the points (placed instances, say). Without a
+    backend the chunks run here in phase order; with one, every chunk starts as soon as its needs are done.
+    Either way the result is the same list (indexed by chunk id).
     """
     count = grid.count
     needs = [grid.needs(chunk) for chunk in range(count)]
     found: dict[int, Samples] = {}
+    results: dict[int, T] = {}
+
+    def keep(chunk: int, result: T) -> None:
+        results[chunk] = result
+        found[chunk] = points_of(result) if points_of is not None else result  # type: ignore[assignment]
 
     def earlier(chunk: int) -> Samples | None:
         return concat(*(grid.window(chunk, found[j]) for j in needs[chunk]))
 
     if backend is None:
         for done, chunk in enumerate(grid.order()):
-            found[chunk] = sample(handle, chunk, earlier(chunk))
+            keep(chunk, sample(handle, chunk, earlier(chunk)))
             yield (done + 1) / count
-        return [found[chunk] for chunk in range(count)]
+        return [results[chunk] for chunk in range(count)]
 
     dependents: list[list[int]] = [[] for _ in range(count)]
     for chunk, chunk_needs in enumerate(needs):
         for j in chunk_needs:
             dependents[j].append(chunk)
     missing = [len(n) for n in needs]
-    running: dict[Future[Samples], int] = {}
+    running: dict[Future[T], int] = {}
     try:
         for chunk in grid.order():
             if not missing[chunk]:
@@ -212,33 +218,13 @@ def sample_chunks(
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
                 chunk = running.pop(future)
-                found[chunk] = _result(future)
+                keep(chunk, _result(future))
                 for d in dependents[chunk]:
                     missing[d] -= 1
                     if not missing[d]:
                         running[backend.submit(sample, handle, d, earlier(d))] = d
-            yield len(found) / count
+            yield len(results) / count
     finally:
         for future in running:
             future.cancel()
-    return [found[chunk] for chunk in range(count)]
-
-
-def map_chunks(
-    handle: Any, fn: Callable[..., T], items: Sequence[Any], backend: Backend | None = None
-) -> Generator[tuple[int, T], None, None]:
-    """``fn(work, item)`` for every item (independent tasks), yielded as ``(index, result)`` when done."""
-    if backend is None:
-        for index, item in enumerate(items):
-            yield index, fn(handle, item)
-        return
-    running: dict[Future[T], int] = {}
-    try:
-        running = {backend.submit(fn, handle, item): index for index, item in enumerate(items)}
-        while running:
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in finished:
-                yield running.pop(future), _result(future)
-    finally:
-        for future in running:
-            future.cancel()
+    return [results[chunk] for chunk in range(count)]

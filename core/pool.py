@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import os
 import runpy
@@ -40,6 +41,8 @@ T = TypeVar("T")
 PACKAGE = __name__.rsplit(".", 2)[0]
 """The name this process imports Strew by (``strew``, or ``bl_ext.<repository>.strew`` inside Blender)."""
 ROOT = str(Path(__file__).resolve().parents[1])
+PRELOAD = ("core.scatter", "core.shared")
+"""Modules a worker imports at boot: what the chunk tasks of a layer unpickle."""
 
 
 def default_workers() -> int:
@@ -90,11 +93,17 @@ def _run(fn: Callable[..., T], handle: SharedHandle, *args: Any) -> T:
     return fn(handle.open(), *args)
 
 
+def _ready() -> int:
+    """A task that only proves a worker is up (its process id)."""
+    return os.getpid()
+
+
 class ProcessPool:
     """A :class:`~strew.core.chunks.Backend` of ``workers`` processes (default: one per core).
 
-    Processes start at the first task and live until :meth:`close` (or the end of a ``with`` block), so
-    the layers of one job share them. Every shared block is unlinked on close, whatever happened.
+    Processes start at :meth:`start` or at the first task and live until :meth:`close` (or the end of a
+    ``with`` block), so the layers of one job — and, through :func:`kept_pool`, the jobs of one session —
+    share them. Every shared block is unlinked when its layer ends and on close, whatever happened.
     """
 
     def __init__(self, workers: int | None = None) -> None:
@@ -108,15 +117,36 @@ class ProcessPool:
         self._shared: dict[str, SharedObject] = {}
 
     def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is not None and getattr(self._executor, "_broken", False):
+            self._executor.shutdown(wait=False, cancel_futures=True)  # a worker died: start afresh
+            self._executor = None
         if self._executor is None:
             context = multiprocessing.get_context("spawn")
             if self._executable != sys.executable:
                 context.set_executable(self._executable)
             self._executor = ProcessPoolExecutor(
                 self.workers, mp_context=context, initializer=runpy.run_path,
-                initargs=(worker_boot.__file__, {"PACKAGE": PACKAGE, "ROOT": ROOT}, worker_boot.RUN_NAME),
+                initargs=(worker_boot.__file__, {"PACKAGE": PACKAGE, "ROOT": ROOT, "PRELOAD": PRELOAD},
+                          worker_boot.RUN_NAME),
             )
         return self._executor
+
+    def start(self) -> list[Future[int]]:
+        """Spawn every worker now, without waiting for them: they boot (import numpy and the sampler) while
+        this process reads the scene and builds the terrain lookup. Returns a future per spawned worker, done
+        (with a worker's pid) once a worker is up; [] when the pool runs already."""
+        if self._executor is not None and not getattr(self._executor, "_broken", False):
+            return []
+        with _bare_main():
+            pool = self._pool()
+            # Each submit finds no idle worker yet and spawns one more, up to ``workers``.
+            return [pool.submit(_ready) for _ in range(self.workers)]
+
+    @property
+    def pids(self) -> list[int]:
+        """Process ids of the running workers."""
+        processes = getattr(self._executor, "_processes", None) or {}
+        return sorted(processes)
 
     def share(self, work: Any) -> SharedHandle:
         try:
@@ -153,3 +183,34 @@ class ProcessPool:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         self.close()
+
+
+_KEPT: list[ProcessPool] = []
+"""This process's kept pool (at most one)."""
+
+
+def kept_pool(workers: int) -> ProcessPool:
+    """The pool this process keeps for its Scatter runs, with ``workers`` processes.
+
+    The workers stay up between calls, so only the first call pays their start; a call with another count
+    stops the kept pool and starts a new one. :func:`close_kept_pool` (also run at exit) stops it.
+    """
+    workers = check_workers(workers)
+    if _KEPT and _KEPT[0].workers == workers:
+        return _KEPT[0]
+    close_kept_pool()
+    pool = ProcessPool(workers)
+    if not _HOOKED:
+        atexit.register(close_kept_pool)
+        _HOOKED.append(True)
+    _KEPT.append(pool)
+    return pool
+
+
+def close_kept_pool() -> None:
+    """Stop the kept pool's workers and unlink its shared blocks (nothing happens when there is none)."""
+    while _KEPT:
+        _KEPT.pop().close()
+
+
+_HOOKED: list[bool] = []

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import variety
-from .chunks import Backend, ChunkGrid, concat, map_chunks, sample_chunks
+from .chunks import Backend, ChunkGrid, concat, sample_chunks
 from .fields.radius import density_to_radius
 from .hashing import Stream, hash_choice, hash_scale, hash_uniform, hash_yaw
 from .orient import instance_rotations
@@ -306,30 +306,34 @@ def _sample_chunked(work: ChunkWork, backend: Backend | None) -> Generator[float
     """Sample and place the terrain's XY bounds chunk by chunk, in phases (see :mod:`strew.core.chunks`).
 
     The union is conflict-free and maximal: a place inside an earlier chunk was already unfillable before
-    later chunks added points, and a later chunk fills up to its border against the earlier ones.
+    later chunks added points, and a later chunk fills up to its border against the earlier ones. A task
+    samples and places its chunk, so the points cross between processes once.
     """
     grid = work.grid
     if grid.count == 1:
         backend = None  # nothing to spread: spare the workers the layer's data
     handle = work if backend is None else backend.share(work)
     try:
-        steps = sample_chunks(grid, handle, sample_chunk, backend)
+        steps = sample_chunks(grid, handle, sample_and_place_chunk, backend, _xy_of)
         while True:
             try:
-                yield 0.8 * next(steps)
+                yield next(steps)
             except StopIteration as finished:
-                parts: list[Samples] = finished.value
+                parts: list[LayerPoints] = finished.value
                 break
-        offsets = np.concatenate([[0], np.cumsum([len(p.positions) for p in parts])])
-        out = _empty_points(int(offsets[-1]))
-        for done, (chunk, placed) in enumerate(map_chunks(handle, place_chunk, parts, backend)):
-            for name in _POINT_ARRAYS:
-                getattr(out, name)[offsets[chunk]:offsets[chunk + 1]] = getattr(placed, name)
-            yield 0.8 + 0.2 * (done + 1) / len(parts)
     finally:
         if backend is not None:
             backend.release(handle)
-    return out
+    return LayerPoints(**{name: np.concatenate([getattr(p, name) for p in parts]) for name in _POINT_ARRAYS})
+
+
+def sample_and_place_chunk(work: ChunkWork, chunk: int, earlier: Samples | None) -> LayerPoints:
+    """:func:`sample_chunk` then :func:`place_chunk`: one chunk task."""
+    return place_chunk(work, sample_chunk(work, chunk, earlier))
+
+
+def _xy_of(points: LayerPoints) -> Samples:
+    return Samples(positions=points.positions, radii=points.radii)
 
 
 def _sample_tiled(terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None) -> Samples:
@@ -466,12 +470,6 @@ def place(terrain: TerrainLookup, spec: LayerSpec, samples: Samples) -> LayerPoi
 PLACEMENT_BLOCK = 65_536
 
 _POINT_ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales")
-
-
-def _empty_points(count: int) -> LayerPoints:
-    return LayerPoints(positions=np.empty((count, 3)), radii=np.empty(count), normals=np.empty((count, 3)),
-                       prefab_index=np.empty(count, dtype=np.int64), rotations=np.empty((count, 3)),
-                       scales=np.empty(count))
 
 
 def _place(terrain: TerrainLookup, spec: LayerSpec, samples: Samples) -> LayerPoints:

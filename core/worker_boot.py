@@ -3,7 +3,8 @@
 It makes the package importable under the name the parent process uses — ``strew`` with pip, or
 ``bl_ext.<repository>.strew`` inside Blender, where ``bl_ext`` exists only in Blender's own process — so
 tasks and the objects they carry unpickle in the worker as they were pickled. :mod:`strew.core.pool`
-passes this file to :func:`runpy.run_path` as the pool's initializer with ``PACKAGE`` and ``ROOT`` set.
+passes this file to :func:`runpy.run_path` as the pool's initializer with ``PACKAGE`` and ``ROOT`` set, and
+``PRELOAD``: the modules a chunk task unpickles (the sampler, the terrain lookup, the fields), imported at boot.
 """
 
 from __future__ import annotations
@@ -60,6 +61,13 @@ def keep_freed_memory() -> None:
     mallopt(m_trim_threshold, 512 << 20)
 
 
+def preload(package: str, modules: tuple[str, ...]) -> None:
+    """Import the modules every task needs now, while the parent still prepares the work, not at the first task."""
+    for name in modules:
+        importlib.import_module(f"{package}.{name}")
+
+
 if __name__ == RUN_NAME:
     keep_freed_memory()
     install(globals()["PACKAGE"], globals()["ROOT"])
+    preload(globals()["PACKAGE"], globals().get("PRELOAD", ()))

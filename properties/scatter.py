@@ -15,7 +15,7 @@ from bpy.props import (
     StringProperty,
 )
 
-from ..core.pool import default_workers
+from ..core.pool import close_kept_pool, default_workers
 from .layer_look import (
     LayerCameraSettings,
     LayerDisplaySettings,
@@ -30,6 +30,11 @@ from .rooms import StrewRoomSettings
 
 def _is_mesh(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
     return obj.type == 'MESH'
+
+
+def _stop_workers(_self: bpy.types.PropertyGroup, _context: bpy.types.Context) -> None:
+    """The kept worker processes stop; the next Scatter starts the new count."""
+    close_kept_pool()
 
 
 def _redraw_viewports(_self: bpy.types.PropertyGroup, context: bpy.types.Context) -> None:
@@ -222,7 +227,7 @@ class StrewSceneSettings(bpy.types.PropertyGroup):
     workers: IntProperty(  # type: ignore[valid-type]
         name="Workers", description="Processes that sample the chunks of a large terrain at the same time "
         "(default: one per core); the result is the same for any number",
-        default=default_workers(), min=1, soft_max=64,
+        default=default_workers(), min=1, soft_max=64, update=_stop_workers,
     )
     max_objects: IntProperty(  # type: ignore[valid-type]
         name="Max Objects", description="Refuse to create more real objects (empties or duplicates) than this "

@@ -24,6 +24,7 @@ from ..core.scatter import LayerPoints, LayerSpec, chunk_work, place_chunk, samp
 from ..core.terrain import TerrainLookup
 from ..properties.modes import SurfaceMode
 from . import layer_fields, layer_surface, scatter_job, scatter_spec
+from .layer_points import PointSet, as_blockers, painted_points
 from .scatter_spec import LayerInput
 
 ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales")
@@ -46,6 +47,7 @@ class FarmJob:
     terrains: list[TerrainLookup]  # per layer: the terrain or its Targets, seen from above
     specs: list[LayerSpec]
     grids: list[ChunkGrid]
+    painted: list[PointSet | None]  # per layer: the instances painted by hand, kept as the Scatter job keeps them
     tasks: list[tuple[int, int]]  # (layer number, chunk id)
     stages: list[Stage]
 
@@ -58,18 +60,19 @@ def prepare(context: bpy.types.Context) -> FarmJob:
     """Read the scene once (terrain, every enabled layer) and number the tasks; raises ScatterError."""
     scene_input = scatter_spec.read(context.scene)
     surfaces = layer_surface.Surfaces(scene_input, context.evaluated_depsgraph_get())
-    job = FarmJob(scene_input.layers, scene_input.max_objects, [], [], [], [], [])
+    job = FarmJob(scene_input.layers, scene_input.max_objects, [], [], [], [], [], [])
     for number, layer in enumerate(scene_input.layers):
         if layer.surface == SurfaceMode.ALL:
             raise scatter_job.ScatterError(rpt_(
                 'Layer "{name}": farm tasks scatter from above only; set its Surface to From Above or run it without '
                 "--chunks").format(name=layer.name))
+        painted = painted_points(context.scene, layer.name)
         try:
             source = surfaces.fields_source(layer)
             fields = layer_fields.build(layer, source.lookup, source.mesh, surfaces.depsgraph)
             spec = dataclasses.replace(layer.spec, density=fields.density, mask=fields.mask)
             terrain = surfaces.of(layer).lookup
-            grid = chunk_work(terrain, spec).grid
+            grid = _planned_grid(terrain, spec, layer, scene_input.layers[:number], painted)
         except ValueError as error:
             raise scatter_job.ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)
                                            ) from error
@@ -81,7 +84,20 @@ def prepare(context: bpy.types.Context) -> FarmJob:
         job.terrains.append(terrain)
         job.specs.append(spec)
         job.grids.append(grid)
+        job.painted.append(painted)
     return job
+
+
+def _planned_grid(terrain: TerrainLookup, spec: LayerSpec, layer: LayerInput, above: tuple[LayerInput, ...],
+                  painted: PointSet | None) -> ChunkGrid:
+    """The layer's chunk grid as the Scatter job makes it when the layers above have points: its reach covers
+    the farthest pair rule and painted radius (a task checks that its own grid has the same phases)."""
+    keeps = [layer.look.keep_away.get(other.name, 0.0) for other in above]
+    keeps += [float(painted.radii.max())] if painted is not None else []
+    if not keeps:
+        return chunk_work(terrain, spec).grid
+    far = Samples(positions=np.zeros((1, 2)), radii=np.zeros(1))
+    return chunk_work(terrain, spec, far, np.array([max(keeps)])).grid
 
 
 def _part(parts: Path, number: int, chunk: int) -> Path:
@@ -107,31 +123,50 @@ def _save(parts: Path, number: int, chunk: int, points: LayerPoints) -> None:
     os.replace(temporary, path)  # a reader never sees half a file
 
 
-def _layer_points(parts: Path, job: FarmJob, number: int) -> LayerPoints:
+def _layer_points(parts: Path, job: FarmJob, number: int) -> PointSet:
+    """A layer's points from its part files, then its painted instances (as the Scatter job writes them)."""
     chunks = [0] if job.specs[number].tile_size is not None else range(job.grids[number].count)
     pieces = [_load(parts, job, number, chunk) for chunk in chunks]
-    return LayerPoints(**{name: np.concatenate([getattr(p, name) for p in pieces]) for name in ARRAYS})
+    sampled = PointSet.of(LayerPoints(**{name: np.concatenate([getattr(p, name) for p in pieces]) for name in ARRAYS}),
+                          False)
+    painted = job.painted[number]
+    return sampled if painted is None else PointSet.join(sampled, painted)
+
+
+def _blockers(parts: Path, job: FarmJob, number: int) -> tuple[Samples | None, np.ndarray | None]:
+    """What the layer keeps away from, with the distances: the layers above, its own painted instances."""
+    layer = job.layers[number]
+    placed = {job.layers[n].name: as_blockers(_layer_points(parts, job, n)) for n in range(number)}
+    blockers, keep = scatter_job.blockers_for(placed, layer.look.keep_away, job.painted[number])
+    if blockers is None:
+        return None, None
+    return Samples(blockers.positions[:, :2], blockers.radii), keep
 
 
 def run_tasks(job: FarmJob, start: int, stop: int, parts: Path) -> int:
     """Compute tasks ``start:stop`` into ``parts``; returns how many points they wrote."""
     written = 0
-    blockers_of: dict[int, Samples | None] = {}
+    blockers_of: dict[int, tuple[Samples | None, np.ndarray | None]] = {}
     for number, chunk in job.tasks[start:stop]:
-        if number not in blockers_of:  # every point of the layers above, as the Scatter job passes them
-            blockers_of[number] = concat(*(_layer_points(parts, job, n).as_blockers() for n in range(number)))
-        spec, blockers = job.specs[number], blockers_of[number]
+        if number not in blockers_of:
+            blockers_of[number] = _blockers(parts, job, number)
+        spec, (blockers, keep) = job.specs[number], blockers_of[number]
+        name = job.layers[number].name
         try:
             if spec.tile_size is not None:
-                points = scatter_layer(job.terrains[number], spec, blockers)
+                points = scatter_layer(job.terrains[number], spec, blockers, keep=keep)
             else:
-                work = chunk_work(job.terrains[number], spec, blockers)
+                work = chunk_work(job.terrains[number], spec, blockers, keep)
+                if work.grid.period != job.grids[number].period:
+                    raise scatter_job.ScatterError(rpt_(
+                        'Layer "{name}": a layer it keeps away from is empty, so its chunks fall in other phases than '
+                        "planned: run it without --chunks, or drop the empty layer's Keep Away rule"
+                    ).format(name=name))
                 earlier = concat(*(work.grid.window(chunk, _load(parts, job, number, j).as_blockers())
                                    for j in work.grid.needs(chunk)))
                 points = place_chunk(work, sample_chunk(work, chunk, earlier))
         except ValueError as error:
-            raise scatter_job.ScatterError(rpt_('Layer "{name}": {error}').format(
-                name=job.layers[number].name, error=error)) from error
+            raise scatter_job.ScatterError(rpt_('Layer "{name}": {error}').format(name=name, error=error)) from error
         _save(parts, number, chunk, points)
         written += len(points)
     return written

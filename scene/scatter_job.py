@@ -16,10 +16,9 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.chunks import Backend
 from ..core.poisson import Samples
-from ..core.pool import ProcessPool
 from ..core.scatter import LayerPoints
 from ..properties.modes import OutputMode
-from . import layer_surface, scatter_spec
+from . import layer_surface, scatter_spec, worker_pool
 from .display import remove_unused_bounds, show_in_viewport
 from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, Placement, write_objects
 from .layer_points import PointSet, as_blockers, painted_points, write_instancer
@@ -124,20 +123,12 @@ def run(
     shows both in the status bar, and ESC closes it.
 
     When it finishes, ``StopIteration.value`` is a :class:`JobResult`. Raises :class:`ScatterError` on bad
-    settings before anything changed. Chunks run on ``backend`` (e.g. a Dask cluster) if given, else in a
-    process pool of the scene's *Workers* (closed when the job ends, however it ends).
+    settings before anything changed. Chunks run on ``backend`` (e.g. a Dask cluster) if given, else in the
+    kept process pool of the scene's *Workers* (:mod:`.worker_pool`).
     """
-    pool = None
-    if backend is None and context.scene.strew.workers > 1:
-        try:
-            pool = backend = ProcessPool(context.scene.strew.workers)
-        except ValueError:  # no interpreter to spawn workers from: the same points, in this process
-            pool = None
-    try:
-        return (yield from _run(context, layer_indices, backend))
-    finally:
-        if pool is not None:
-            pool.close()
+    if backend is None:
+        backend = worker_pool.for_scene(context.scene)
+    return (yield from _run(context, layer_indices, backend))
 
 
 def _run(
@@ -165,10 +156,7 @@ def _run(
         span = 0.8 / len(job.layers)
         try:
             painted = painted_points(scene, layer.name)
-            own = {layer.name: as_blockers(painted)} if painted is not None else {}
-            blockers, keep = blockers_for(placed | own, layer.look.keep_away)
-            if painted is not None and keep is not None:  # painted instances keep the larger of the two radii
-                keep[-len(painted):] = painted.radii
+            blockers, keep = blockers_for(placed, layer.look.keep_away, painted)
             steps = layer_surface.layer_steps(layer, surfaces, blockers, backend, keep=keep)
             while True:
                 try:
@@ -194,13 +182,19 @@ def _run(
     return JobResult([LayerReport(layer.name, len(points), took) for layer, points, took in results], stages)
 
 
-def blockers_for(placed: dict[str, Samples], keep_away: dict[str, float]) -> tuple[Samples | None, np.ndarray | None]:
-    """The earlier layers' points as blockers, and the distance the pair rules ask from each (0: none)."""
+def blockers_for(placed: dict[str, Samples], keep_away: dict[str, float], painted: PointSet | None = None,
+                 ) -> tuple[Samples | None, np.ndarray | None]:
+    """The earlier layers' points, then the layer's own ``painted`` instances, as blockers, and the distance kept
+    from each: the pair rules' (0: none), a painted instance's own radius."""
+    if painted is not None:
+        placed = {**placed, "": as_blockers(painted)}
     if not placed:
         return None, None
     blockers = Samples(positions=np.concatenate([s.positions for s in placed.values()]),
                        radii=np.concatenate([s.radii for s in placed.values()]))
     keep = np.concatenate([np.full(len(s.radii), keep_away.get(name, 0.0)) for name, s in placed.items()])
+    if painted is not None:
+        keep[-len(painted):] = painted.radii
     return blockers, keep
 
 

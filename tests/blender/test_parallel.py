@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import bpy
+import numpy as np
 import pytest
 from conftest import REPO_ROOT
 from scenes import add_layer, make_prefabs, make_terrain, pairwise_min_ratio, point_attributes
@@ -43,6 +44,30 @@ def test_workers_one_two_three_write_identical_instances() -> None:
     assert pairwise_min_ratio(stones["position"][:, :2], stones["strew_radius"].astype(float)) >= 1 - 1e-5
 
 
+def _alive(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/status")
+    return status.exists() and "State:\tZ" not in status.read_text()
+
+
+def test_workers_stay_up_between_runs_and_stop_on_a_new_count_and_a_file_load(strew_extension) -> None:
+    pool_module = importlib.import_module(f"{strew_extension.__name__}.core.pool")
+    _world()
+    bpy.context.scene.strew.workers = 2
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    pool = pool_module.kept_pool(2)
+    pids = pool.pids
+    assert len(pids) == 2 and all(map(_alive, pids))
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    assert pool_module.kept_pool(2) is pool and pool.pids == pids  # the second run found them running
+    bpy.context.scene.strew.workers = 3  # a new count stops them
+    assert not any(map(_alive, pids)) and not pool_module._KEPT
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    pids = pool_module.kept_pool(3).pids
+    assert len(pids) == 3 and all(map(_alive, pids))
+    bpy.ops.wm.read_homefile(use_empty=True)  # another file: they stop
+    assert not any(map(_alive, pids)) and not pool_module._KEPT
+
+
 @pytest.fixture
 def strew(strew_extension, capsys):
     """``python -m strew ARGS`` in this process: returns (exit code, stderr)."""
@@ -56,9 +81,27 @@ def strew(strew_extension, capsys):
     return run
 
 
+def _painted(name: str) -> np.ndarray:
+    mesh = bpy.data.objects[name].data
+    flags = np.zeros(len(mesh.vertices), dtype=np.int32)
+    mesh.attributes["strew_painted"].data.foreach_get("value", flags)
+    return flags.astype(bool)
+
+
+def _paint_and_rules() -> None:
+    """Painted stones in the middle and a pair rule: pebbles keep 1.8 m from the stones (1.5 m from the others)."""
+    stroke = [{"name": "", "location": (x, -7.0, 2.0)} for x in (9.0, 13.0, 17.0)]
+    assert bpy.ops.strew.paint(layer_index=0, radius=5.0, stroke=stroke) == {'FINISHED'}
+    rule = bpy.context.scene.strew.layers[1].keep_away_rules.add()
+    rule.layer, rule.distance = "Stones", 1.8
+
+
 def test_farm_tasks_and_merge_write_what_one_scatter_writes(tmp_path: Path, strew) -> None:
     _world()
     bpy.context.scene.strew.workers = 1
+    _paint_and_rules()
+    painted = _painted("Strew Stones")
+    assert painted.sum() >= 3
     source = tmp_path / "scene.blend"
     bpy.ops.wm.save_as_mainfile(filepath=str(source))
     assert bpy.ops.strew.scatter() == {'FINISHED'}
@@ -80,6 +123,12 @@ def test_farm_tasks_and_merge_write_what_one_scatter_writes(tmp_path: Path, stre
     assert strew("merge", str(source), "--parts", str(parts), "-o", str(out)) == (0, "")
     bpy.ops.wm.open_mainfile(filepath=str(out))
     assert _outputs() == expected
+    stones = point_attributes(bpy.data.objects["Strew Stones"])
+    pebbles = point_attributes(bpy.data.objects["Strew Pebbles"])
+    assert _painted("Strew Stones").sum() == painted.sum()
+    assert len(stones["position"]) > 100 and len(pebbles["position"]) > 20, len(pebbles["position"])
+    gaps = np.linalg.norm(pebbles["position"][:, None, :2] - stones["position"][None, :, :2], axis=2).min(axis=1)
+    assert gaps.min() >= 1.8 - 1e-4  # the pair rule holds across the farm's part files
 
 
 def test_a_task_before_its_stage_names_the_tasks_to_run_first(tmp_path: Path, strew) -> None:

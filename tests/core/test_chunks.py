@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from strew.core.chunks import ChunkGrid
 from strew.core.fields import OutsidePolygons, PerlinNoise
 from strew.core.poisson import Samples
-from strew.core.pool import ProcessPool, check_workers
+from strew.core.pool import ProcessPool, check_workers, close_kept_pool, kept_pool
 from strew.core.scatter import LayerSpec, scatter_layer, scatter_layer_steps
 from strew.core.shared import SharedHandle
 from test_scatter_layer import conflict_ratio, hill_terrain
@@ -106,6 +106,25 @@ class RecordingPool(ProcessPool):
         return handle
 
 
+
+class Recorder:
+    """A backend that runs on ``pool`` and remembers the names of the blocks it shared."""
+
+    def __init__(self, pool: ProcessPool) -> None:
+        self.pool, self.workers, self.names = pool, pool.workers, list[str]()
+
+    def share(self, work: object) -> SharedHandle:
+        handle = self.pool.share(work)
+        self.names.append(handle.name)
+        return handle
+
+    def submit(self, fn, handle, *args):
+        return self.pool.submit(fn, handle, *args)
+
+    def release(self, handle: SharedHandle) -> None:
+        self.pool.release(handle)
+
+
 def test_an_error_in_a_worker_reaches_the_caller_and_the_block_is_unlinked() -> None:
     terrain, _, _ = nine_chunk_world()
     spec = LayerSpec(min_radius=2.0, chunk_size=16.0, mask=refuse_the_east)
@@ -128,3 +147,33 @@ def test_a_layer_that_cannot_be_pickled_is_a_one_line_error() -> None:
 def test_bad_worker_counts_are_refused(workers: object) -> None:
     with pytest.raises(ValueError, match="workers must be a whole number"):
         check_workers(workers)
+
+
+def _alive(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/status")
+    return status.exists() and "State:\tZ" not in status.read_text()
+
+
+def test_the_kept_pool_serves_several_calls_and_stops_without_leaks() -> None:
+    terrain, spec, blockers = nine_chunk_world()
+    pool = kept_pool(2)
+    try:
+        assert kept_pool(2) is pool
+        booting = pool.start()
+        assert len(booting) == 2 and pool.start() == []  # a running pool is not started twice
+        pids = pool.pids
+        assert len(pids) == 2 and {future.result(timeout=120) for future in booting} <= set(pids)
+        calls = []
+        for _ in range(2):  # the second call finds the same workers
+            recorder = Recorder(pool)
+            calls.append(scatter_layer(terrain, spec, blockers, backend=recorder))
+            assert pool.pids == pids and not pool._shared
+            assert not any(Path("/dev/shm", name.lstrip("/")).exists() for name in recorder.names)
+        assert all(getattr(calls[0], n).tobytes() == getattr(calls[1], n).tobytes() for n in ARRAYS)
+        bigger = kept_pool(3)  # another count: the old workers stop
+        assert bigger is not pool and not any(_alive(pid) for pid in pids)
+        [f.result(timeout=120) for f in bigger.start()]
+        bigger_pids = bigger.pids
+    finally:
+        close_kept_pool()
+    assert not any(_alive(pid) for pid in bigger_pids)

@@ -1,0 +1,67 @@
+"""The Scatter job's worker processes in Blender: kept between runs, started early, stopped when the session changes.
+
+The first Scatter run of a large terrain starts the workers before it reads the scene, so their start overlaps
+the terrain lookup build; later runs (and live updates) find them running. They stop when another file is
+loaded, when *Workers* changes, when the extension is disabled and when Blender quits.
+"""
+
+from __future__ import annotations
+
+import math
+
+import bpy
+import numpy as np
+from bpy.app.handlers import persistent
+
+from ..core.pool import ProcessPool, close_kept_pool, kept_pool
+
+
+def for_scene(scene: bpy.types.Scene) -> ProcessPool | None:
+    """The kept pool of the scene's *Workers* (None for 1, or when no interpreter can start workers).
+
+    Started at once when the terrain or a layer's targets span more than one chunk; otherwise the workers
+    start only if a chunk task comes.
+    """
+    settings = scene.strew
+    if settings.workers <= 1:
+        return None
+    try:
+        pool = kept_pool(settings.workers)
+    except ValueError:  # no interpreter to spawn workers from: the same points, in this process
+        return None
+    if _spans_chunks(scene):
+        pool.start()
+    return pool
+
+
+def _spans_chunks(scene: bpy.types.Scene) -> bool:
+    """Whether the terrain or an enabled layer's targets cover more than one chunk (from their bounding boxes)."""
+    settings = scene.strew
+    objects = [settings.terrain] if settings.terrain is not None else []
+    for layer in settings.layers:
+        if layer.enabled and layer.targets is not None:
+            objects += [o for o in layer.targets.all_objects if o.type == 'MESH']
+    side = float(settings.chunk_size)
+    for obj in objects:
+        matrix = np.array(obj.matrix_world)
+        corners = np.array([tuple(c) for c in obj.bound_box]) @ matrix[:3, :3].T + matrix[:3, 3]
+        width, depth = corners[:, :2].max(axis=0) - corners[:, :2].min(axis=0)
+        if math.ceil(width / side) * math.ceil(depth / side) > 1:
+            return True
+    return False
+
+
+@persistent
+def _on_load_pre(*_args: object) -> None:
+    close_kept_pool()
+
+
+def register() -> None:
+    if _on_load_pre not in bpy.app.handlers.load_pre:
+        bpy.app.handlers.load_pre.append(_on_load_pre)
+
+
+def unregister() -> None:
+    if _on_load_pre in bpy.app.handlers.load_pre:
+        bpy.app.handlers.load_pre.remove(_on_load_pre)
+    close_kept_pool()
