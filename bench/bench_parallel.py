@@ -12,6 +12,7 @@ import math
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,39 @@ def _cpu_seconds(pids: list[int]) -> float:
     return total / tick
 
 
+class StarveMeter:
+    """A backend over a pool that measures the worker-seconds with no chunk to run (a chunk waits for its
+    neighbours of earlier phases, or the layer's last chunks run): ``idle`` after the call."""
+
+    def __init__(self, pool: Any) -> None:
+        self.pool, self.workers = pool, pool.workers
+        self.idle, self._running, self._since = 0.0, 0, time.perf_counter()
+        self._lock = threading.Lock()
+
+    def _tick(self, change: int) -> None:
+        with self._lock:
+            now = time.perf_counter()
+            self.idle += max(0, self.workers - self._running) * (now - self._since)
+            self._running += change
+            self._since = now
+
+    def share(self, work: Any) -> Any:
+        handle = self.pool.share(work)
+        self._tick(0)  # the chunks start now
+        self.idle = 0.0
+        return handle
+
+    def submit(self, fn: Any, handle: Any, *args: Any) -> Any:
+        self._tick(+1)
+        future = self.pool.submit(fn, handle, *args)
+        future.add_done_callback(lambda _: self._tick(-1))
+        return future
+
+    def release(self, handle: Any) -> None:
+        self._tick(0)
+        self.pool.release(handle)
+
+
 def _call(vertices: Any, triangles: Any, spec: Any, workers: int) -> tuple[Any, dict[str, float]]:
     """One Scatter call as the job runs it: start (or find) the pool, build the lookup, scatter the layer."""
     from strew.core.pool import kept_pool
@@ -52,8 +86,12 @@ def _call(vertices: Any, triangles: Any, spec: Any, workers: int) -> tuple[Any, 
         pool.start()
     terrain = TerrainLookup(vertices, triangles)
     built = time.perf_counter() - started
-    points = scatter_layer(terrain, spec, backend=pool)
-    return points, {"seconds": time.perf_counter() - started, "lookup": built}
+    meter = StarveMeter(pool) if pool is not None else None
+    sampling = time.perf_counter()
+    points = scatter_layer(terrain, spec, backend=meter)
+    done = time.perf_counter()
+    starved = meter.idle / (workers * (done - sampling)) if meter is not None else 0.0
+    return points, {"seconds": done - started, "lookup": built, "starved": starved}
 
 
 def _boot() -> tuple[float, float]:
@@ -144,6 +182,7 @@ def run() -> str:
                      f"{call['main_cpu']:.2f} | {workers_cpu} | {share:.2f} | {peaks} |")
     chunk_ms = 1000 * (b1["main_cpu"] - b1["lookup"]) / one["chunks"]
     idle = 1 - b2["worker_cpu"] / (2 * (b2["seconds"] - b2["lookup"]))
+    starved = b2["starved"]
     lines += [
         "",
         f"Where the time goes: {chunk_ms:.0f} ms of CPU per chunk (second 1-worker call, lookup build "
@@ -153,8 +192,9 @@ def run() -> str:
         f"(terrain lookup + settings) {two['share_mib']:.0f} MiB, written in {two['share_seconds']:.2f} s and "
         f"mapped once per machine; the main process's own CPU during a 2-worker call {b2['main_cpu']:.2f} s "
         f"(lookup build, the shared block, handing out chunks, collecting {count:,} placed instances); in the "
-        f"second 2-worker call the workers were idle or waiting for a core {100 * idle:.0f}% of the sampling "
-        "time (the chunks a chunk needs, the last chunks of the layer, the other processes of this machine). "
+        f"second 2-worker call a worker had no chunk it could start {100 * starved:.1f}% of the sampling time "
+        "(a chunk waits for its neighbours of earlier phases; the layer's last chunks), and was idle or "
+        f"waiting for a core {100 * idle:.0f}% of it (the same, plus the other processes of this machine). "
         "Peak memory per worker: its resident high-water mark (Python, numpy, its view of the shared block, "
         "one chunk's temporaries).",
         "",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from distributed import LocalCluster
 from strew.core.farm import DaskCluster
-from strew.core.scatter import scatter_layer
+from strew.core.scatter import chunk_work, scatter_layer
 from test_chunks import ARRAYS, nine_chunk_world
 
 
@@ -16,6 +16,11 @@ def test_dask_local_cluster_gives_the_points_of_one_process() -> None:
             DaskCluster(cluster.scheduler_address) as farm:
         assert farm.workers == 2
         spread = scatter_layer(terrain, spec, blockers, backend=farm)
+        # The layer's data sits on every worker once, before any task: tasks carry only its key.
+        handle = farm.share(chunk_work(terrain, spec, blockers))
+        holders = farm.client.who_has([handle])[handle.key]
+        assert set(holders) == set(farm.client.scheduler_info()["workers"])
+        farm.release(handle)
     for name in ARRAYS:
         assert getattr(spread, name).tobytes() == getattr(alone, name).tobytes(), name
 
