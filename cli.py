@@ -357,6 +357,9 @@ def exit_process(code: int) -> None:
 
     if "bpy" not in sys.modules:
         sys.exit(code)
+    from .core.pool import close_kept_pool
+
+    close_kept_pool()  # os._exit skips the atexit hook that stops the workers
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)

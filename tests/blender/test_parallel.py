@@ -5,8 +5,10 @@ from __future__ import annotations
 import importlib
 import itertools
 import json
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import bpy
@@ -170,3 +172,32 @@ def test_a_scheduler_that_does_not_answer_is_a_one_line_error(tmp_path: Path) ->
     assert done.returncode == 2 and "no Dask scheduler answers" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert not (tmp_path / "x.blend").exists()
+
+
+def _processes_with(marker: str) -> list[int]:
+    """Live processes whose environment holds ``marker`` (a command's workers inherit its environment)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and marker.encode() in (entry / "environ").read_bytes() and _alive(int(entry.name)):
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def test_the_command_line_leaves_no_worker_behind(tmp_path: Path) -> None:
+    _world()
+    source = tmp_path / "scene.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(source))
+    marker = f"STREW_TEST_MARKER={tmp_path.name}"
+    env = dict(os.environ, STREW_TEST_MARKER=tmp_path.name)
+    done = subprocess.run([sys.executable, "-m", "strew", "scatter", str(source), "--workers", "2", "-o",
+                           str(tmp_path / "out.blend")], capture_output=True, text=True, timeout=300, cwd=REPO_ROOT,
+                          env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (tmp_path / "out.blend").is_file()
+    deadline = time.monotonic() + 10
+    while _processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _processes_with(marker) == []
