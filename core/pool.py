@@ -187,6 +187,7 @@ class ProcessPool:
 
 _KEPT: list[ProcessPool] = []
 """This process's kept pool (at most one)."""
+_HOOKED: list[bool] = []
 
 
 def kept_pool(workers: int) -> ProcessPool:
@@ -211,6 +212,3 @@ def close_kept_pool() -> None:
     """Stop the kept pool's workers and unlink its shared blocks (nothing happens when there is none)."""
     while _KEPT:
         _KEPT.pop().close()
-
-
-_HOOKED: list[bool] = []

@@ -12,6 +12,8 @@ from __future__ import annotations
 import ctypes
 import importlib
 import importlib.util
+import os
+import signal
 import sys
 import types
 
@@ -61,6 +63,25 @@ def keep_freed_memory() -> None:
     mallopt(m_trim_threshold, 512 << 20)
 
 
+def die_with_parent() -> None:
+    """Ask Linux to end this worker when the process that started it ends, even by a crash or ``os._exit``.
+
+    A pool's workers wait on a queue whose other end they hold themselves, so they would never see their
+    parent go. Elsewhere than on Linux this does nothing (the parent's exit hooks stop the workers).
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return
+    parent = os.getppid()
+    pr_set_pdeathsig = 1
+    prctl(pr_set_pdeathsig, signal.SIGTERM)
+    if os.getppid() != parent:  # the parent went before the request
+        os._exit(0)
+
+
 def preload(package: str, modules: tuple[str, ...]) -> None:
     """Import the modules every task needs now, while the parent still prepares the work, not at the first task."""
     for name in modules:
@@ -68,6 +89,7 @@ def preload(package: str, modules: tuple[str, ...]) -> None:
 
 
 if __name__ == RUN_NAME:
+    die_with_parent()
     keep_freed_memory()
     install(globals()["PACKAGE"], globals()["ROOT"])
     preload(globals()["PACKAGE"], globals().get("PRELOAD", ()))

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import bpy
@@ -190,8 +191,9 @@ def test_the_command_line_leaves_no_worker_behind(tmp_path: Path) -> None:
     _world()
     source = tmp_path / "scene.blend"
     bpy.ops.wm.save_as_mainfile(filepath=str(source))
-    marker = f"STREW_TEST_MARKER={tmp_path.name}"
-    env = dict(os.environ, STREW_TEST_MARKER=tmp_path.name)
+    token = uuid.uuid4().hex
+    marker = f"STREW_TEST_MARKER={token}"
+    env = dict(os.environ, STREW_TEST_MARKER=token)
     done = subprocess.run([sys.executable, "-m", "strew", "scatter", str(source), "--workers", "2", "-o",
                            str(tmp_path / "out.blend")], capture_output=True, text=True, timeout=300, cwd=REPO_ROOT,
                           env=env)
@@ -200,4 +202,5 @@ def test_the_command_line_leaves_no_worker_behind(tmp_path: Path) -> None:
     deadline = time.monotonic() + 10
     while _processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert _processes_with(marker) == []
+    left = _processes_with(marker)
+    assert left == [], [Path(f"/proc/{pid}/cmdline").read_bytes()[:200] for pid in left]

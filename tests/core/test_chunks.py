@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -177,3 +180,16 @@ def test_the_kept_pool_serves_several_calls_and_stops_without_leaks() -> None:
     finally:
         close_kept_pool()
     assert not any(_alive(pid) for pid in bigger_pids)
+
+
+def test_workers_end_with_the_process_that_started_them() -> None:
+    """Even when it ends without its exit hooks (a crash, ``os._exit``)."""
+    script = ("import os\nfrom strew.core.pool import kept_pool\npool = kept_pool(2)\n"
+              "[f.result(timeout=120) for f in pool.start()]\nprint(*pool.pids, flush=True)\nos._exit(0)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    pids = [int(p) for p in done.stdout.split()]
+    assert len(pids) == 2, done.stderr[-2000:]
+    deadline = time.monotonic() + 20
+    while any(map(_alive, pids)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(map(_alive, pids))
