@@ -114,7 +114,12 @@ class TerrainLookup:
             self._sample_block(ordered[start:start + QUERY_BLOCK], hit, start)
         back = np.empty(m, dtype=np.intp)
         back[order] = np.arange(m)
-        return TerrainHit(*(np.take(getattr(hit, f.name), back, axis=0) for f in fields(TerrainHit)))
+        answers = [getattr(hit, f.name) for f in fields(TerrainHit)]
+        del hit
+        for k, answer in enumerate(answers):  # one answer at a time: the extra memory is one array
+            answers[k] = np.take(answer, back, axis=0)
+            del answer
+        return TerrainHit(*answers)
 
     def _sample_block(self, pts: NDArray[np.float64], out: TerrainHit, offset: int) -> None:
         """Write the hits of the points ``pts`` into ``out`` from row ``offset`` on."""
