@@ -69,7 +69,7 @@ class STREW_OT_layer_move(bpy.types.Operator):
     bl_description = "Move the active layer up or down (layers run top to bottom, big objects first)"
     bl_options = {'REGISTER', 'UNDO'}
 
-    direction: EnumProperty(  # type: ignore[valid-type]
+    direction: EnumProperty(
         name="Direction", items=[('UP', "Up", "Run earlier"), ('DOWN', "Down", "Run later")], default='UP',
     )
 

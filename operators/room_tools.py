@@ -75,8 +75,8 @@ class STREW_OT_import_mxgmn(bpy.types.Operator, ImportHelper):
     bl_options = {'REGISTER', 'UNDO'}
 
     filename_ext = ".xml"
-    filter_glob: StringProperty(name="File Filter", default="*.xml", options={'HIDDEN'})  # type: ignore[valid-type]
-    subset: StringProperty(  # type: ignore[valid-type]
+    filter_glob: StringProperty(name="File Filter", default="*.xml", options={'HIDDEN'})
+    subset: StringProperty(
         name="Subset", description="Name of a <subset> of the tileset to use (empty: every tile)")
 
     def execute(self, context: bpy.types.Context) -> set[str]:

@@ -26,7 +26,7 @@ class STREW_OT_scatter(ModalJob):
     bl_description = "Scatter every enabled layer on the terrain (earlier layers keep later ones away)"
     bl_options = {'REGISTER', 'UNDO'}
 
-    layer_index: IntProperty(  # type: ignore[valid-type]
+    layer_index: IntProperty(
         name="Layer", description="Scatter only this layer (-1: every enabled layer)", default=-1, min=-1,
         options={'SKIP_SAVE'},
     )
@@ -87,7 +87,7 @@ class STREW_OT_clear(bpy.types.Operator):
     bl_description = "Remove what Strew scattered; objects Strew did not create are never touched"
     bl_options = {'REGISTER', 'UNDO'}
 
-    layer_index: IntProperty(  # type: ignore[valid-type]
+    layer_index: IntProperty(
         name="Layer", description="Clear only this layer's output (-1: all layers)", default=-1, min=-1,
         options={'SKIP_SAVE'},
     )
