@@ -28,6 +28,7 @@ from pathlib import Path
 
 from . import cli_farm, ensure_registered
 from .cli_files import CliError, make_parents, readable_blend, writable_blend, writable_folder
+from .core.scatter import LayerSpec
 
 Command = Callable[[argparse.Namespace], int]
 Commands = argparse._SubParsersAction  # what add_subparsers returns
@@ -103,10 +104,10 @@ def _parse_layer(text: str) -> tuple[str, float, float, str | None]:
         low, high = float(parts[1]), float(parts[2])
     except ValueError as error:
         raise CliError(f"--layer {text!r}: radii must be numbers, e.g. Trees:4:9") from error
-    if not (math.isfinite(low) and math.isfinite(high) and low > 0):
-        raise CliError(f"--layer {text!r}: Min Radius must be a number > 0 (and Max Radius finite), e.g. Trees:4:9")
-    if high < low:
-        raise CliError(f"--layer {text!r}: Max Radius ({high:g}) is smaller than Min Radius ({low:g}), e.g. Trees:4:9")
+    try:
+        LayerSpec(min_radius=low, max_radius=high)  # core's check, before Blender would clamp the values
+    except ValueError as error:
+        raise CliError(f"--layer {text!r}: {error}, e.g. Trees:4:9") from error
     if not parts[0].strip():
         raise CliError(f"--layer {text!r}: give the layer a name, e.g. Trees:4:9")
     return parts[0], low, high, parts[3] if len(parts) == 4 else None

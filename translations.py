@@ -74,13 +74,6 @@ RUSSIAN: dict[str, str] = {
         "{layer}: коллекция «{collection}» пуста; добавьте в неё объекты для размещения",
     '{layer}: every object in "{collection}" has weight 0; give one a weight > 0':
         "{layer}: у всех объектов в «{collection}» вес 0; задайте хотя бы одному вес больше 0",
-    "{layer}: Min Radius must be greater than 0": "{layer}: мин. радиус должен быть больше 0",
-    "{layer}: Max Radius ({max_radius:g}) is smaller than Min Radius ({min_radius:g}); "
-    "raise Max Radius or lower Min Radius":
-        "{layer}: макс. радиус ({max_radius:g}) меньше мин. радиуса ({min_radius:g}); "
-        "увеличьте макс. радиус или уменьшите мин. радиус",
-    "{layer}: Scale Max is smaller than Scale Min": "{layer}: макс. масштаб меньше мин. масштаба",
-    "{layer}: Max Height is below Min Height": "{layer}: макс. высота ниже мин. высоты",
     "{layer}: density is set to Image but no image is picked":
         "{layer}: плотность задана изображением, но изображение не выбрано",
     "{layer}: density is set to Vertex Group but no group is named":

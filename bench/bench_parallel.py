@@ -43,7 +43,7 @@ def run() -> str:
     load_before = os.getloadavg()[0]
     terrain = large_world_terrain()
     spec = LayerSpec(min_radius=6.0, seed=1, chunk_size=512.0, max_slope=math.radians(40))
-    grid = ChunkGrid.over(terrain.bounds.as_array(), spec.chunk_size, spec.radius_max)
+    grid = ChunkGrid.over(terrain.bounds.as_array(), spec.chunk_size, spec.max_radius)
     with SharedObject(ChunkWork(terrain, spec, None, grid)) as shared:
         shared_mib = shared.nbytes / 2**20
 

@@ -37,7 +37,7 @@ def check_budget(terrain: TerrainLookup, spec: LayerSpec) -> None:
             )
     whole = PoissonSettings(
         size=(max(width, spec.min_radius), max(depth, spec.min_radius)), min_radius=spec.min_radius,
-        max_radius=spec.radius_max, radius_at=radius_function(spec, np.zeros(2)), max_points=spec.max_points,
+        max_radius=spec.max_radius, radius_at=radius_function(spec, np.zeros(2)), max_points=spec.max_points,
     )
     grid, load = job_load(whole)
     if load > spec.max_points:
@@ -74,7 +74,7 @@ def sample_chunk(work: ChunkWork, chunk: int, earlier: Samples | None) -> Sample
     near = concat(grid.window(chunk, work.blockers), earlier)
     local = None if near is None else Samples(positions=near.positions - lo, radii=near.radii)
     settings = PoissonSettings(
-        size=(float(size[0]), float(size[1])), min_radius=spec.min_radius, max_radius=spec.radius_max,
+        size=(float(size[0]), float(size[1])), min_radius=spec.min_radius, max_radius=spec.max_radius,
         radius_at=radius_function(spec, lo), is_allowed=allowed_function(work.terrain, spec, lo),
         seed=_chunk_seed(spec.seed, *grid.cell(chunk)), start_points=spec.start_points, method=spec.method,
         max_points=spec.max_points,
@@ -97,7 +97,7 @@ def chunk_work(terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None
     are blockers.
     """
     check_budget(terrain, spec)
-    reach = max(spec.radius_max, spec.keep_away)
+    reach = max(spec.max_radius, spec.keep_away)
     if blockers is not None and len(blockers.positions):
         radii = blocker_radii(spec, len(blockers.positions), keep)
         blockers = Samples(positions=np.asarray(blockers.positions, dtype=np.float64), radii=radii)

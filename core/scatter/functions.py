@@ -33,9 +33,9 @@ def allowed_function(terrain: TerrainLookup, spec: LayerSpec, origin: np.ndarray
 def radius_function(spec: LayerSpec, origin: np.ndarray) -> ArrayFunction | None:
     """The radius from the layer's density (see :func:`~strew.core.fields.radius.density_to_radius`), or None
     when the radius is constant."""
-    if spec.density is None or spec.radius_max == spec.min_radius:
+    if spec.density is None or spec.max_radius == spec.min_radius:
         return None
-    low, high = spec.min_radius, spec.radius_max
+    low, high = spec.min_radius, spec.max_radius
     density_at = spec.density
 
     def radius_at(local_xy: np.ndarray) -> np.ndarray:

@@ -1,7 +1,7 @@
 """A scatter layer's settings: :class:`LayerSpec`, validated once when made, and the distances it keeps.
 
->>> LayerSpec(min_radius=2.0).max_radius is None
-True
+>>> LayerSpec(min_radius=2.0).max_radius
+2.0
 >>> LayerSpec(min_radius=-1.0)
 Traceback (most recent call last):
 ...
@@ -32,7 +32,7 @@ class LayerSpec:
     """
 
     min_radius: float
-    max_radius: float | None = None
+    max_radius: float = None  # type: ignore[assignment]  # None: min_radius (set when made, one value from then on)
     seed: int = 0
     start_points: int = 16
     keep_away: float = 0.0
@@ -55,11 +55,9 @@ class LayerSpec:
     max_points: int = 20_000_000
 
     def __post_init__(self) -> None:
+        if self.max_radius is None:
+            object.__setattr__(self, "max_radius", self.min_radius)
         _validate(self)
-
-    @property
-    def radius_max(self) -> float:
-        return self.min_radius if self.max_radius is None else self.max_radius
 
 
 def _number(name: str, value: object, integer: bool = False) -> float:
@@ -85,8 +83,7 @@ def _validate(spec: LayerSpec) -> None:
         _number(name, getattr(spec, name))
     for name in ("seed", "start_points", "max_points"):
         _number(name, getattr(spec, name), integer=True)
-    if spec.max_radius is not None:
-        _number("max_radius", spec.max_radius)
+    _number("max_radius", spec.max_radius)
     if spec.tile_size is not None:
         _number("tile_size", spec.tile_size)
     for name in ("density", "mask"):
@@ -94,8 +91,8 @@ def _validate(spec: LayerSpec) -> None:
             raise ValueError(f"{name} must be a function of an (M, 2) array of xy, or None")
     if spec.min_radius <= 0:
         raise ValueError(f"min_radius must be > 0, got {spec.min_radius}: set a positive spacing")
-    if spec.radius_max < spec.min_radius:
-        raise ValueError(f"max_radius ({spec.radius_max}) is smaller than min_radius ({spec.min_radius}): "
+    if spec.max_radius < spec.min_radius:
+        raise ValueError(f"max_radius ({spec.max_radius}) is smaller than min_radius ({spec.min_radius}): "
                          "raise max_radius or lower min_radius")
     if spec.keep_away < 0:
         raise ValueError(f"keep_away must be ≥ 0, got {spec.keep_away}")
@@ -132,8 +129,8 @@ def _validate(spec: LayerSpec) -> None:
             raise ValueError(f"region must be ((x0, y0), (x1, y1)), got {spec.region!r}") from None
         if not (all(map(math.isfinite, (rx0, ry0, rx1, ry1))) and rx0 < rx1 and ry0 < ry1):
             raise ValueError(f"region must be finite with x0 < x1 and y0 < y1, got {spec.region!r}")
-    if spec.tile_size is not None and spec.tile_size < 2 * spec.radius_max:
-        raise ValueError(f"tile_size ({spec.tile_size}) must be at least twice max_radius ({spec.radius_max}); "
+    if spec.tile_size is not None and spec.tile_size < 2 * spec.max_radius:
+        raise ValueError(f"tile_size ({spec.tile_size}) must be at least twice max_radius ({spec.max_radius}); "
                          "ten radii or more hides the repetition better")
 
 

@@ -6,12 +6,15 @@ import math
 
 import numpy as np
 
+from .._spatial import DiskIndex
 from ..hashing import Stream, hash_uniform
 from ..poisson import PoissonSettings, Samples, sample
 from ..terrain import TerrainLookup
 from .functions import allowed_function
 from .points import PLACEMENT_BLOCK
 from .spec import LayerSpec
+
+_MAX_CELLS = 1 << 22  # blocker grid cells (32 MiB of cell starts)
 
 
 def sample_tiled(terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None) -> Samples:
@@ -20,7 +23,9 @@ def sample_tiled(terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | No
     The masks and blockers filter the repeated points after sampling (the tile cannot know the world), so
     near forbidden zones the layer is less dense than in the default mode; the tile itself is gap-free.
     """
-    tile = float(spec.tile_size)  # type: ignore[arg-type]
+    if spec.tile_size is None:
+        raise ValueError("sample_tiled needs a layer with a tile_size")
+    tile = float(spec.tile_size)
     pattern = sample(PoissonSettings(size=(tile, tile), min_radius=spec.min_radius, max_radius=spec.min_radius,
                                      seed=spec.seed, tileable=True, start_points=spec.start_points,
                                      method=spec.method, max_points=spec.max_points))
@@ -49,27 +54,13 @@ def sample_tiled(terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | No
 
 
 def _clear_of(xy: np.ndarray, radius: float, blockers: Samples) -> np.ndarray:
-    """True where a point of ``radius`` at ``xy`` does not conflict with any blocker (grid search)."""
-    reach = max(radius, float(blockers.radii.max()))
-    cell = reach
-    keys_b = np.floor(blockers.positions / cell).astype(np.int64)
-    order = np.lexsort((keys_b[:, 1], keys_b[:, 0]))
-    sorted_keys = keys_b[order]
-    code_b = sorted_keys[:, 0] * 2_000_003 + sorted_keys[:, 1]
-    ok = np.ones(len(xy), dtype=bool)
-    keys = np.floor(xy / cell).astype(np.int64)
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            code = (keys[:, 0] + dx) * 2_000_003 + (keys[:, 1] + dy)
-            start = np.searchsorted(code_b, code, side="left")
-            stop = np.searchsorted(code_b, code, side="right")
-            counts = stop - start
-            if not counts.any():
-                continue
-            query = np.repeat(np.arange(len(xy)), counts)
-            first = np.repeat(np.cumsum(counts) - counts, counts)
-            index = order[np.repeat(start, counts) + np.arange(counts.sum()) - first]
-            d2 = np.sum((xy[query] - blockers.positions[index]) ** 2, axis=1)
-            limit = np.maximum(radius, blockers.radii[index])
-            ok[query[d2 < limit**2]] = False
-    return ok
+    """True where a point of ``radius`` at ``xy`` keeps ``max(radius, blocker radius)`` from every blocker."""
+    lo = np.minimum(xy.min(axis=0), blockers.positions.min(axis=0))
+    extent = np.maximum(xy.max(axis=0), blockers.positions.max(axis=0)) - lo
+    # Cells at least one reach wide (each disk in at most four), and at most _MAX_CELLS of them however large the world.
+    cell = max(radius, float(blockers.radii.max()), float(extent.max()) / math.isqrt(_MAX_CELLS))
+    cols, rows = (int(n) + 1 for n in np.floor(extent / cell))
+    disks = blockers.positions - lo
+    index = DiskIndex(disks[:, 0], disks[:, 1], blockers.radii, radius, cell, cell, cols, rows, period=None)
+    local = xy - lo
+    return ~index.conflicts(local[:, 0], local[:, 1], radius)

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .. import variety
+from ..fields.radius import density_to_radius
 from ..hashing import hash_choice, hash_scale, hash_yaw
 from ..orient import instance_rotations
 from ..poisson import Samples
@@ -53,14 +54,13 @@ def _settings(spec: LayerSpec, up: np.ndarray, slope_range: tuple[float, float])
         return ok
 
     radius_at = None
-    if spec.density is not None and spec.radius_max > spec.min_radius:
-        low, high, density_at = spec.min_radius, spec.radius_max, spec.density
+    if spec.density is not None and spec.max_radius > spec.min_radius:
+        low, high, density_at = spec.min_radius, spec.max_radius, spec.density
 
         def radius_at(xyz: np.ndarray) -> np.ndarray:
-            density = np.clip(np.asarray(density_at(xyz[:, :2]), dtype=np.float64), 0.0, 1.0)
-            return high + (low - high) * density
+            return density_to_radius(density_at(xyz[:, :2]), low, high)
 
-    return SurfaceSettings(min_radius=spec.min_radius, max_radius=spec.radius_max, radius_at=radius_at,
+    return SurfaceSettings(min_radius=spec.min_radius, max_radius=spec.max_radius, radius_at=radius_at,
                            is_allowed=allowed, seed=spec.seed, max_points=spec.max_points)
 
 
