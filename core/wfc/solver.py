@@ -25,7 +25,7 @@ from .arguments import check_memory, grid_shape, seconds, whole_number
 from .bitset import ChunkTables, unpack
 from .checks import periodic_axes
 from .connectivity import Connectivity
-from .constraints import initial_masks
+from .constraints import bordered_sides, initial_masks
 from .counts import Counts, count_groups
 from .rules import Rules
 from .search import Deadline, Exhausted, Search, check_deadline, neighbour_table
@@ -35,7 +35,6 @@ from .vocab import (
     DEFAULT_MAX_RESTARTS,
     DEFAULT_MEMORY_BUDGET,
     DEFAULT_TIME_LIMIT,
-    DIRECTIONS_2D,
     HEURISTICS,
     OPPOSITE,
 )
@@ -136,12 +135,7 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
     if heuristic not in HEURISTICS:
         raise ValueError(f"heuristic: use one of {HEURISTICS}, got {heuristic!r}")
     axes = periodic_axes(periodic, len(shape))
-    if border_sides is not None:
-        sides = tuple(border_sides)
-    elif isinstance(border, dict):
-        sides = tuple(border)
-    else:
-        sides = DIRECTIONS_2D
+    sides = bordered_sides(border, border_sides)
     if border is not None and any(axes[AXIS[s]] for s in sides if AXIS.get(s, 9) < len(axes)):
         raise ValueError("border: a periodic axis has no border; set periodic=False on that axis or drop the "
                          "side from border_sides")
