@@ -8,6 +8,7 @@ import time
 
 from .cli_blend import add_output_options, blender_message, input_output, open_blend, save_blend
 from .cli_files import CliError
+from .core.wfc.room import ROOM_HEURISTICS
 
 
 def add_room(commands: argparse._SubParsersAction) -> None:
@@ -27,7 +28,7 @@ def add_room(commands: argparse._SubParsersAction) -> None:
                         help="all walkable tiles connected (default: the file's setting)")
     parser.add_argument("--fixed", help="fixed tiles: 'TILE[@ROT] X Y Z; …', e.g. 'stair@90 2 3 0'")
     parser.add_argument("--compatible", help="extra label pairs 'a=b, c=d'")
-    parser.add_argument("--heuristic", choices=("AUTO", "ENTROPY", "MRV", "SCANLINE"))
+    parser.add_argument("--heuristic", choices=[name.upper() for name in ROOM_HEURISTICS])
     parser.add_argument("--max-backtracks", type=int, help="backtracking budget per attempt")
     parser.add_argument("--max-restarts", type=int, help="fresh attempts after a dead end before giving up")
     parser.add_argument("--below", dest="border_bottom", help="label below the lowest floor, e.g. 'ground'")

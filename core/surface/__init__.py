@@ -85,10 +85,10 @@ class SurfaceSettings:
 
 def validate(settings: SurfaceSettings) -> None:
     """Raise ``ValueError`` naming the field and the fix when ``settings`` cannot be sampled."""
-    r_min = _finite_positive("min_radius", settings.min_radius, "use a positive finite distance")
-    r_max = _finite_positive("max_radius", settings.max_radius, "use a positive finite distance or None")
-    if r_max < r_min:
-        raise ValueError(f"max_radius ({r_max}) is smaller than min_radius ({r_min}); raise max_radius")
+    min_radius = _finite_positive("min_radius", settings.min_radius, "use a positive finite distance")
+    max_radius = _finite_positive("max_radius", settings.max_radius, "use a positive finite distance or None")
+    if max_radius < min_radius:
+        raise ValueError(f"max_radius ({max_radius}) is smaller than min_radius ({min_radius}); raise max_radius")
     for name in ("seed", "max_points"):
         value, low = getattr(settings, name), 0 if name == "seed" else 1
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
