@@ -7,7 +7,7 @@ import os
 import time
 from pathlib import Path
 
-TITLE = "Parallel chunks (issue 18): 10 km world, 1 vs 2 worker processes, the same points"
+TITLE = "Parallel chunks: 10 km world, 1 vs 2 worker processes, the same points"
 
 ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales")
 
