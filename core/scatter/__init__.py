@@ -23,6 +23,7 @@ import numpy as np
 
 from ..chunks import Backend
 from ..poisson import Samples
+from ..steps import run_to_end
 from ..terrain import TerrainLookup
 from .chunked import MAX_CHUNKS, ChunkWork, chunk_work, place_chunk, sample_chunk, sample_chunked, sampled_area
 from .functions import allowed_function, radius_function
@@ -77,15 +78,11 @@ def scatter_layer(
     returning True raises :class:`Cancelled`. ``backend`` runs the chunks elsewhere (a
     :class:`~strew.core.pool.ProcessPool`, a Dask cluster); the points are the same as without it.
     """
-    steps = scatter_layer_steps(terrain, spec, blockers, backend, keep)
-    while True:
-        try:
-            fraction = next(steps)
-        except StopIteration as done:
-            return done.value
+    def check(fraction: float) -> None:
         if cancel is not None and cancel(fraction):
-            steps.close()
-            raise Cancelled
+            raise Cancelled  # run_to_end closes the steps: nothing is written anywhere
+
+    return run_to_end(scatter_layer_steps(terrain, spec, blockers, backend, keep), check)
 
 
 def layer_functions(terrain: TerrainLookup, spec: LayerSpec) -> tuple[ArrayFunction | None, ArrayFunction]:

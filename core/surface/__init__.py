@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 
 from ..poisson.settings import _finite_positive
 from ..poisson.settings import validate_blockers as validate_plane_blockers
+from ..steps import run_to_end
 from ._fill import fill
 from ._mesh import face_frames, usable_faces, validate_mesh
 from ._state import SurfaceState
@@ -152,12 +153,7 @@ def sample_surface(vertices: Any, triangles: Any, settings: SurfaceSettings, blo
     >>> bool((np.abs(square.positions[:, 2]) == 0).all()), square.faces.dtype
     (True, dtype('int64'))
     """
-    steps = sample_surface_steps(vertices, triangles, settings, blockers)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
+    return run_to_end(sample_surface_steps(vertices, triangles, settings, blockers))
 
 
 def slope_between(up: Any, min_angle: float, max_angle: float) -> SurfaceMaskFn:

@@ -29,6 +29,7 @@ from ..hashing import hash_choice, hash_scale, hash_yaw
 from ..orient import instance_rotations
 from ..poisson import Samples
 from ..scatter import LayerPoints, LayerSpec, blocker_radii
+from ..steps import run_to_end
 from . import SurfaceSettings, sample_surface_steps, slope_between
 
 # The position hashes take two coordinates: a point (x, y, z) is hashed as (x + A z, y + B z), one-to-one on
@@ -116,12 +117,7 @@ def surface_layer(
     as in :func:`strew.core.scatter.scatter_layer`. ``slope_range`` (radians from ``up``) limits where points
     go: ``(0, pi/2)`` faces looking up, ``(pi/3, 2*pi/3)`` walls, ``(pi/2 + 0.1, pi)`` undersides.
     """
-    steps = surface_layer_steps(vertices, triangles, spec, blockers, up, slope_range)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
+    return run_to_end(surface_layer_steps(vertices, triangles, spec, blockers, up, slope_range))
 
 
 __all__ = ["hash_key", "surface_layer", "surface_layer_steps"]

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..steps import run_to_end
 from .arguments import check_memory, grid_shape, seconds, whole_number
 from .bitset import ChunkTables, unpack
 from .checks import periodic_axes
@@ -225,12 +226,7 @@ def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, **option
     >>> result.grid.shape, result.restarts
     ((6, 6), 0)
     """
-    steps = solve_steps(rules, shape, seed, step_seconds=math.inf, **options)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as stop:
-            return stop.value
+    return run_to_end(solve_steps(rules, shape, seed, step_seconds=math.inf, **options))
 
 
 def solve(rules: Rules, shape: tuple[int, ...], seed: int = 0, **options: Any) -> np.ndarray:
