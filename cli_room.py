@@ -43,26 +43,16 @@ def add_room(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=room)
 
 
-def _check_room_args(args: argparse.Namespace) -> None:
-    """Refuse sizes, cell sizes and budgets the operator would silently clamp, before any work."""
-    if args.size is not None and any(n < 1 for n in args.size):
-        raise CliError("--size: give three whole numbers >= 1 (cells along x, y, z), got "
-                       + " ".join(map(str, args.size)))
+def _check_cell_size(args: argparse.Namespace) -> None:
+    """Refuse a cell size the operator's property would clamp in silence (the other options are checked by the
+    room itself and reported as the operator's error)."""
     if args.cell_size is not None and not all(math.isfinite(c) and c > 0 for c in args.cell_size):
         raise CliError("--cell-size: give three sizes > 0 (x, y, z), got " + " ".join(f"{c:g}" for c in args.cell_size))
-    if args.origin is not None and not all(math.isfinite(c) for c in args.origin):
-        raise CliError("--origin: give three finite numbers, got " + " ".join(f"{c:g}" for c in args.origin))
-    for key, low in (("max_backtracks", 0), ("max_restarts", 0)):
-        value = getattr(args, key)
-        if value is not None and value < low:
-            raise CliError(f"--{key.replace('_', '-')}: give a whole number >= {low}, got {value}")
-    if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
-        raise CliError(f"--time-limit: give a number of seconds > 0, got {args.time_limit:g}")
 
 
 def room(args: argparse.Namespace) -> int:
     source, target = input_output(args)
-    _check_room_args(args)
+    _check_cell_size(args)
     import bpy
 
     from .scene.room_output import placed_count, room_collection

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import bpy
@@ -94,7 +95,8 @@ def test_bad_counts_report_and_leave_the_scene_unchanged(counts, message) -> Non
 
 @pytest.mark.parametrize("options, message", [({"size": (0, 0, 0)}, "size must be ≥ 1"),
                                               ({"size": (-3, 4, 1)}, "size must be ≥ 1"),
-                                              ({"seed": -1}, "seed"), ({"time_limit": 0.0}, "time limit")])
+                                              ({"seed": -1}, "seed"), ({"time_limit": 0.0}, "time limit"),
+                                              ({"origin": (math.nan, 0.0, 0.0)}, "origin")])
 def test_out_of_range_options_are_reported_not_clamped(options, message) -> None:
     kit = hand_kit()
     before = scene_snapshot()
