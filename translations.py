@@ -74,13 +74,6 @@ RUSSIAN: dict[str, str] = {
         "{layer}: коллекция «{collection}» пуста; добавьте в неё объекты для размещения",
     '{layer}: every object in "{collection}" has weight 0; give one a weight > 0':
         "{layer}: у всех объектов в «{collection}» вес 0; задайте хотя бы одному вес больше 0",
-    "{layer}: Min Radius must be greater than 0": "{layer}: мин. радиус должен быть больше 0",
-    "{layer}: Max Radius ({max_radius:g}) is smaller than Min Radius ({min_radius:g}); "
-    "raise Max Radius or lower Min Radius":
-        "{layer}: макс. радиус ({max_radius:g}) меньше мин. радиуса ({min_radius:g}); "
-        "увеличьте макс. радиус или уменьшите мин. радиус",
-    "{layer}: Scale Max is smaller than Scale Min": "{layer}: макс. масштаб меньше мин. масштаба",
-    "{layer}: Max Height is below Min Height": "{layer}: макс. высота ниже мин. высоты",
     "{layer}: density is set to Image but no image is picked":
         "{layer}: плотность задана изображением, но изображение не выбрано",
     "{layer}: density is set to Vertex Group but no group is named":
@@ -451,6 +444,8 @@ RUSSIAN: dict[str, str] = {
         "Сколько раз могут встречаться плитки (все повороты вместе): ПЛИТКА=N или ПЛИТКА=МИН..МАКС (МАКС * — без "
         "ограничения) через «;», например «entrance=1; stairs=0..4»",
     "room name: give the output collection a name": "имя комнаты: задайте имя выходной коллекции",
+    "origin: give three finite numbers (x, y, z), got {origin}":
+        "начало: задайте три конечных числа (x, y, z), получено {origin}",
     "heuristic: use one of {options}, got {value!r}": "эвристика: используйте одно из {options}, получено {value!r}",
     "fixed tile {tile!r}: rotation must be 0, 90, 180 or 270":
         "закреплённая плитка {tile!r}: поворот должен быть 0, 90, 180 или 270",
@@ -726,8 +721,8 @@ RUSSIAN: dict[str, str] = {
         "Рисование {layer}: тяните — рисовать, Ctrl+тяните — стирать, [ ] кисть {radius:.1f} м, "
         "Enter или правый щелчок — готово, Esc — отмена",
     "Painting changed {count:,} instances": "Рисование изменило экземпляров: {count:,}",
-    "Ctrl+drag erases; painted instances stay when you Scatter again":
-        "Ctrl+перетаскивание стирает; нарисованные экземпляры сохраняются при новом разбросе",
+    "Ctrl+drag erases": "Ctrl+тяните — стереть",
+    "Painted ones stay on Scatter": "Нарисованное остаётся при разбросе",
     'Layer "{name}": painting needs the Point Instancer output':
         "Слой «{name}»: для рисования нужен вывод «Точечный инстансер»",
     "Erased {count:,} instances": "Стёрто экземпляров: {count:,}",
@@ -775,6 +770,19 @@ RUSSIAN.update({
     "Sampling": "Расстановка точек",
     'Layer "{name}" ({number} of {total})': "Слой «{name}» ({number} из {total})",
     "Writing the output": "Запись результата",
+    # -- Pick Box (operators/room_pick.py) -------------------------------------------------------------------
+    "Pick Box": "Выбрать блок",
+    "Click the box's first cell on the room in the viewport, then its last: From and To of Regenerate Box take "
+    "the two cells (Esc keeps them as they were)":
+        "Щёлкните в окне вида первую ячейку блока на комнате, затем последнюю: «От» и «До» блока получат эти "
+        "две ячейки (Esc оставляет их как были)",
+    "Pick the box from the 3D Viewport": "Выбирайте блок в окне 3D-вида",
+    "Pick Box: click the first cell on the room, then the last; Esc to cancel":
+        "Выбор блока: щёлкните первую ячейку на комнате, затем последнюю; Esc — отмена",
+    "Pick Box works in the 3D Viewport: click its button there":
+        "«Выбрать блок» работает в окне 3D-вида: нажмите кнопку там",
+    "Pick Box cancelled; the box is as it was": "Выбор блока отменён; блок прежний",
+    "Box {low} – {high}: {cells:,} cell(s)": "Блок {low} – {high}: ячеек {cells:,}",
 })
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

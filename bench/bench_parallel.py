@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-TITLE = "Parallel chunks (issue 18): 10 km world, 1 vs 2 worker processes, the same points"
+TITLE = "Parallel chunks: 10 km world, 1 vs 2 worker processes, the same points"
 
 ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales")
 ROOT = Path(__file__).resolve().parents[1]

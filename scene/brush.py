@@ -54,6 +54,9 @@ class Brush:
         if layer.output != OutputMode.GEOMETRY_NODES:
             raise ScatterError(rpt_('Layer "{name}": painting needs the Point Instancer output').format(
                 name=layer.name))
+        # The brush puts instances where the hand paints: camera culling, clipping and falloff (a render
+        # saving) do not apply to it; every other rule of the layer does.
+        layer = dataclasses.replace(layer, look=dataclasses.replace(layer.look, camera=None))
         depsgraph = context.evaluated_depsgraph_get()
         mesh = read_mesh(job.terrain, depsgraph, tuple(layer.vertex_groups))
         terrain = TerrainLookup(mesh.vertices, mesh.triangles)
@@ -81,7 +84,7 @@ class Brush:
     def dab(self, centre: tuple[float, float], radius: float, seed: int) -> int:
         """Add instances in one dab; returns how many."""
         spec = self.layer.spec
-        new = paint(self._blockers(), centre, radius, spec.min_radius, spec.radius_max, self.radius_at,
+        new = paint(self._blockers(), centre, radius, spec.min_radius, spec.max_radius, self.radius_at,
                     self.is_allowed, seed)
         if not len(new.radii):
             return 0

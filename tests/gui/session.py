@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -21,156 +20,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-Rect = dict[str, int]
-
-
-class StepFailed(Exception):
-    """A step could not be done in the window (a button not found, Blender not answering)."""
-
-
-class Window:
-    """One Blender process with a window, and the mouse, keyboard and screen around it."""
-
-    def __init__(self, blender: str, out: Path, exchange: Path) -> None:
-        self.blender, self.out, self.exchange = blender, out, exchange
-        self.process: subprocess.Popen[bytes] | None = None
-        self.counter = 0
-
-    # -- Blender ---------------------------------------------------------------------------------------------
-    def start(self, blend: Path, language_reset: bool = True) -> float:
-        for name in ("ready", "request.json", "response.json"):
-            (self.exchange / name).unlink(missing_ok=True)
-        env = dict(os.environ, STREW_GUI_DIR=str(self.exchange))
-        log = (self.out / "blender.log").open("ab")
-        started = time.perf_counter()
-        self.process = subprocess.Popen(
-            [self.blender, "--window-geometry", "0", "0", "1600", "1000", str(blend),
-             "--python", str(HERE / "driver.py")], env=env, stdout=log, stderr=subprocess.STDOUT)
-        self.wait_for(lambda: (self.exchange / "ready").exists(), 400, "Blender's window to come up")
-        return time.perf_counter() - started
-
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        with contextlib.suppress(StepFailed):
-            self.request("quit", timeout=20)
-        try:
-            self.process.wait(30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.process = None
-
-    def request(self, kind: str, timeout: float = 60.0, **fields: object) -> dict:
-        self.counter += 1
-        response_path = self.exchange / "response.json"
-        response_path.unlink(missing_ok=True)
-        partial = self.exchange / "request.part"
-        partial.write_text(json.dumps({"kind": kind, "id": self.counter, **fields}))
-        partial.replace(self.exchange / "request.json")
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if response_path.exists():
-                response = json.loads(response_path.read_text())
-                if response.get("id") == self.counter:
-                    if not response.get("ok"):
-                        raise StepFailed(f"driver: {response.get('error')}")
-                    return response
-            if self.process is not None and self.process.poll() is not None:
-                raise StepFailed(f"Blender exited with code {self.process.returncode}")
-            time.sleep(0.05)
-        raise StepFailed(f"Blender did not answer {kind!r} within {timeout:.0f} s")
-
-    def state(self, timeout: float = 60.0) -> dict:
-        return self.request("state", timeout=timeout)["state"]
-
-    def run(self, code: str, timeout: float = 60.0) -> object:
-        return self.request("exec", code=code, timeout=timeout)["result"]
-
-    def wait_for(self, condition: Callable[[], object], timeout: float, what: str, every: float = 0.2) -> object:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = condition()
-            if value:
-                return value
-            if self.process is not None and self.process.poll() is not None:
-                raise StepFailed(f"Blender exited with code {self.process.returncode} while waiting for {what}")
-            time.sleep(every)
-        raise StepFailed(f"gave up waiting for {what} after {timeout:.0f} s")
-
-    # -- mouse, keyboard, screen ----------------------------------------------------------------------------
-    @staticmethod
-    def xdotool(*args: object) -> None:
-        subprocess.run(["xdotool", *map(str, args)], check=True)
-
-    def move(self, x: int, y: int) -> None:
-        self.xdotool("mousemove", x, y)
-        time.sleep(0.25)  # Blender needs a hover before a click or a key
-
-    def click(self, x: int, y: int, button: int = 1, repeat: int = 1, settle: float = 0.6) -> None:
-        self.move(x, y)
-        self.xdotool("click", "--repeat", repeat, "--delay", 80, button)
-        time.sleep(settle)
-
-    def key(self, *keys: str, settle: float = 0.5) -> None:
-        self.xdotool("key", "--delay", 60, *keys)
-        time.sleep(settle)
-
-    def type(self, text: str) -> None:
-        self.xdotool("type", "--delay", 40, text)
-        time.sleep(0.3)
-
-    def shot(self, name: str, rect: Rect | None = None) -> str:
-        """Screenshot of the screen, or of ``rect`` on it, as ``OUT/name.png``."""
-        path = self.out / f"{name}.png"
-        crop = [] if rect is None else ["-crop", f"{rect['width']}x{rect['height']}+{rect['x']}+{rect['y']}", "+repage"]
-        subprocess.run(["import", "-window", "root", *crop, str(path)], check=True)
-        return path.name
-
-    # -- where things are -----------------------------------------------------------------------------------
-    def area(self, kind: str) -> dict:
-        for area in self.state()["areas"]:
-            if area["type"] == kind:
-                return area
-        raise StepFailed(f"no {kind} area in the window")
-
-    def under_mouse(self, x: int, y: int, wait: float = 0.8) -> str:
-        """What a button at (x, y) copies: ``bpy.ops.…(…)`` for an operator, a data path for a property.
-
-        The clipboard first holds a marker; a busy Blender may handle the keys late, so the answer is the first
-        change within ``wait`` seconds (nothing under the mouse: the marker stays, "" is returned).
-        """
-        self.counter += 1
-        marker = f"strew-gui-probe-{self.counter}"
-        self.run(f"bpy.context.window_manager.clipboard = {marker!r}")
-        self.move(x, y)
-        self.key("ctrl+c", settle=0.05)
-        self.key("ctrl+shift+c", settle=0.1)
-        deadline = time.monotonic() + wait
-        while True:
-            text = str(self.run("result = bpy.context.window_manager.clipboard"))
-            if text != marker:
-                time.sleep(0.3)  # Ctrl+Shift+C may follow Ctrl+C's copy
-                return str(self.run("result = bpy.context.window_manager.clipboard"))
-            if time.monotonic() > deadline:
-                return ""
-            time.sleep(0.1)
-
-    def find(self, what: str, region: Rect, column: float, hint: int, downward: bool = False) -> tuple[int, int]:
-        """Scan ``region``'s column for the button whose copied text starts with ``what``, starting at ``hint``
-        pixels below its top and going outward (or only downward), one row of buttons at a time."""
-        step = 18  # a button row is 20 px high at UI scale 1
-        rows = range(0, region["height"], step)
-        offsets = sorted((y for y in rows), key=lambda y: abs(y - hint)) if not downward else \
-            [y for y in rows if y >= hint - 2 * step]
-        x = region["x"] + int(column * region["width"])
-        for offset in offsets + offsets:  # twice: the first pass may meet a panel still sliding open or shut
-            y = region["y"] + offset + 8
-            if y >= region["y"] + region["height"] - 4:
-                continue
-            if self.under_mouse(x, y).startswith(what):
-                return x, y
-        raise StepFailed(f"no button {what!r} in the column {column} of the region at {region}")
+import scenario_look
+import scenario_rooms
+from window import HERE, Rect, StepFailed, Window
 
 
 class Session:
@@ -210,24 +62,6 @@ class Session:
         if self.docs is not None:
             shutil.copyfile(self.window.out / shot, self.docs / shot)
         return shot
-
-    def sub_panel_pages(self, prefix: str, anchor: str, column: float, hint: int, count: int) -> list[str]:
-        """Open the ``count`` closed sub-panels below the button ``anchor`` one at a time and shoot the sidebar.
-
-        A closed sub-panel's header is 26 px high; the first starts 32 px below the anchor's row.
-        """
-        w = self.window
-        names: list[str] = []
-        for k in range(count):
-            sidebar = self.sidebar()
-            w.move(sidebar["x"] + sidebar["width"] // 2, sidebar["y"] + sidebar["height"] // 2)
-            w.key("Home", settle=0.8)
-            _, y = self.button(anchor, column, hint)
-            header = y + 32 + 26 * k
-            w.click(sidebar["x"] + int(0.4 * sidebar["width"]), header, settle=2.0)
-            names += self.sidebar_pages(f"{prefix}_{k}")
-            w.click(sidebar["x"] + int(0.4 * sidebar["width"]), header, settle=2.0)
-        return names
 
     def sidebar_pages(self, prefix: str, pages: int = 5) -> list[str]:
         """Screenshots of the whole sidebar, scrolling down a page at a time until it stops moving."""
@@ -294,8 +128,10 @@ class Session:
 
     def reports(self, containing: str) -> list[str]:
         """The reports Blender printed so far (its log: every report also goes to stdout) with ``containing``."""
-        log = (self.window.out / "blender.log").read_text(errors="replace")
-        return [line for line in log.splitlines() if containing in line]
+        with (self.window.out / "blender.log").open("rb") as log:
+            log.seek(self.window.log_start)
+            text = log.read().decode(errors="replace")
+        return [line for line in text.splitlines() if containing in line]
 
     def wait_idle(self, timeout: float, done: Callable[[dict], bool] = lambda state: True) -> dict:
         """Wait until no Strew modal operator runs and ``done(state)`` holds; the last state."""
@@ -337,9 +173,9 @@ class Session:
         self.record("layer_added", shot=False)
         # Renaming in the list (double-click or Ctrl+click on the name) does not take xdotool's clicks here.
         w.run("bpy.context.scene.strew.layers[0].name = 'Trees'")
-        self.pick("strew.layers[0].collection", "Trees", hint=355,
+        self.pick("strew.layers[0].collection", "Trees", hint=450,
                   check="result = bpy.context.scene.strew.layers[0].collection is not None")
-        self.edit("strew.layers[0].min_radius", ["1.5"], hint=440)
+        self.edit("strew.layers[0].min_radius", ["1.5"], hint=587)
         self.record("collection_picked")
 
         started = time.perf_counter()
@@ -394,13 +230,19 @@ class Session:
         self.record("room_cancelled", shot=False, before_objects=len(before["objects"]))
 
     def every_panel(self, prefix: str) -> list[str]:
-        """Pages of the sidebar with the Scatter panel, then with each closed sub-panel opened in turn."""
-        pages = self.sidebar_pages(f"{prefix}_scatter")
-        pages += self.sub_panel_pages(f"{prefix}_scatter_sub", "strew.layers[0].seed", 0.7, 600, 4)
+        """Pages of the sidebar with each layer sub-panel open alone, then the Tile Rooms panel and its
+        sub-panels (Scatter folded)."""
+        pages: list[str] = []
+        for k, title in enumerate(scenario_look.SUB_PANELS):
+            scenario_look.open_sub_panel(self, title)
+            pages += self.sidebar_pages(f"{prefix}_scatter_{k}")
+        scenario_look.open_sub_panel(self, "Objects")
         self.click_header(80)  # fold Scatter: the Tile Rooms panel and its sub-panels
         pages += self.sidebar_pages(f"{prefix}_rooms")
-        with contextlib.suppress(StepFailed):  # the sub-panels' pictures are for looking at, not asserted
-            pages += self.sub_panel_pages(f"{prefix}_rooms_sub", "bpy.ops.strew.detect_sockets(", 0.5, 480, 2)
+        for k, title in enumerate(scenario_look.ROOM_SUB_PANELS):
+            scenario_look.open_sub_panel(self, title, scenario_look.ROOM_SUB_PANELS,
+                                         "bpy.ops.strew.detect_sockets(", hint=330)
+            pages += self.sidebar_pages(f"{prefix}_rooms_{k}")
         self.click_header(80)
         return pages
 
@@ -422,6 +264,18 @@ class Session:
         self.record("russian", pages=pages, pictures=[self.picture("ui_russian", self.sidebar())])
 
 
+SCATTERED = """
+settings = bpy.context.scene.strew
+settings.terrain = bpy.data.objects['Terrain']
+settings.layers.add().name = 'Trees'
+settings.layers[0].collection = bpy.data.collections['Trees']
+settings.layers[0].min_radius = 1.5
+area = next(a for a in bpy.context.window.screen.areas if a.type == 'VIEW_3D')
+with bpy.context.temp_override(area=area, region=area.regions[-1]):
+    bpy.ops.strew.scatter('EXEC_DEFAULT')
+"""
+
+
 def headless_room(blender: str) -> dict:
     """Assemble Room 30×30×3 from the demo kit in ``blender -b``: the reference for the window's time."""
     done = subprocess.run([blender, "--background", "--python", str(HERE / "headless_room.py")],
@@ -438,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blender", default="blender")
     parser.add_argument("--zip", required=True, help="the built extension, e.g. dist/strew-0.1.0.zip")
     parser.add_argument("--out", default=str(HERE / "out"))
-    parser.add_argument("--steps", default="scatter,room,russian", help="which parts to run")
+    parser.add_argument("--steps", default="scatter,look,anywhere,room,russian", help="which parts to run")
     parser.add_argument("--docs", help="also copy the UI pictures (ui_*.png) to this folder")
     parser.add_argument("--hold", type=float, default=0.0,
                         help="keep Blender open this many seconds after the steps (to poke at it by hand)")
@@ -462,8 +316,18 @@ def main(argv: list[str] | None = None) -> int:
         parts = args.steps.split(",")
         if "scatter" in parts:
             session.scatter_steps()
+        elif "look" in parts or "anywhere" in parts:  # a shorter run: the scatter part's end state, set directly
+            window.run(SCATTERED)
+            session.wait_idle(300, lambda state: bool(state["scatter_output"]))
+            session.record("scattered", shot=False)
+        if "look" in parts:
+            scenario_look.camera_steps(session)
+            scenario_look.brush_steps(session)
+        if "anywhere" in parts:
+            scenario_look.anywhere_steps(session)
         if "room" in parts:
             session.room_steps()
+            scenario_rooms.pick_box_steps(session)
         if "russian" in parts:
             session.russian_steps()
         held_until = time.monotonic() + args.hold
