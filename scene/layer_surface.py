@@ -16,11 +16,12 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.chunks import Backend
 from ..core.poisson import Samples
-from ..core.scatter import LayerPoints, scatter_layer_steps
+from ..core.scatter import LayerPoints, place, scatter_layer_steps
 from ..core.surface.layer import surface_layer_steps
 from ..core.terrain import TerrainLookup
 from ..properties.modes import SurfaceMode
-from . import layer_fields
+from . import job_cache, layer_fields
+from .job_cache import JobCache, Key
 from .scatter_spec import LayerInput, ScatterError, ScatterInput
 from .targets import read_targets
 from .terrain import MeshArrays, read_mesh
@@ -29,8 +30,8 @@ from .terrain import MeshArrays, read_mesh
 class Surface:
     """A mesh in world space and, built when first asked for, its from-above lookup."""
 
-    def __init__(self, name: str, mesh: MeshArrays, kind: str) -> None:
-        self.name, self.mesh, self.kind = name, mesh, kind
+    def __init__(self, name: str, mesh: MeshArrays, kind: str, key: Key = None) -> None:
+        self.name, self.mesh, self.kind, self.key = name, mesh, kind, key
         self._lookup: TerrainLookup | None = None
 
     @property
@@ -45,19 +46,32 @@ class Surface:
 
 
 class Surfaces:
-    """The terrain (read with every vertex group the layers use) and each Targets collection, read once."""
+    """The terrain (read with every vertex group the layers use) and each Targets collection, read once (or
+    taken from ``cache`` when their fingerprint is the same as when it was stored)."""
 
-    def __init__(self, job: ScatterInput, depsgraph: bpy.types.Depsgraph) -> None:
-        self.depsgraph = depsgraph
+    def __init__(self, job: ScatterInput, depsgraph: bpy.types.Depsgraph, cache: JobCache | None = None) -> None:
+        self.depsgraph, self.cache = depsgraph, cache
         self.terrain: Surface | None = None
         self._targets: dict[str, Surface] = {}
         if job.terrain is not None:
             groups = tuple({name for layer in job.layers for name in layer.vertex_groups})
-            try:
-                mesh = read_mesh(job.terrain, depsgraph, groups)
-            except ValueError as error:
-                raise ScatterError(str(error)) from error
-            self.terrain = Surface(job.terrain.name, mesh, "Terrain")
+            key = None
+            if cache is not None and not groups:  # vertex weights are part of the key: read them first
+                key = job_cache.mesh_key(job.terrain, depsgraph, {})
+                self.terrain = JobCache.get(cache.surfaces, job.terrain.name, key)
+            if self.terrain is None:
+                try:
+                    mesh = read_mesh(job.terrain, depsgraph, groups)
+                except ValueError as error:
+                    raise ScatterError(str(error)) from error
+                if cache is not None and groups:
+                    key = job_cache.mesh_key(job.terrain, depsgraph, mesh.vertex_group_weights)
+                    cached = JobCache.get(cache.surfaces, job.terrain.name, key)
+                    self.terrain = cached
+                if self.terrain is None:
+                    self.terrain = Surface(job.terrain.name, mesh, "Terrain", key)
+            if cache is not None:
+                JobCache.put(cache.surfaces, job.terrain.name, key, self.terrain)
 
     def of(self, layer: LayerInput) -> Surface:
         """Where ``layer`` places its instances."""
@@ -66,11 +80,17 @@ class Surfaces:
             return self.terrain
         name = layer.targets.name
         if name not in self._targets:
-            try:
-                mesh = read_targets(layer.targets, self.depsgraph)
-            except ValueError as error:
-                raise ScatterError(str(error)) from error
-            self._targets[name] = Surface(name, mesh, "Targets")
+            key = None if self.cache is None else job_cache.targets_key(layer.targets, self.depsgraph)
+            cached = None if self.cache is None else JobCache.get(self.cache.surfaces, name, key)
+            if cached is None:
+                try:
+                    mesh = read_targets(layer.targets, self.depsgraph)
+                except ValueError as error:
+                    raise ScatterError(str(error)) from error
+                cached = Surface(name, mesh, "Targets", key)
+            if self.cache is not None:
+                JobCache.put(self.cache.surfaces, name, key, cached)
+            self._targets[name] = cached
         return self._targets[name]
 
     def fields_source(self, layer: LayerInput) -> Surface:
@@ -88,13 +108,28 @@ def layer_steps(
     keep: np.ndarray | None = None,
 ) -> Generator[float, None, LayerPoints]:
     """Sample one layer on its surface; ``blockers`` are earlier layers' points in 3-D (``ValueError`` for the
-    user's mistakes, :class:`ScatterError` for the scene's)."""
+    user's mistakes, :class:`ScatterError` for the scene's). With the surfaces' cache, a layer whose sampling
+    inputs are those of its cached points only places them again."""
+    cache = surfaces.cache
     source = surfaces.fields_source(layer)
-    fields = layer_fields.build(layer, source.lookup, source.mesh, surfaces.depsgraph)
-    spec = dataclasses.replace(layer.spec, density=fields.density, mask=fields.mask)
     surface = surfaces.of(layer)
+    fields_key = None if cache is None else job_cache.fields_key(layer, source.key, surfaces.depsgraph)
+    samples_key = job_cache.samples_key(layer, fields_key, surface.key, blockers, keep)
+    fields = None if cache is None else JobCache.get(cache.fields, layer.name, fields_key)
+    if fields is None:
+        fields = layer_fields.build(layer, source.lookup, source.mesh, surfaces.depsgraph)
+        if cache is not None:
+            JobCache.put(cache.fields, layer.name, fields_key, fields)
+    spec = dataclasses.replace(layer.spec, density=fields.density, mask=fields.mask)
     if layer.surface == SurfaceMode.ALL:
         return (yield from surface_layer_steps(surface.mesh.vertices, surface.mesh.triangles, spec, blockers,
                                                slope_range=layer.slope_range, keep=keep))
+    samples = None if cache is None else JobCache.get(cache.samples, layer.name, samples_key)
+    if samples is not None:
+        return place(surface.lookup, spec, samples)
     flat = None if blockers is None else Samples(blockers.positions[:, :2], blockers.radii)
-    return (yield from scatter_layer_steps(surface.lookup, spec, flat, backend, keep=keep))
+    points = yield from scatter_layer_steps(surface.lookup, spec, flat, backend, keep=keep)
+    if cache is not None:
+        JobCache.put(cache.samples, layer.name, samples_key, Samples(points.positions[:, :2].copy(),
+                                                                     points.radii.copy()))
+    return points
