@@ -44,7 +44,7 @@ def fingerprint(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> tuple[
     vertex coordinates and of the faces' vertex indices): equal exactly when a scatter on it would be."""
     evaluated = obj.evaluated_get(depsgraph)
     matrix = tuple(np.array(evaluated.matrix_world, dtype=np.float64).ravel().tolist())
-    if obj.type == 'CAMERA':
+    if isinstance(obj.data, bpy.types.Camera):
         return (*matrix, *camera_settings(obj.data))
     if obj.type not in {'MESH', 'CURVE', 'SURFACE', 'FONT'}:
         return matrix
