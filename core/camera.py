@@ -132,6 +132,65 @@ def in_view(points: np.ndarray, view: CameraView, margin: float = 0.0,
     return keep
 
 
+def footprint(view: CameraView, bounds: np.ndarray, z_range: tuple[float, float], margin: float = 0.0,
+              max_distance: float | None = None) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The XY rectangle holding every point that :func:`in_view` keeps inside ``bounds`` and ``z_range``.
+
+    ``bounds`` is ``[[x0, y0], [x1, y1]]`` (the terrain's XY bounds), ``z_range`` its lowest and highest point:
+    every surface point lies in that box, so the view volume (widened by ``margin``, cut at ``max_distance``)
+    clipped to the box, projected to XY, is all a culled layer needs to sample. The clipped volume is a convex
+    polyhedron; the answer is the bounding rectangle of its vertices (exact up to rounding). None when the
+    camera sees nothing of the box.
+
+    >>> view = CameraView.perspective(location=(0, 0, 10), fov=np.pi / 2, aspect=1.0)  # looks straight down
+    >>> lo, hi = footprint(view, np.array([[-100.0, -100.0], [100.0, 100.0]]), (0.0, 0.0))
+    >>> np.round(lo, 6).tolist(), np.round(hi, 6).tolist()
+    ([-10.0, -10.0], [10.0, 10.0])
+    """
+    matrix, frame = _validate(view)
+    box = np.asarray(bounds, dtype=np.float64)
+    low, high = (float(v) for v in z_range)
+    if box.shape != (2, 2) or not np.isfinite(box).all() or not (math.isfinite(low) and math.isfinite(high)):
+        raise ValueError(f"bounds must be finite [[x0, y0], [x1, y1]] and z_range finite, got {box!r}, {z_range!r}")
+    in_view(np.zeros((0, 3)), view, margin, max_distance)  # validates margin and max_distance
+    if max_distance is not None:  # the clip sphere's bounding box
+        eye = view.location
+        box = np.stack([np.maximum(box[0], eye[:2] - max_distance), np.minimum(box[1], eye[:2] + max_distance)])
+        low, high = max(low, eye[2] - max_distance), min(high, eye[2] + max_distance)
+    if (box[1] < box[0]).any() or high < low:
+        return None
+    # Half-spaces a·p ≤ b in world space: the view volume's planes as in_view tests them, then the box.
+    rot_inv = np.linalg.inv(matrix[:3, :3])
+    local_margin = margin / float(np.linalg.norm(matrix[:3, :3], axis=0).min())
+    normals, offsets = _side_planes(frame, view.orthographic)
+    camera_rows = np.vstack([normals, [0.0, 0.0, 1.0]]) @ rot_inv
+    camera_bounds = np.append(offsets, 0.0) + local_margin + camera_rows @ matrix[:3, 3]
+    eye3 = np.eye(3)
+    rows = np.vstack([camera_rows, eye3, -eye3])
+    limits = np.concatenate([camera_bounds, [box[1, 0], box[1, 1], high, -box[0, 0], -box[0, 1], -low]])
+    corners = []
+    for i in range(len(rows)):
+        for j in range(i + 1, len(rows)):
+            for k in range(j + 1, len(rows)):
+                a = rows[[i, j, k]]
+                if abs(np.linalg.det(a)) < 1e-12:
+                    continue
+                corners.append(np.linalg.solve(a, limits[[i, j, k]]))
+    if not corners:
+        return None
+    points = np.array(corners)
+    slack = 1e-9 * (1.0 + np.abs(limits) + np.abs(points) @ np.abs(rows).T)
+    points = points[(points @ rows.T <= limits + slack).all(axis=1)]
+    if not len(points):
+        return None
+    lo, hi = points[:, :2].min(axis=0), points[:, :2].max(axis=0)
+    pad = 1e-9 * (1.0 + np.abs(np.concatenate([lo, hi])).max())
+    lo, hi = np.maximum(lo - pad, box[0]), np.minimum(hi + pad, box[1])
+    if (hi <= lo).any():
+        return None
+    return (float(lo[0]), float(lo[1])), (float(hi[0]), float(hi[1]))
+
+
 def distance_to(points: np.ndarray, view: CameraView) -> np.ndarray:
     """``(N,)`` world distance of each point from the camera's location."""
     points = np.asarray(points, dtype=np.float64)
@@ -204,4 +263,5 @@ class SurfaceHeights:
         return self.terrain.sample(xy).z
 
 
-__all__ = ["CameraView", "FalloffDensity", "SurfaceHeights", "ViewMask", "distance_falloff", "distance_to", "in_view"]
+__all__ = ["CameraView", "FalloffDensity", "SurfaceHeights", "ViewMask", "distance_falloff", "distance_to",
+           "footprint", "in_view"]

@@ -138,8 +138,8 @@ def fields_key(layer: LayerInput, source_key: Key, depsgraph: bpy.types.Depsgrap
     return (source_key, density, layer.spec.seed, mask, view, proximity)
 
 
-_PLACEMENT_ONLY: dict[str, Any] = {"align": 0.0, "random_yaw": True, "scale_range": (1.0, 1.0), "tilt": 0.0, "scale_by_density": 0.0,
-                   "scale_by_slope": 0.0, "prefab_weights": (1.0,)}
+_PLACEMENT_ONLY: dict[str, Any] = {"align": 0.0, "random_yaw": True, "scale_range": (1.0, 1.0), "tilt": 0.0,
+                                   "scale_by_density": 0.0, "scale_by_slope": 0.0, "prefab_weights": (1.0,)}
 """LayerSpec fields that change where instances are placed only in height, rotation, scale or prefab."""
 
 

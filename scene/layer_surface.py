@@ -14,6 +14,7 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
+from ..core.camera import footprint
 from ..core.chunks import Backend
 from ..core.poisson import Samples
 from ..core.scatter import LayerPoints, place, scatter_layer_steps
@@ -22,6 +23,7 @@ from ..core.terrain import TerrainLookup
 from ..properties.modes import SurfaceMode
 from . import job_cache, layer_fields
 from .job_cache import JobCache, Key
+from .layer_look import CameraInput
 from .scatter_spec import LayerInput, ScatterError, ScatterInput
 from .targets import read_targets
 from .terrain import MeshArrays, read_mesh
@@ -103,6 +105,20 @@ class Surfaces:
         return self.of(layer)
 
 
+def view_region(camera: CameraInput, surface: Surface, source: Surface
+                ) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The XY rectangle a culled layer samples: the camera's view (widened by the margin, cut at the clip
+    distance) through the height range where the view mask looks (the fields source's surface; where it has no
+    surface, the mask looks at the camera's height), or None when nothing of the surface is in view."""
+    z = source.lookup.vertices[:, 2]
+    low, high = float(z.min()), float(z.max())
+    if source is not surface:
+        eye = float(camera.view.location[2])
+        low, high = min(low, eye), max(high, eye)
+    return footprint(camera.view, surface.lookup.bounds.as_array(), (low, high), camera.margin or 0.0,
+                     camera.max_distance)
+
+
 def layer_steps(
     layer: LayerInput, surfaces: Surfaces, blockers: Samples | None, backend: Backend | None = None,
     keep: np.ndarray | None = None,
@@ -125,6 +141,12 @@ def layer_steps(
         return (yield from surface_layer_steps(surface.mesh.vertices, surface.mesh.triangles, spec, blockers,
                                                slope_range=layer.slope_range, keep=keep))
     samples = None if cache is None else JobCache.get(cache.samples, layer.name, samples_key)
+    if samples is None and layer.look.camera is not None and layer.look.camera.margin is not None:
+        region = view_region(layer.look.camera, surface, source)
+        if region is None:  # the camera sees nothing of this surface
+            samples = Samples(np.zeros((0, 2)), np.zeros(0))
+        else:
+            spec = dataclasses.replace(spec, region=region)
     if samples is not None:
         return place(surface.lookup, spec, samples)
     flat = None if blockers is None else Samples(blockers.positions[:, :2], blockers.radii)
