@@ -31,18 +31,21 @@ def run() -> str:
     base = dict(min_radius=6.0, max_radius=18.0, seed=1, chunk_size=512.0, max_slope=math.radians(40))
     clip, margin = 2_000.0, 20.0
     z = terrain.vertices[:, 2]
+    z_range = (float(z.min()), float(z.max()))
 
     def seen(max_distance: float | None):  # what the Scatter job samples: the view's footprint on the terrain
-        return footprint(view, terrain.bounds.as_array(), (float(z.min()), float(z.max())), margin, max_distance)
+        return footprint(view, terrain.bounds.as_array(), z_range, margin, max_distance)
 
     cases = [
         ("whole world", LayerSpec(**base)),
-        ("culled to the view, margin 20 m, sampled over the whole terrain",
+        ("culled to the view, margin 20 m, every candidate's height looked up, sampled over the whole terrain",
          LayerSpec(**base, mask=ViewMask(view, heights, margin))),
-        ("culled to the view, margin 20 m", LayerSpec(**base, mask=ViewMask(view, heights, margin), region=seen(None))),
-        ("culled, clipped at 2 km", LayerSpec(**base, mask=ViewMask(view, heights, margin, clip), region=seen(clip))),
+        ("culled to the view, margin 20 m", LayerSpec(**base, mask=ViewMask(view, heights, margin, None, z_range),
+                                                      region=seen(None))),
+        ("culled, clipped at 2 km", LayerSpec(**base, mask=ViewMask(view, heights, margin, clip, z_range),
+                                              region=seen(clip))),
         ("culled, clipped at 2 km, falloff 300 m → 2 km", LayerSpec(
-            **base, mask=ViewMask(view, heights, margin, clip), region=seen(clip),
+            **base, mask=ViewMask(view, heights, margin, clip, z_range), region=seen(clip),
             density=FalloffDensity(view, heights, 300.0, 2_000.0, 0.0))),
     ]
     area = size * size
@@ -67,7 +70,9 @@ def run() -> str:
                     f"{took:.1f} | {took / full_time:.2f}× |")
     rows += ["", "A culled layer samples only the bounding rectangle of the view's footprint: the view volume widened "
              "by the margin, cut at the clip distance, between the terrain's lowest and highest point, seen from "
-             "above (`core.camera.footprint`). Every instance of the culled layers lies inside the view volume "
+             "above (`core.camera.footprint`); the view mask decides most candidates from the vertical segment "
+             "through the terrain's height range (both ends in view: in view), looking up the height only for the "
+             "rest. Every instance of the culled layers lies inside the view volume "
              "widened by the margin "
              "(tests/core/test_camera.py checks the test against a pinhole projection; "
              "tests/blender/test_scatter_look.py against Blender's own `world_to_camera_view`)."]

@@ -104,3 +104,22 @@ def test_culling_inside_the_footprint_equals_the_whole_world_culled(seed: int) -
         gap, _ = cKDTree(points.positions[:, :2]).query(probe)
         assert gap.max() < radius  # no place in view where another instance would fit
     assert abs(len(culled) - len(world)) <= 0.03 * len(world)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("clip", [None, 60.0])
+def test_the_view_mask_with_a_height_range_gives_the_same_answer(seed: int, clip: float | None) -> None:
+    terrain = _hills()
+    rng = np.random.default_rng(seed)
+    location = (*rng.uniform(0.0, 300.0, 2), rng.uniform(-5.0, 40.0))
+    rotation = _random_rotation(rng)
+    if rotation[2, 2] < 0:  # look downward (the camera looks along its local -Z)
+        rotation = rotation @ np.diag([1.0, -1.0, -1.0])
+    view = CameraView.perspective(location, rng.uniform(0.4, 2.0), 1.5, rotation)
+    z = terrain.vertices[:, 2]
+    heights = SurfaceHeights(terrain)
+    xy = rng.uniform(-20.0, 320.0, (50_000, 2))  # also off the terrain (tested at the camera's height)
+    exact = ViewMask(view, heights, 2.0, clip)(xy)
+    fast = ViewMask(view, heights, 2.0, clip, (float(z.min()), float(z.max())))(xy)
+    assert exact.any()
+    np.testing.assert_array_equal(fast, exact)
