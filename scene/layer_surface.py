@@ -57,23 +57,27 @@ class Surfaces:
         self._targets: dict[str, Surface] = {}
         if job.terrain is not None:
             groups = tuple({name for layer in job.layers for name in layer.vertex_groups})
-            key = None
-            if cache is not None and not groups:  # vertex weights are part of the key: read them first
-                key = job_cache.mesh_key(job.terrain, depsgraph, {})
-                self.terrain = JobCache.get(cache.surfaces, job.terrain.name, key)
-            if self.terrain is None:
-                try:
-                    mesh = read_mesh(job.terrain, depsgraph, groups)
-                except ValueError as error:
-                    raise ScatterError(str(error)) from error
-                if cache is not None and groups:
-                    key = job_cache.mesh_key(job.terrain, depsgraph, mesh.vertex_group_weights)
-                    cached = JobCache.get(cache.surfaces, job.terrain.name, key)
-                    self.terrain = cached
-                if self.terrain is None:
-                    self.terrain = Surface(job.terrain.name, mesh, "Terrain", key)
+            self.terrain = self._read_terrain(job.terrain, groups)
             if cache is not None:
-                JobCache.put(cache.surfaces, job.terrain.name, key, self.terrain)
+                JobCache.put(cache.surfaces, job.terrain.name, self.terrain.key, self.terrain)
+
+    def _read_terrain(self, terrain: bpy.types.Object, groups: tuple[str, ...]) -> Surface:
+        cache, key = self.cache, None
+        if cache is not None and not groups:  # the fingerprint is the whole key: no need to read the mesh
+            key = job_cache.mesh_key(terrain, self.depsgraph, {})
+            found = JobCache.get(cache.surfaces, terrain.name, key)
+            if found is not None:
+                return found
+        try:
+            mesh = read_mesh(terrain, self.depsgraph, groups)
+        except ValueError as error:
+            raise ScatterError(str(error)) from error
+        if cache is not None and groups:  # the vertex weights the layers read are part of the key
+            key = job_cache.mesh_key(terrain, self.depsgraph, mesh.vertex_group_weights)
+            found = JobCache.get(cache.surfaces, terrain.name, key)
+            if found is not None:
+                return found
+        return Surface(terrain.name, mesh, "Terrain", key)
 
     def of(self, layer: LayerInput) -> Surface:
         """Where ``layer`` places its instances."""

@@ -153,3 +153,16 @@ def test_a_camera_move_or_lens_change_re_culls_only_layers_that_use_it() -> None
     camera.data.lens /= 2.0
     bpy.context.view_layer.update()
     assert not module.scheduled()
+
+
+def test_painted_vertex_weights_are_part_of_the_key(layered_scene: bpy.types.Object) -> None:
+    terrain = layered_scene
+    group = terrain.vertex_groups.new(name="Dense")
+    group.add(list(range(len(terrain.data.vertices) // 2)), 1.0, 'REPLACE')
+    trees = bpy.context.scene.strew.layers["Trees"]
+    settle(lambda: (setattr(trees, "density_mode", 'VERTEX_GROUP'), setattr(trees, "density_vertex_group", "Dense")))
+    before = positions("Trees")
+    group.add(list(range(len(terrain.data.vertices))), 0.0, 'REPLACE')  # paint the group away
+    settle(lambda: setattr(trees, "scale_max", 1.7))  # any change: the weights are read again and compared
+    assert not np.array_equal(positions("Trees"), before)
+    assert_same_as_a_fresh_scatter()
