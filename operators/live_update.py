@@ -71,7 +71,18 @@ def _signature(group: bpy.types.PropertyGroup, skip: set[str]) -> tuple[Any, ...
 
 
 def _snapshot(settings: Any) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
-    return _signature(settings, _PASSIVE), [_signature(layer, {"rna_type"}) for layer in settings.layers]
+    """The scene's and each layer's settings; a layer that looks through a camera also notes which one (picking
+    another scene camera changes it)."""
+    return _signature(settings, _PASSIVE), [(*_signature(layer, {"rna_type"}), _camera_name(settings, layer))
+                                            for layer in settings.layers]
+
+
+def _camera_name(settings: Any, layer: Any) -> str | None:
+    """The camera a layer culls or thins by (its own, else the scene's), or None."""
+    if not (layer.camera_cull or layer.camera_falloff):
+        return None
+    camera = layer.camera or settings.id_data.camera
+    return None if camera is None else camera.name
 
 
 def _sources(settings: Any, layer: Any) -> set[str]:
@@ -87,10 +98,9 @@ def _sources(settings: Any, layer: Any) -> set[str]:
         names |= {obj.name for obj in layer.proximity_collection.all_objects}
     if layer.density_image is not None:
         names.add(layer.density_image.name)
-    if layer.camera_cull or layer.camera_falloff:
-        camera = layer.camera or settings.id_data.camera
-        if camera is not None:
-            names.add(camera.name)
+    camera = _camera_name(settings, layer)
+    if camera is not None:
+        names.add(camera)
     return names
 
 

@@ -148,6 +148,10 @@ def test_a_camera_move_or_lens_change_re_culls_only_layers_that_use_it() -> None
     assert 0 < len(positions("Trees")) < len(moved)
     assert_same_as_a_fresh_scatter()
 
+    other = _camera()  # another scene camera: the culled layer looks through it
+    settle(lambda: setattr(bpy.context.scene, "camera", other))
+    assert_same_as_a_fresh_scatter()
+
     settle(lambda: setattr(culled, "camera_cull", False))
     camera.location.x -= 6.0  # the layer no longer looks at the camera: nothing to do
     camera.data.lens /= 2.0
