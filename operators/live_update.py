@@ -140,7 +140,9 @@ def first_changed(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) -> int
 
 
 def _changed(name: str, depsgraph: bpy.types.Depsgraph) -> bool:
-    """Whether the object (or image) ``name`` differs from when it was last seen; remembers it."""
+    """Whether the object (or image) ``name`` differs from when it was last seen; remembers it. Blender also
+    reports objects as updated when only the relations around them were rebuilt (Strew adding its output), so
+    an update counts only when the fingerprint changed."""
     obj = bpy.data.objects.get(name)
     if obj is None:
         return True  # an image: reported only when it changed
