@@ -56,7 +56,7 @@ test-gui: build
 	$(PY) -m pytest tests/gui -q -rs
 
 # tests/blender under the bpy wheel of each supported Blender, each in its own venv (.venv-bpyXY, made on
-# first use, ~375 MB each).
+# first use, ~375 MB each, with the test extra and bpy's own numpy kept).
 BPY_COMPAT := 42=4.2.23 45=4.5.15 50=5.0.1
 
 test-compat:
@@ -64,8 +64,10 @@ test-compat:
 	  tag=$${pair%%=*}; version=$${pair#*=}; venv=.venv-bpy$$tag; \
 	  if [ ! -f $$venv/.strew-installed ]; then \
 	    echo "== creating $$venv (bpy $$version)"; \
-	    $(PYTHON) -m venv $$venv && $$venv/bin/pip install --quiet "bpy==$$version" pytest hypothesis \
-	    && $$venv/bin/pip install --quiet --no-deps -e . && touch $$venv/.strew-installed || exit 1; \
+	    $(PYTHON) -m venv $$venv && $$venv/bin/pip install --quiet "bpy==$$version" \
+	    && $$venv/bin/python -c "import numpy; print('numpy==' + numpy.__version__)" > $$venv/keep-numpy.txt \
+	    && $$venv/bin/pip install --quiet -c $$venv/keep-numpy.txt -e '.[test]' \
+	    && touch $$venv/.strew-installed || exit 1; \
 	  fi; \
 	  echo "== Blender $$version (bpy wheel in $$venv)"; \
 	  $$venv/bin/python -m pytest tests/blender -q -p no:cacheprovider || failed="$$failed $$version"; \

@@ -74,13 +74,6 @@ RUSSIAN: dict[str, str] = {
         "{layer}: коллекция «{collection}» пуста; добавьте в неё объекты для размещения",
     '{layer}: every object in "{collection}" has weight 0; give one a weight > 0':
         "{layer}: у всех объектов в «{collection}» вес 0; задайте хотя бы одному вес больше 0",
-    "{layer}: Min Radius must be greater than 0": "{layer}: мин. радиус должен быть больше 0",
-    "{layer}: Max Radius ({max_radius:g}) is smaller than Min Radius ({min_radius:g}); "
-    "raise Max Radius or lower Min Radius":
-        "{layer}: макс. радиус ({max_radius:g}) меньше мин. радиуса ({min_radius:g}); "
-        "увеличьте макс. радиус или уменьшите мин. радиус",
-    "{layer}: Scale Max is smaller than Scale Min": "{layer}: макс. масштаб меньше мин. масштаба",
-    "{layer}: Max Height is below Min Height": "{layer}: макс. высота ниже мин. высоты",
     "{layer}: density is set to Image but no image is picked":
         "{layer}: плотность задана изображением, но изображение не выбрано",
     "{layer}: density is set to Vertex Group but no group is named":
@@ -447,6 +440,8 @@ RUSSIAN: dict[str, str] = {
         "Сколько раз могут встречаться плитки (все повороты вместе): ПЛИТКА=N или ПЛИТКА=МИН..МАКС (МАКС * — без "
         "ограничения) через «;», например «entrance=1; stairs=0..4»",
     "room name: give the output collection a name": "имя комнаты: задайте имя выходной коллекции",
+    "origin: give three finite numbers (x, y, z), got {origin}":
+        "начало: задайте три конечных числа (x, y, z), получено {origin}",
     "heuristic: use one of {options}, got {value!r}": "эвристика: используйте одно из {options}, получено {value!r}",
     "fixed tile {tile!r}: rotation must be 0, 90, 180 or 270":
         "закреплённая плитка {tile!r}: поворот должен быть 0, 90, 180 или 270",

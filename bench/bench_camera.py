@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-TITLE = "Camera culling (issue 17)"
+TITLE = "Camera culling"
 
 
 def run() -> str:

@@ -7,7 +7,7 @@ import os
 import time
 from pathlib import Path
 
-TITLE = "Parallel chunks (issue 18): 10 km world, 1 vs 2 worker processes, the same points"
+TITLE = "Parallel chunks: 10 km world, 1 vs 2 worker processes, the same points"
 
 ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales")
 
@@ -43,7 +43,7 @@ def run() -> str:
     load_before = os.getloadavg()[0]
     terrain = large_world_terrain()
     spec = LayerSpec(min_radius=6.0, seed=1, chunk_size=512.0, max_slope=math.radians(40))
-    grid = ChunkGrid.over(terrain.bounds.as_array(), spec.chunk_size, spec.radius_max)
+    grid = ChunkGrid.over(terrain.bounds.as_array(), spec.chunk_size, spec.max_radius)
     with SharedObject(ChunkWork(terrain, spec, None, grid)) as shared:
         shared_mib = shared.nbytes / 2**20
 

@@ -18,6 +18,7 @@ from scipy.spatial import cKDTree
 from strew.core.poisson import PoissonSettings, Samples, sample
 
 from .baseline_bridson import bridson as pure_python_bridson
+from .blender_distribute import distribute_points
 
 TITLE = "Poisson-disk sampling (core.poisson)"
 PROBES = 200_000
@@ -85,39 +86,17 @@ def blender_poisson(size: float, distance_min: float, density_max: float, repeat
 
     Returns (best seconds of the depsgraph evaluation, positions shifted to [0, size)^2, Blender version);
     ``sets`` (a list) receives the positions of every seed.
-    The node tree is plane -> Distribute Points on Faces -> Points to Vertices (to read positions back).
     """
     import bpy
 
     bpy.ops.wm.read_homefile(use_empty=True)
     bpy.ops.mesh.primitive_plane_add(size=size)
     plane = bpy.context.active_object
-    tree = bpy.data.node_groups.new("StrewPoissonBench", "GeometryNodeTree")
-    tree.interface.new_socket(name="Geometry", in_out="INPUT", socket_type="NodeSocketGeometry")
-    tree.interface.new_socket(name="Geometry", in_out="OUTPUT", socket_type="NodeSocketGeometry")
-    group_in, group_out = tree.nodes.new("NodeGroupInput"), tree.nodes.new("NodeGroupOutput")
-    distribute = tree.nodes.new("GeometryNodeDistributePointsOnFaces")
-    distribute.distribute_method = "POISSON"
-    distribute.inputs["Distance Min"].default_value = distance_min
-    distribute.inputs["Density Max"].default_value = density_max
-    to_vertices = tree.nodes.new("GeometryNodePointsToVertices")
-    tree.links.new(group_in.outputs[0], distribute.inputs["Mesh"])
-    tree.links.new(distribute.outputs["Points"], to_vertices.inputs["Points"])
-    tree.links.new(to_vertices.outputs[0], group_out.inputs[0])
-    plane.modifiers.new("poisson", "NODES").node_group = tree
-    best, positions = math.inf, np.zeros((0, 2))
-    for seed in range(repeats):
-        distribute.inputs["Seed"].default_value = seed
-        started = time.perf_counter()
-        mesh = plane.evaluated_get(bpy.context.evaluated_depsgraph_get()).data
-        count = len(mesh.vertices)
-        best = min(best, time.perf_counter() - started)
-        co = np.empty(count * 3, dtype=np.float32)
-        mesh.vertices.foreach_get("co", co)
-        positions = co.reshape(-1, 3)[:, :2].astype(np.float64) + size / 2.0
-        if sets is not None:
-            sets.append(positions)
-    return best, positions, bpy.app.version_string
+    best, every = distribute_points(plane, distance_min, density_max, repeats)
+    shifted = [points[:, :2] + size / 2.0 for points in every]
+    if sets is not None:
+        sets.extend(shifted)
+    return best, shifted[-1] if shifted else np.zeros((0, 2)), bpy.app.version_string
 
 
 # ------------------------------------------------------------------------------------------- workloads

@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-TITLE = "Scatter operator (issue 5): 1M-triangle terrain, three layers, Geometry Nodes output"
+TITLE = "Scatter operator: 1M-triangle terrain, three layers, Geometry Nodes output"
 
 SIZE = 600.0
 QUADS = 708  # 708² quads → 1,002,528 triangles

@@ -15,6 +15,8 @@ import numpy as np
 from scipy.spatial import cKDTree
 from strew.core.surface import SurfaceSettings, sample_surface
 
+from .blender_distribute import distribute_points
+
 TITLE = "Surface sampling (core.surface)"
 PROBES = 200_000
 
@@ -90,30 +92,8 @@ def blender_surface(v: np.ndarray, f: np.ndarray, r: float, density_max: float, 
     mesh.from_pydata(v.tolist(), [], f.tolist())
     ob = bpy.data.objects.new("StrewSurfaceBench", mesh)
     bpy.context.scene.collection.objects.link(ob)
-    tree = bpy.data.node_groups.new("StrewSurfaceBench", "GeometryNodeTree")
-    tree.interface.new_socket(name="Geometry", in_out="INPUT", socket_type="NodeSocketGeometry")
-    tree.interface.new_socket(name="Geometry", in_out="OUTPUT", socket_type="NodeSocketGeometry")
-    group_in, group_out = tree.nodes.new("NodeGroupInput"), tree.nodes.new("NodeGroupOutput")
-    distribute = tree.nodes.new("GeometryNodeDistributePointsOnFaces")
-    distribute.distribute_method = "POISSON"
-    distribute.inputs["Distance Min"].default_value = r
-    distribute.inputs["Density Max"].default_value = density_max
-    to_vertices = tree.nodes.new("GeometryNodePointsToVertices")
-    tree.links.new(group_in.outputs[0], distribute.inputs["Mesh"])
-    tree.links.new(distribute.outputs["Points"], to_vertices.inputs["Points"])
-    tree.links.new(to_vertices.outputs[0], group_out.inputs[0])
-    ob.modifiers.new("poisson", "NODES").node_group = tree
-    best, points = math.inf, np.zeros((0, 3))
-    for seed in range(repeats):
-        distribute.inputs["Seed"].default_value = seed
-        started = time.perf_counter()
-        evaluated = ob.evaluated_get(bpy.context.evaluated_depsgraph_get()).data
-        count = len(evaluated.vertices)
-        best = min(best, time.perf_counter() - started)
-        co = np.empty(count * 3, dtype=np.float32)
-        evaluated.vertices.foreach_get("co", co)
-        points = co.reshape(-1, 3).astype(np.float64)
-    return best, points, bpy.app.version_string
+    best, every = distribute_points(ob, r, density_max, repeats)
+    return best, every[-1] if every else np.zeros((0, 3)), bpy.app.version_string
 
 
 # -------------------------------------------------------------------------------------------- workloads

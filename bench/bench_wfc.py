@@ -1,5 +1,5 @@
 """WFC on mxgmn's simple-tiled sets: time and success over seeds, against a pure-Python baseline and the
-fast-wfc (C++) reference figures measured on this machine class (issue 6)."""
+fast-wfc (C++) reference figures measured on this machine class."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ SETS = {
 SIZES = (24, 50, 100, 200)
 SEEDS = {24: 21, 50: 21, 100: 21, 200: 5}
 TIME_LIMIT = 30.0
-# fast-wfc (C++, no backtracking) on this machine class, from issue 6: seconds, or a success note.
+# fast-wfc (C++, no backtracking) on this machine class: seconds, or a success note.
 FAST_WFC = {("Knots", 24): 0.56e-3, ("Knots", 100): 0.189, ("Rooms", 100): 0.183, ("Circuit", 100): 0.149,
             ("Knots", 200): 3.05}
 FAST_WFC_NOTE = {("Castle", 100): "0/21 solved", ("Summer", 100): "0/21 solved"}

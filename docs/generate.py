@@ -26,10 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from raster import Canvas, Colour, hex_colour
 from strew.core.fields import AwayFromPolylines
 from strew.core.poisson import PoissonSettings, Samples, sample
-from strew.core.wfc import Rules, SocketTile, find_violations, load_mxgmn, rules_from_tiles, solve
 
 HERE = Path(__file__).resolve().parent
-MXGMN = Path("/work/shared/bench-data/wfc-mxgmn")
 PANEL = 300  # pixels per square panel
 GAP = 12
 
@@ -266,98 +264,7 @@ def fig_holes(out: Path) -> str:
     return "; ".join(notes)
 
 
-# -- WFC ----------------------------------------------------------------------------------------------------
-
-def side_open(rules: Rules, blank: int) -> dict[str, np.ndarray]:
-    """Per direction, which variants have a line leaving that side (the blank tile cannot stand there)."""
-    east, north = rules.allowed["e"], rules.allowed["n"]
-    return {"e": ~east[:, blank], "w": ~east[blank, :], "n": ~north[:, blank], "s": ~north[blank, :]}
-
-
-def draw_grid(canvas: Canvas, view: View, grid: np.ndarray, opened: dict[str, np.ndarray],
-              background: Callable[[int], Colour], line: Colour, width: float,
-              bridges: dict[int, tuple[str, str]] | None = None) -> None:
-    """Each cell: its background colour, then a bar from the centre to every open side."""
-    cell = view.scale
-    step = {"e": (1, 0), "w": (-1, 0), "n": (0, -1), "s": (0, 1)}  # pixel directions (y down)
-    for (x, y), variant in np.ndenumerate(grid):
-        left, top = view.px(np.array([[x, y + 1]]))[0]
-        # Half a pixel of overlap: neighbouring cells leave no light seam between them.
-        canvas.rect(left - 0.5, top - 0.5, left + cell + 0.5, top + cell + 0.5, background(int(variant)))
-        cx, cy = left + cell / 2, top + cell / 2
-        sides = [d for d in ("e", "w", "n", "s") if opened[d][variant]]
-        over = (bridges or {}).get(int(variant), ())
-        for d in sides:
-            if d in over:
-                continue
-            canvas.line(cx, cy, cx + step[d][0] * cell / 2, cy + step[d][1] * cell / 2, line, width=width)
-        for d in over:  # the bridge of a crossing: a gap, then the upper strand
-            canvas.line(cx, cy, cx + step[d][0] * cell / 2, cy + step[d][1] * cell / 2, background(int(variant)),
-                        width=width * 2.2)
-            canvas.line(cx, cy, cx + step[d][0] * cell / 2, cy + step[d][1] * cell / 2, line, width=width)
-
-
-def fig_wfc_knots(out: Path) -> str:
-    rules = load_mxgmn(MXGMN / "Knots.xml")
-    shape = (24, 24)
-    grid = solve(rules, shape, seed=3)
-    assert not find_violations(rules, grid), "Knots grid breaks a rule"
-    blank = rules.index("empty 0")
-    opened = side_open(rules, blank)
-    tiles = rules.tiles or rules.names or ()
-    rotations = rules.rotations or (0,) * rules.count
-    # A crossing is drawn with one strand on top: the vertical one at rotation 0, the horizontal one at 90.
-    bridges = {v: (("n", "s") if rotations[v] in (0, 180) else ("e", "w"))
-               for v in range(rules.count) if tiles[v] == "cross"}
-    palette = {name: PALE for name in tiles} | {"cross": hex_colour("#fff3e0")}
-    canvas = Canvas(PANEL * 3 // 2 + 2 * GAP, PANEL * 3 // 2 + 2 * GAP)
-    view = View.fit(0, 0, *shape, GAP, GAP, PANEL * 3 // 2)
-    draw_grid(canvas, view, grid, opened, lambda v: palette[tiles[v]], INK, width=3.0,
-              bridges=bridges)
-    frame(canvas, view)
-    canvas.save(out / "wfc_knots.png")
-    used = sorted({tiles[v] for v in np.unique(grid)})
-    return f"Knots {shape}: {rules.count} variants, tiles used {used}"
-
-
-def road_kit() -> Rules:
-    g, r = "grass", "road"
-    tiles = [
-        SocketTile("grass", {"n": g, "e": g, "s": g, "w": g}, weight=6.0),
-        SocketTile("straight", {"n": r, "e": g, "s": r, "w": g}, weight=2.0, rotations=(0, 90)),
-        SocketTile("corner", {"n": r, "e": r, "s": g, "w": g}, rotations=(0, 90, 180, 270)),
-        SocketTile("tee", {"n": r, "e": r, "s": g, "w": r}, weight=0.6, rotations=(0, 90, 180, 270)),
-        SocketTile("cross", {"n": r, "e": r, "s": r, "w": r}, weight=0.3),
-        SocketTile("end", {"n": r, "e": g, "s": g, "w": g}, weight=0.3, rotations=(0, 90, 180, 270)),
-    ]
-    return rules_from_tiles(tiles)
-
-
-def fig_wfc_sockets(out: Path) -> str:
-    rules = road_kit()
-    sockets = rules.sockets or ()
-    opened = {d: np.array([s[d] == "road" for s in sockets]) for d in ("e", "w", "n", "s")}
-    tile_shape = (12, 12)
-    tile = solve(rules, tile_shape, seed=7, periodic=True)
-    assert not find_violations(rules, tile, periodic=True), "road tile breaks a rule across its seams"
-    copies = 3
-    world = np.tile(tile, (copies, copies))
-    assert not find_violations(rules, world), "3x3 copies of the road tile break a rule"
-    pixels = PANEL * 3 // 2
-    canvas = Canvas(pixels + 2 * GAP, pixels + 2 * GAP)
-    view = View.fit(0, 0, *world.shape, GAP, GAP, pixels)
-    draw_grid(canvas, view, world, opened, lambda v: GRASS, ROAD, width=0.36 * view.scale)
-    for k in range(1, copies):
-        a = view.px(np.array([[k * tile_shape[0], 0.0], [k * tile_shape[0], world.shape[1]]]))
-        b = view.px(np.array([[0.0, k * tile_shape[1]], [world.shape[0], k * tile_shape[1]]]))
-        canvas.line(*a[0], *a[1], SEAM, width=1.0, alpha=0.8)
-        canvas.line(*b[0], *b[1], SEAM, width=1.0, alpha=0.8)
-    frame(canvas, view)
-    canvas.save(out / "wfc_roads_tiling.png")
-    return f"road kit: {rules.count} variants, periodic {tile_shape} tile repeated 3x3"
-
-
-FIGURES = (fig_radius, fig_mask, fig_layers, fig_tiling, fig_holes, fig_wfc_knots, fig_wfc_sockets)
+FIGURES = (fig_radius, fig_mask, fig_layers, fig_tiling, fig_holes)
 
 
 def screenshots(out: Path) -> str:
@@ -375,6 +282,14 @@ def screenshots(out: Path) -> str:
     return lines[-1] if lines else f"session exited with {done.returncode}: {done.stderr[-500:]}"
 
 
+def every_figure() -> tuple[Callable[[Path], str], ...]:
+    """This module's figures, then those of figures_look and figures_wfc (they import this module: loaded here)."""
+    from figures_look import FIGURES as LOOK_FIGURES
+    from figures_wfc import FIGURES as WFC_FIGURES
+
+    return (*FIGURES, *LOOK_FIGURES, *WFC_FIGURES)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--out", type=Path, default=HERE / "images", help="folder for the PNG figures")
@@ -382,9 +297,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="skip the UI screenshots (a session of several minutes in a windowed Blender)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    from figures_look import FIGURES as LOOK_FIGURES  # imports this module: load it only once main() runs
-
-    for figure in (*FIGURES, *LOOK_FIGURES):
+    for figure in every_figure():
         started = time.perf_counter()
         note = figure(args.out)
         print(f"{figure.__name__:<18} {time.perf_counter() - started:6.2f} s  {note}")

@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
+from .. import register_modules_factory
 from . import about, brush, layers, live_update, presets, room_tools, rooms, scatter
 
 # Each module owns a ``classes`` tuple and a register/unregister pair; order matters for dependencies.
 _modules = (about, layers, presets, scatter, brush, rooms, room_tools, live_update)
 
-
-def register() -> None:
-    for module in _modules:
-        module.register()
-
-
-def unregister() -> None:
-    for module in reversed(_modules):
-        module.unregister()
+register, unregister = register_modules_factory(_modules)

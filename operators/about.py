@@ -9,8 +9,6 @@ from .. import __version__
 
 
 class STREW_OT_about(bpy.types.Operator):
-    """Show which version of Strew is running"""
-
     bl_idname = "strew.about"
     bl_label = "About Strew"
     bl_description = "Show which version of Strew is running"

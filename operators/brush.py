@@ -18,7 +18,7 @@ REDRAW_EVERY = 0.1  # seconds between writes of the layer while a stroke goes on
 
 
 class StrewStrokePoint(bpy.types.PropertyGroup):
-    location: FloatVectorProperty(name="Location", size=3, subtype='XYZ')  # type: ignore[valid-type]
+    location: FloatVectorProperty(name="Location", size=3, subtype='XYZ')
 
 
 class STREW_OT_paint(bpy.types.Operator):
@@ -29,13 +29,13 @@ class STREW_OT_paint(bpy.types.Operator):
     bl_options = {'REGISTER', 'UNDO'}
 
     layer_index: IntProperty(name="Layer", description="Layer to paint (-1: the active layer)", default=-1,
-                             min=-1, options={'SKIP_SAVE'})  # type: ignore[valid-type]
+                             min=-1, options={'SKIP_SAVE'})
     radius: FloatProperty(name="Brush Radius", description="Radius of the brush on the terrain", default=5.0,
-                          min=0.01, soft_max=100.0, subtype='DISTANCE', unit='LENGTH')  # type: ignore[valid-type]
+                          min=0.01, soft_max=100.0, subtype='DISTANCE', unit='LENGTH')
     erase: BoolProperty(name="Erase", description="Remove instances instead of adding them",
-                        default=False, options={'SKIP_SAVE'})  # type: ignore[valid-type]
+                        default=False, options={'SKIP_SAVE'})
     stroke: CollectionProperty(type=StrewStrokePoint, name="Stroke",
-                               options={'SKIP_SAVE'})  # type: ignore[valid-type]
+                               options={'SKIP_SAVE'})
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:

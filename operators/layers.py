@@ -11,8 +11,6 @@ def _settings(context: bpy.types.Context):  # -> StrewSceneSettings
 
 
 class STREW_OT_layer_add(bpy.types.Operator):
-    """Add a scatter layer below the active one"""
-
     bl_idname = "strew.layer_add"
     bl_label = "Add Layer"
     bl_description = "Add a scatter layer below the active one"
@@ -39,8 +37,6 @@ class STREW_OT_layer_add(bpy.types.Operator):
 
 
 class STREW_OT_layer_remove(bpy.types.Operator):
-    """Remove the active scatter layer (its scattered output stays until Clear)"""
-
     bl_idname = "strew.layer_remove"
     bl_label = "Remove Layer"
     bl_description = "Remove the active scatter layer (its scattered output stays until Clear)"
@@ -62,14 +58,12 @@ class STREW_OT_layer_remove(bpy.types.Operator):
 
 
 class STREW_OT_layer_move(bpy.types.Operator):
-    """Move the active layer up or down (layers run top to bottom, big objects first)"""
-
     bl_idname = "strew.layer_move"
     bl_label = "Move Layer"
     bl_description = "Move the active layer up or down (layers run top to bottom, big objects first)"
     bl_options = {'REGISTER', 'UNDO'}
 
-    direction: EnumProperty(  # type: ignore[valid-type]
+    direction: EnumProperty(
         name="Direction", items=[('UP', "Up", "Run earlier"), ('DOWN', "Down", "Run later")], default='UP',
     )
 

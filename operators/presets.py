@@ -25,9 +25,9 @@ class STREW_OT_preset_save(bpy.types.Operator):
     bl_options = {'REGISTER'}
 
     name: StringProperty(name="Name", description="Preset name (also its file name)",
-                         default="My Biome")  # type: ignore[valid-type]
+                         default="My Biome")
     overwrite: BoolProperty(name="Overwrite", description="Replace a preset of the same name",
-                            default=False)  # type: ignore[valid-type]
+                            default=False)
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
@@ -57,9 +57,9 @@ class STREW_OT_preset_load(bpy.types.Operator):
     bl_label = "Load Layer Preset"
     bl_options = {'REGISTER', 'UNDO'}
 
-    preset: EnumProperty(name="Preset", items=_preset_items)  # type: ignore[valid-type]
+    preset: EnumProperty(name="Preset", items=_preset_items)
     replace: BoolProperty(name="Replace Layers", description="Remove this scene's layers first",
-                          default=False)  # type: ignore[valid-type]
+                          default=False)
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:

@@ -18,8 +18,6 @@ from .rooms import STREW_OT_assemble_room, fill_from_panel, room_params
 
 
 class STREW_OT_regenerate_room_box(bpy.types.Operator):
-    """Re-solve a box of cells of the assembled room; every cell outside the box keeps its tile"""
-
     bl_idname = "strew.regenerate_room_box"
     bl_label = "Regenerate Box"
     bl_description = ("Re-solve the cells of the box (From … To, inclusive) of the room Strew assembled; the "
@@ -66,8 +64,6 @@ class STREW_OT_regenerate_room_box(bpy.types.Operator):
 
 
 class STREW_OT_import_mxgmn(bpy.types.Operator, ImportHelper):
-    """Import an mxgmn / MarkovJunior simple-tiled XML tileset as a kit of flat tiles"""
-
     bl_idname = "strew.import_mxgmn"
     bl_label = "Import mxgmn XML"
     bl_description = ("Import an mxgmn (WaveFunctionCollapse) simple-tiled XML tileset as a kit of flat 1 m tiles "
@@ -75,8 +71,8 @@ class STREW_OT_import_mxgmn(bpy.types.Operator, ImportHelper):
     bl_options = {'REGISTER', 'UNDO'}
 
     filename_ext = ".xml"
-    filter_glob: StringProperty(name="File Filter", default="*.xml", options={'HIDDEN'})  # type: ignore[valid-type]
-    subset: StringProperty(  # type: ignore[valid-type]
+    filter_glob: StringProperty(name="File Filter", default="*.xml", options={'HIDDEN'})
+    subset: StringProperty(
         name="Subset", description="Name of a <subset> of the tileset to use (empty: every tile)")
 
     def execute(self, context: bpy.types.Context) -> set[str]:

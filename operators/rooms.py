@@ -149,7 +149,7 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
     quantum: FloatProperty(
         name="Precision", default=0.01, min=1e-5, soft_max=0.1, subtype='DISTANCE', unit='LENGTH',
         description="Vertices are rounded to this step before hashing; geometry off by more gets another label")
-    vertical: BoolProperty(  # type: ignore[valid-type]
+    vertical: BoolProperty(
         name="Up and Down", default=False,
         description="Also label the top and bottom from the geometry (off: they stay as set, since how storeys "
         "stack, through floors, stairs and voids, is rarely what the top and bottom faces show)")

@@ -19,14 +19,12 @@ def _report_result(operator: bpy.types.Operator, result: scatter_job.JobResult) 
 
 
 class STREW_OT_scatter(ModalJob):
-    """Scatter every enabled layer (or one layer) on the terrain; ESC cancels and leaves the scene as it was"""
-
     bl_idname = "strew.scatter"
     bl_label = "Scatter"
     bl_description = "Scatter every enabled layer on the terrain (earlier layers keep later ones away)"
     bl_options = {'REGISTER', 'UNDO'}
 
-    layer_index: IntProperty(  # type: ignore[valid-type]
+    layer_index: IntProperty(
         name="Layer", description="Scatter only this layer (-1: every enabled layer)", default=-1, min=-1,
         options={'SKIP_SAVE'},
     )
@@ -80,14 +78,12 @@ class STREW_OT_scatter(ModalJob):
 
 
 class STREW_OT_clear(bpy.types.Operator):
-    """Remove what Strew scattered (only objects Strew created)"""
-
     bl_idname = "strew.clear"
     bl_label = "Clear"
     bl_description = "Remove what Strew scattered; objects Strew did not create are never touched"
     bl_options = {'REGISTER', 'UNDO'}
 
-    layer_index: IntProperty(  # type: ignore[valid-type]
+    layer_index: IntProperty(
         name="Layer", description="Clear only this layer's output (-1: all layers)", default=-1, min=-1,
         options={'SKIP_SAVE'},
     )

@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
+from .. import register_modules_factory
 from . import main, presets, preview, rooms, scatter, scatter_look
 
 # Parent panels first: sub-panels (``bl_parent_id``) need their parent registered.
 _modules = (main, presets, scatter, scatter_look, preview, rooms)
 
-
-def register() -> None:
-    for module in _modules:
-        module.register()
-
-
-def unregister() -> None:
-    for module in reversed(_modules):
-        module.unregister()
+register, unregister = register_modules_factory(_modules)

@@ -5,16 +5,9 @@ Headless scripts set the same properties the panels show, so a saved file reprod
 
 from __future__ import annotations
 
+from .. import register_modules_factory
 from . import object_settings, rooms, scatter
 
 _modules = (object_settings, rooms, scatter)
 
-
-def register() -> None:
-    for module in _modules:
-        module.register()
-
-
-def unregister() -> None:
-    for module in reversed(_modules):
-        module.unregister()
+register, unregister = register_modules_factory(_modules)

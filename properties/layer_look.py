@@ -33,8 +33,8 @@ PROXIMITY_MODES = [
 class StrewKeepAwayRule(bpy.types.PropertyGroup):
     """This layer keeps a distance from one earlier layer (beyond the layer-wide Keep Away)."""
 
-    layer: StringProperty(name="Layer", description="An earlier layer to keep away from")  # type: ignore[valid-type]
-    distance: FloatProperty(  # type: ignore[valid-type]
+    layer: StringProperty(name="Layer", description="An earlier layer to keep away from")
+    distance: FloatProperty(
         name="Distance", default=2.0, min=0.0, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
         description="Minimum distance from that layer's instances",
     )
@@ -43,43 +43,43 @@ class StrewKeepAwayRule(bpy.types.PropertyGroup):
 class LayerKeepAwaySettings:
     """Keep-away distances per earlier layer."""
 
-    keep_away_rules: CollectionProperty(type=StrewKeepAwayRule, name="Keep-Away Rules")  # type: ignore[valid-type]
-    active_rule_index: bpy.props.IntProperty(name="Active Rule", default=0, min=0)  # type: ignore[valid-type]
+    keep_away_rules: CollectionProperty(type=StrewKeepAwayRule, name="Keep-Away Rules")
+    active_rule_index: bpy.props.IntProperty(name="Active Rule", default=0, min=0)
 
 
 class LayerCameraSettings:
     """Camera culling, clipping and density falloff with distance from the camera."""
 
-    camera_cull: BoolProperty(  # type: ignore[valid-type]
+    camera_cull: BoolProperty(
         name="Camera Culling", default=False,
         description="Place instances only where the camera can see them (plus a margin)",
     )
-    camera: PointerProperty(  # type: ignore[valid-type]
+    camera: PointerProperty(
         name="Camera", type=bpy.types.Object, poll=_is_camera,
         description="Camera to cull to; empty uses the scene camera",
     )
-    camera_margin: FloatProperty(  # type: ignore[valid-type]
+    camera_margin: FloatProperty(
         name="Margin", default=5.0, min=0.0, soft_max=100.0, subtype='DISTANCE', unit='LENGTH',
         description="Also keep instances this close to the edge of the view (crowns reaching into the frame, "
         "shadows)",
     )
-    camera_max_distance: FloatProperty(  # type: ignore[valid-type]
+    camera_max_distance: FloatProperty(
         name="Clip Distance", default=0.0, min=0.0, soft_max=5000.0, subtype='DISTANCE', unit='LENGTH',
         description="No instances farther than this from the camera (0: no limit)",
     )
-    camera_falloff: BoolProperty(  # type: ignore[valid-type]
+    camera_falloff: BoolProperty(
         name="Distance Falloff", default=False,
         description="Thin instances out with distance from the camera, toward Max Radius spacing",
     )
-    camera_falloff_start: FloatProperty(  # type: ignore[valid-type]
+    camera_falloff_start: FloatProperty(
         name="Falloff Start", default=50.0, min=0.0, soft_max=2000.0, subtype='DISTANCE', unit='LENGTH',
         description="Full density up to this distance from the camera",
     )
-    camera_falloff_end: FloatProperty(  # type: ignore[valid-type]
+    camera_falloff_end: FloatProperty(
         name="Falloff End", default=300.0, min=0.0, soft_max=5000.0, subtype='DISTANCE', unit='LENGTH',
         description="Density reaches Far Density at this distance and stays there",
     )
-    camera_falloff_floor: FloatProperty(  # type: ignore[valid-type]
+    camera_falloff_floor: FloatProperty(
         name="Far Density", default=0.0, min=0.0, max=1.0, subtype='FACTOR',
         description="Share of the density that remains far from the camera",
     )
@@ -88,11 +88,11 @@ class LayerCameraSettings:
 class LayerDisplaySettings:
     """How the layer's output is drawn in the viewport; renders always show every instance in full."""
 
-    display_mode: EnumProperty(  # type: ignore[valid-type]
+    display_mode: EnumProperty(
         name="Viewport Display", items=DISPLAY_MODES, default=DisplayMode.FULL,
         description="How instances are drawn in the viewport (renders always show them in full)",
     )
-    viewport_percent: FloatProperty(  # type: ignore[valid-type]
+    viewport_percent: FloatProperty(
         name="Viewport Share", default=100.0, min=0.0, max=100.0, subtype='PERCENTAGE',
         description="Share of the instances drawn in the viewport (renders always show all)",
     )
@@ -101,15 +101,15 @@ class LayerDisplaySettings:
 class LayerVarietySettings:
     """Random tilt, and scale that follows density and slope."""
 
-    tilt: FloatProperty(  # type: ignore[valid-type]
+    tilt: FloatProperty(
         name="Random Tilt", default=0.0, min=0.0, max=math.pi / 2, subtype='ANGLE',
         description="Lean each instance by a random angle up to this, in a random direction",
     )
-    scale_by_density: FloatProperty(  # type: ignore[valid-type]
+    scale_by_density: FloatProperty(
         name="Scale by Density", default=0.0, min=0.0, max=1.0, subtype='FACTOR',
         description="Smaller instances where the density is low (1: down to 5 % of the size at zero density)",
     )
-    scale_by_slope: FloatProperty(  # type: ignore[valid-type]
+    scale_by_slope: FloatProperty(
         name="Scale by Slope", default=0.0, min=0.0, max=1.0, subtype='FACTOR',
         description="Smaller instances on steep ground (1: down to 5 % of the size on a vertical wall)",
     )
@@ -118,19 +118,19 @@ class LayerVarietySettings:
 class LayerProximitySettings:
     """Density from the distance to objects and curves, with a smooth falloff."""
 
-    proximity_collection: PointerProperty(  # type: ignore[valid-type]
+    proximity_collection: PointerProperty(
         name="Proximity", type=bpy.types.Collection,
         description="Curves and meshes (seen from above) whose distance changes the density",
     )
-    proximity_mode: EnumProperty(  # type: ignore[valid-type]
+    proximity_mode: EnumProperty(
         name="Effect", items=PROXIMITY_MODES, default=ProximityMode.ATTRACT,
         description="Whether instances gather near the objects or avoid them",
     )
-    proximity_near: FloatProperty(  # type: ignore[valid-type]
+    proximity_near: FloatProperty(
         name="Near", default=0.0, min=0.0, soft_max=200.0, subtype='DISTANCE', unit='LENGTH',
         description="Up to this distance the effect is full",
     )
-    proximity_far: FloatProperty(  # type: ignore[valid-type]
+    proximity_far: FloatProperty(
         name="Far", default=20.0, min=0.0, soft_max=500.0, subtype='DISTANCE', unit='LENGTH',
         description="From this distance on there is no effect; between Near and Far it fades smoothly",
     )

@@ -27,7 +27,7 @@ PASSABLE_ITEMS = [
 
 
 def _socket(side: str, axis: str) -> StringProperty:
-    return StringProperty(  # type: ignore[valid-type]
+    return StringProperty(
         name=side,
         description=(
             f"Label of the tile's {side} side ({axis}). Facing sides fit when their labels are equal or form a "
@@ -39,7 +39,7 @@ def _socket(side: str, axis: str) -> StringProperty:
 class StrewObjectSettings(bpy.types.PropertyGroup):
     """Settings Strew reads from an object used as a scatter prefab or a room tile."""
 
-    weight: FloatProperty(  # type: ignore[valid-type]
+    weight: FloatProperty(
         name="Weight",
         description=(
             "How often this object is picked relative to the other objects of its collection "
@@ -50,21 +50,21 @@ class StrewObjectSettings(bpy.types.PropertyGroup):
         soft_max=10.0,
     )
     # Room tile settings (a plain custom property "strew_sockets" wins over all six).
-    socket_n: _socket("North", "+Y")  # type: ignore[valid-type]
-    socket_e: _socket("East", "+X")  # type: ignore[valid-type]
-    socket_s: _socket("South", "-Y")  # type: ignore[valid-type]
-    socket_w: _socket("West", "-X")  # type: ignore[valid-type]
-    socket_up: _socket("Up", "+Z, the top face")  # type: ignore[valid-type]
-    socket_down: _socket("Down", "-Z, the bottom face")  # type: ignore[valid-type]
-    rotations: EnumProperty(  # type: ignore[valid-type]
+    socket_n: _socket("North", "+Y")
+    socket_e: _socket("East", "+X")
+    socket_s: _socket("South", "-Y")
+    socket_w: _socket("West", "-X")
+    socket_up: _socket("Up", "+Z, the top face")
+    socket_down: _socket("Down", "-Z, the bottom face")
+    rotations: EnumProperty(
         name="Rotations", items=ROTATION_ITEMS, options={'ENUM_FLAG'}, default={'0', '90', '180', '270'},
         description="Turns of this tile the room may use (counter-clockwise about +Z seen from above)",
     )
-    walkable: BoolProperty(  # type: ignore[valid-type]
+    walkable: BoolProperty(
         name="Walkable", default=False,
         description="A visitor can stand on this tile (used by \"All Walkable Connected\")",
     )
-    passable: EnumProperty(  # type: ignore[valid-type]
+    passable: EnumProperty(
         name="Passable", items=PASSABLE_ITEMS, options={'ENUM_FLAG'}, default={'n', 'e', 's', 'w'},
         description="Sides of a walkable tile a visitor can leave through (doors, openings, stairs)",
     )

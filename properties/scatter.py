@@ -68,126 +68,126 @@ class StrewLayer(LayerCameraSettings, LayerDisplaySettings, LayerVarietySettings
 
     # ``name`` is inherited from PropertyGroup: the layer's name, also used for its output object.
     enabled: BoolProperty(name="Enabled", description="Include this layer when scattering all layers",
-                          default=True)  # type: ignore[valid-type]
-    collection: PointerProperty(  # type: ignore[valid-type]
+                          default=True)
+    collection: PointerProperty(
         name="Collection", type=bpy.types.Collection,
         description="Collection whose objects are the prefabs placed by this layer",
     )
 
     # Spacing
-    min_radius: FloatProperty(  # type: ignore[valid-type]
+    min_radius: FloatProperty(
         name="Min Radius", description="Smallest distance between two instances of this layer (densest places)",
         default=1.0, min=0.0, soft_min=0.05, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
     )
-    max_radius: FloatProperty(  # type: ignore[valid-type]
+    max_radius: FloatProperty(
         name="Max Radius", description="Largest distance between two instances, in the sparsest places of the "
         "Density; with Uniform density every instance keeps Min Radius",
         default=2.0, min=0.0, soft_min=0.05, soft_max=100.0, subtype='DISTANCE', unit='LENGTH',
     )
-    keep_away: FloatProperty(  # type: ignore[valid-type]
+    keep_away: FloatProperty(
         name="Keep Away", description="Minimum distance from the instances of the layers above this one "
         "(the layer's own radius applies when it is larger)",
         default=0.0, min=0.0, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
     )
     seed: IntProperty(name="Seed", description="Same seed, same settings: same result", default=0,
-                      min=0)  # type: ignore[valid-type]
-    start_points: IntProperty(  # type: ignore[valid-type]
+                      min=0)
+    start_points: IntProperty(
         name="Start Points", description="Random starting places, so islands cut off by masks get points too",
         default=16, min=1, soft_max=256,
     )
 
     # Density
-    density_mode: EnumProperty(name="Density", items=DENSITY_MODES, default=DensityMode.NONE)  # type: ignore[valid-type]
-    noise_scale: FloatProperty(  # type: ignore[valid-type]
+    density_mode: EnumProperty(name="Density", items=DENSITY_MODES, default=DensityMode.NONE)
+    noise_scale: FloatProperty(
         name="Noise Scale", description="Size of groves and clearings", default=40.0, min=0.01, soft_max=1000.0,
         subtype='DISTANCE', unit='LENGTH',
     )
     noise_octaves: IntProperty(name="Octaves", description="Layers of finer noise detail", default=3, min=1,
-                               max=8)  # type: ignore[valid-type]
-    density_vertex_group: StringProperty(  # type: ignore[valid-type]
+                               max=8)
+    density_vertex_group: StringProperty(
         name="Density Group", description="Terrain vertex group whose weights give the density",
     )
-    density_image: PointerProperty(  # type: ignore[valid-type]
+    density_image: PointerProperty(
         name="Density Image", type=bpy.types.Image,
         description="Image whose brightness gives the density over the terrain's XY bounds",
     )
-    density_low: FloatProperty(  # type: ignore[valid-type]
+    density_low: FloatProperty(
         name="Low", description="Density values at or below this count as empty (curve remap)",
         default=0.0, min=0.0, max=1.0, subtype='FACTOR',
     )
-    density_high: FloatProperty(  # type: ignore[valid-type]
+    density_high: FloatProperty(
         name="High", description="Density values at or above this count as full; a narrow band between Low and High "
         "gives sharp forest edges",
         default=1.0, min=0.0, max=1.0, subtype='FACTOR',
     )
     density_invert: BoolProperty(name="Invert", description="Swap dense and sparse places",
-                                 default=False)  # type: ignore[valid-type]
+                                 default=False)
 
     # Masks
-    max_slope: FloatProperty(  # type: ignore[valid-type]
+    max_slope: FloatProperty(
         name="Max Slope", description="No instances where the terrain is steeper than this",
         default=math.pi, min=0.0, max=math.pi, subtype='ANGLE',
     )
     use_height_range: BoolProperty(name="Height Range", description="Only between Min Height and Max Height",
-                                   default=False)  # type: ignore[valid-type]
+                                   default=False)
     height_min: FloatProperty(name="Min Height", default=0.0, subtype='DISTANCE',
-                              unit='LENGTH')  # type: ignore[valid-type]
+                              unit='LENGTH')
     height_max: FloatProperty(name="Max Height", default=100.0, subtype='DISTANCE',
-                              unit='LENGTH')  # type: ignore[valid-type]
-    mask_vertex_group: StringProperty(  # type: ignore[valid-type]
+                              unit='LENGTH')
+    mask_vertex_group: StringProperty(
         name="Mask Group", description="Only where this terrain vertex group's weight reaches the threshold",
     )
     mask_threshold: FloatProperty(name="Threshold", default=0.5, min=0.0, max=1.0,
-                                  subtype='FACTOR')  # type: ignore[valid-type]
-    exclusion_collection: PointerProperty(  # type: ignore[valid-type]
+                                  subtype='FACTOR')
+    exclusion_collection: PointerProperty(
         name="Exclude", type=bpy.types.Collection,
         description="Curves (roads, rivers) and meshes (houses, ponds) to keep clear, seen from above",
     )
-    exclusion_margin: FloatProperty(  # type: ignore[valid-type]
+    exclusion_margin: FloatProperty(
         name="Margin", description="Distance to keep from the excluded curves and meshes",
         default=1.0, min=0.0, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
     )
 
     # Placement
-    align_to_normal: FloatProperty(  # type: ignore[valid-type]
+    align_to_normal: FloatProperty(
         name="Align to Normal", description="0: instances stand upright; 1: they follow the terrain's slope",
         default=0.0, min=0.0, max=1.0, subtype='FACTOR',
     )
     random_yaw: BoolProperty(name="Random Yaw", description="Turn each instance randomly about its up axis",
-                             default=True)  # type: ignore[valid-type]
-    scale_min: FloatProperty(name="Scale Min", default=0.85, min=0.001, soft_max=10.0)  # type: ignore[valid-type]
-    scale_max: FloatProperty(name="Scale Max", default=1.15, min=0.001, soft_max=10.0)  # type: ignore[valid-type]
+                             default=True)
+    scale_min: FloatProperty(name="Scale Min", default=0.85, min=0.001, soft_max=10.0)
+    scale_max: FloatProperty(name="Scale Max", default=1.15, min=0.001, soft_max=10.0)
 
     # Output
     output_mode: EnumProperty(name="Output", items=OUTPUT_MODES,
-                              default=OutputMode.GEOMETRY_NODES)  # type: ignore[valid-type]
+                              default=OutputMode.GEOMETRY_NODES)
 
     # Large worlds
-    use_tile: BoolProperty(  # type: ignore[valid-type]
+    use_tile: BoolProperty(
         name="Repeat Tile", description="Sample one seamless tile and repeat it over the terrain "
         "(fast for huge areas); a per-position hash hides the repetition",
         default=False,
     )
-    tile_size: FloatProperty(  # type: ignore[valid-type]
+    tile_size: FloatProperty(
         name="Tile Size", description="Side of the repeated tile; at least ten radii", default=100.0,
         min=0.01, soft_max=1000.0, subtype='DISTANCE', unit='LENGTH',
     )
-    tile_keep: FloatProperty(  # type: ignore[valid-type]
+    tile_keep: FloatProperty(
         name="Keep", description="Fraction of the tile's points kept at each world position (hides the repeat)",
         default=0.85, min=0.0, max=1.0, subtype='FACTOR',
     )
 
     # Surface
-    surface: EnumProperty(  # type: ignore[valid-type]
+    surface: EnumProperty(
         name="Surface", items=SURFACE_MODES, default=SurfaceMode.TOP,
         description="Where on the targets this layer places instances",
     )
-    targets: PointerProperty(  # type: ignore[valid-type]
+    targets: PointerProperty(
         name="Targets", type=bpy.types.Collection,
         description="Collection whose meshes (with modifiers and transforms) this layer scatters on; "
         "empty: the terrain",
     )
-    min_slope: FloatProperty(  # type: ignore[valid-type]
+    min_slope: FloatProperty(
         name="Min Slope", description="Every Face: no instances where the surface is less steep than this "
         "(90° walls, above 90° undersides)",
         default=0.0, min=0.0, max=math.pi, subtype='ANGLE',
@@ -204,33 +204,33 @@ def _live_update_switched(self: bpy.types.PropertyGroup, context: bpy.types.Cont
 class StrewSceneSettings(bpy.types.PropertyGroup):
     """Per-scene Strew settings (``scene.strew``)."""
 
-    terrain: PointerProperty(  # type: ignore[valid-type]
+    terrain: PointerProperty(
         name="Terrain", type=bpy.types.Object, poll=_is_mesh,
         description="Mesh object to scatter on (its modifiers and transform are taken into account)",
     )
-    layers: CollectionProperty(type=StrewLayer)  # type: ignore[valid-type]
-    active_layer_index: IntProperty(name="Active Layer", default=0, min=0)  # type: ignore[valid-type]
-    show_preview: BoolProperty(  # type: ignore[valid-type]
+    layers: CollectionProperty(type=StrewLayer)
+    active_layer_index: IntProperty(name="Active Layer", default=0, min=0)
+    show_preview: BoolProperty(
         name="Preview", description="Draw scatter points and their radius circles in the viewport",
         default=False, update=_redraw_viewports,
     )
-    chunk_size: FloatProperty(  # type: ignore[valid-type]
+    chunk_size: FloatProperty(
         name="Chunk Size", description="Large terrains are processed in square chunks of this side, in bounded "
         "memory and without seams",
         default=512.0, min=1.0, soft_max=4096.0, subtype='DISTANCE', unit='LENGTH',
     )
-    workers: IntProperty(  # type: ignore[valid-type]
+    workers: IntProperty(
         name="Workers", description="Processes that sample the chunks of a large terrain at the same time "
         "(default: one per core); the result is the same for any number",
         default=default_workers(), min=1, soft_max=64,
     )
-    max_objects: IntProperty(  # type: ignore[valid-type]
+    max_objects: IntProperty(
         name="Max Objects", description="Refuse to create more real objects (empties or duplicates) than this "
         "per layer; use the Point Instancer output for more",
         default=5000, min=1,
     )
-    room: PointerProperty(type=StrewRoomSettings)  # type: ignore[valid-type]
-    live_update: BoolProperty(  # type: ignore[valid-type]
+    room: PointerProperty(type=StrewRoomSettings)
+    live_update: BoolProperty(
         name="Live Update", description="Re-scatter the affected layers a moment after a target, a density or "
         "mask source or a Scatter setting changes",
         default=False, update=_live_update_switched,

@@ -81,7 +81,7 @@ class Brush:
     def dab(self, centre: tuple[float, float], radius: float, seed: int) -> int:
         """Add instances in one dab; returns how many."""
         spec = self.layer.spec
-        new = paint(self._blockers(), centre, radius, spec.min_radius, spec.radius_max, self.radius_at,
+        new = paint(self._blockers(), centre, radius, spec.min_radius, spec.max_radius, self.radius_at,
                     self.is_allowed, seed)
         if not len(new.radii):
             return 0

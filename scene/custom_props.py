@@ -95,9 +95,9 @@ def _sockets(value: object) -> dict[str, str]:
 
 def _rotations(value: object) -> tuple[int, ...]:
     turns = value if isinstance(value, list) else None
-    if not turns or not all(_finite(t) is not None and float(t) in TURNS for t in turns):  # type: ignore[arg-type]
+    if not turns or not all(_finite(t) is not None and float(t) in TURNS for t in turns):
         raise _Expected(rpt_("a list of turns in degrees from 0, 90, 180, 270, e.g. [0, 90]"))
-    return tuple(sorted({int(t) for t in turns}))  # type: ignore[call-overload]
+    return tuple(sorted({int(t) for t in turns}))
 
 
 def _bool(value: object) -> bool:
@@ -117,7 +117,7 @@ def _cell_size(value: object) -> tuple[float, float, float]:
     sizes = [_finite(c) for c in value] if isinstance(value, list) else []
     if len(sizes) != 3 or not all(c is not None and c > 0 for c in sizes):
         raise _Expected(rpt_("three sizes > 0 (x, y, z), e.g. [4.0, 4.0, 3.0]"))
-    return (float(sizes[0]), float(sizes[1]), float(sizes[2]))  # type: ignore[arg-type]
+    return (float(sizes[0]), float(sizes[1]), float(sizes[2]))
 
 
 def _compatible(value: object) -> str | tuple[tuple[str, str], ...]:

@@ -43,7 +43,7 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
     rules, options = problem.rules, dict(problem.options)
     placed = read_placed(collection)
     reflected = rules.reflected or (False,) * rules.count
-    variant = {(rules.tiles[v], int(rules.rotations[v]), bool(reflected[v])): v  # type: ignore[index]
+    variant = {(rules.tiles[v], int(rules.rotations[v]), bool(reflected[v])): v
                for v in range(rules.count)}
     grid = np.full(shape, -1, dtype=np.int64)
     for cell, tile, rotation, mirrored in zip(placed.cells.tolist(), placed.tiles, placed.rotations.tolist(),

@@ -70,6 +70,9 @@ class RoomParams(RoomSpec):
             raise RoomError(rpt_("output: use INSTANCES or OBJECTS, got {value!r}").format(value=self.output))
         if not self.room_name.strip():
             raise RoomError(rpt_("room name: give the output collection a name"))
+        if len(self.origin) != 3 or not all(math.isfinite(c) for c in self.origin):
+            raise RoomError(rpt_("origin: give three finite numbers (x, y, z), got {origin}").format(
+                origin=tuple(self.origin)))
         try:
             super().__post_init__()
         except RoomInputError as error:

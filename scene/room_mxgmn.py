@@ -108,7 +108,7 @@ def prepare_mxgmn(collection: bpy.types.Collection, params, error: type[Exceptio
         raise error(rpt_('Kit "{name}": the tileset\'s tiles {tiles} have no object; import the XML again').format(
             name=collection.name, tiles=missing))
     size = tuple(params.cell_size) if params.cell_size is not None else tuple(collection[CELL_SIZE_KEY])
-    kit = Kit(collection, [], objects, [], size)  # type: ignore[arg-type]
+    kit = Kit(collection, [], objects, [], size)
     options = dict(periodic=(params.periodic, params.periodic), connected=False,
                    heuristic=None if params.heuristic == AUTO else params.heuristic,
                    max_backtracks=params.max_backtracks, max_restarts=params.max_restarts,

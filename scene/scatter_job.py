@@ -18,6 +18,7 @@ from ..core.chunks import Backend
 from ..core.poisson import Samples
 from ..core.pool import ProcessPool
 from ..core.scatter import LayerPoints
+from ..core.steps import run_to_end as run_steps
 from ..properties.modes import OutputMode
 from . import layer_surface, scatter_spec
 from .display import remove_unused_bounds, show_in_viewport
@@ -236,9 +237,4 @@ def layers_from(scene: bpy.types.Scene, index: int) -> list[int]:
 def run_to_end(context: bpy.types.Context, layer_indices: list[int] | None = None,
                backend: Backend | None = None) -> JobResult:
     """Run the whole job at once (headless path)."""
-    job = run(context, layer_indices, backend)
-    while True:
-        try:
-            next(job)
-        except StopIteration as stop:
-            return stop.value
+    return run_steps(run(context, layer_indices, backend))

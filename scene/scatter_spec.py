@@ -9,6 +9,7 @@ setting is interpreted in exactly one place.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import bpy
@@ -108,15 +109,6 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float, scene: bpy.types.S
     if sum(p.weight for p in prefabs) <= 0:
         raise fail('{layer}: every object in "{collection}" has weight 0; give one a weight > 0',
                    collection=collection.name)
-    if not (math.isfinite(layer.min_radius) and layer.min_radius > 0):
-        raise fail("{layer}: Min Radius must be greater than 0")
-    if layer.max_radius < layer.min_radius:
-        raise fail("{layer}: Max Radius ({max_radius:g}) is smaller than Min Radius ({min_radius:g}); "
-                   "raise Max Radius or lower Min Radius", max_radius=layer.max_radius, min_radius=layer.min_radius)
-    if layer.scale_max < layer.scale_min:
-        raise fail("{layer}: Scale Max is smaller than Scale Min")
-    if layer.use_height_range and layer.height_max < layer.height_min:
-        raise fail("{layer}: Max Height is below Min Height")
     density = DensityInput(
         mode=DensityMode(layer.density_mode), noise_scale=layer.noise_scale, noise_octaves=layer.noise_octaves,
         vertex_group=layer.density_vertex_group, image=layer.density_image, low=layer.density_low,
@@ -150,7 +142,8 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float, scene: bpy.types.S
         )
         look = layer_look.read(layer, scene, earlier)
     except ValueError as error:
-        raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)) from error
+        raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=_labelled(error, layer))
+                           ) from error
     mask = MaskInput(vertex_group=layer.mask_vertex_group, threshold=layer.mask_threshold,
                      exclusion=layer.exclusion_collection, margin=layer.exclusion_margin)
     surface = SurfaceMode(layer.surface)
@@ -159,6 +152,15 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float, scene: bpy.types.S
     return LayerInput(layer.name, collection, prefabs, OutputMode(layer.output_mode), density, mask, spec, look,
                       surface=surface, targets=layer.targets,
                       slope_range=(float(layer.min_slope), min(float(layer.max_slope), math.pi)))
+
+
+def _labelled(error: ValueError, layer: bpy.types.PropertyGroup) -> str:
+    """Core's message with each setting it names (``min_radius``) as the panel shows it (``Min Radius``)."""
+    labels = layer.bl_rna.properties
+    return _IDENTIFIER.sub(lambda m: labels[m[0]].name if m[0] in labels else m[0], str(error))
+
+
+_IDENTIFIER = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
 
 
 def read(scene: bpy.types.Scene, layer_indices: list[int] | None = None) -> ScatterInput:

@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 
 from ..poisson.settings import _finite_positive
 from ..poisson.settings import validate_blockers as validate_plane_blockers
+from ..steps import run_to_end
 from ._fill import fill
 from ._mesh import face_frames, usable_faces, validate_mesh
 from ._state import SurfaceState
@@ -85,10 +86,10 @@ class SurfaceSettings:
 
 def validate(settings: SurfaceSettings) -> None:
     """Raise ``ValueError`` naming the field and the fix when ``settings`` cannot be sampled."""
-    r_min = _finite_positive("min_radius", settings.min_radius, "use a positive finite distance")
-    r_max = _finite_positive("max_radius", settings.max_radius, "use a positive finite distance or None")
-    if r_max < r_min:
-        raise ValueError(f"max_radius ({r_max}) is smaller than min_radius ({r_min}); raise max_radius")
+    min_radius = _finite_positive("min_radius", settings.min_radius, "use a positive finite distance")
+    max_radius = _finite_positive("max_radius", settings.max_radius, "use a positive finite distance or None")
+    if max_radius < min_radius:
+        raise ValueError(f"max_radius ({max_radius}) is smaller than min_radius ({min_radius}); raise max_radius")
     for name in ("seed", "max_points"):
         value, low = getattr(settings, name), 0 if name == "seed" else 1
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
@@ -152,12 +153,7 @@ def sample_surface(vertices: Any, triangles: Any, settings: SurfaceSettings, blo
     >>> bool((np.abs(square.positions[:, 2]) == 0).all()), square.faces.dtype
     (True, dtype('int64'))
     """
-    steps = sample_surface_steps(vertices, triangles, settings, blockers)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
+    return run_to_end(sample_surface_steps(vertices, triangles, settings, blockers))
 
 
 def slope_between(up: Any, min_angle: float, max_angle: float) -> SurfaceMaskFn:

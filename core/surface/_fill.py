@@ -61,7 +61,7 @@ def _mutual(st: SurfaceState, xyz: Floats, r: Floats) -> Ints:
     """Indices of the darts kept when thrown one by one in a random order, in that order."""
     rank = st.rng.permutation(len(xyz))
     if len(xyz) > 1:
-        q, p = PointHash(xyz, st.r_max, table_size(len(xyz))).near(xyz)
+        q, p = PointHash(xyz, st.max_radius, table_size(len(xyz))).near(xyz)
         pair = q < p
         q, p = q[pair], p[pair]
         d = xyz[q] - xyz[p]
@@ -100,7 +100,7 @@ def _drop_dead(st: SurfaceState, corners: Floats, face: Ints, masked: bool) -> t
     """Fragments where another point might still fit: not inside one conflict ball, not masked out (corners
     and centre all refused), and, for a variable radius, not within reach of a point through the least radius
     at their corners and centre."""
-    sel = np.flatnonzero(~st.covered(corners, np.full(len(corners), st.r_min)))
+    sel = np.flatnonzero(~st.covered(corners, np.full(len(corners), st.min_radius)))
     corners, face = corners[sel], face[sel]
     if masked and len(corners):
         keep = st.allowed(corners.mean(axis=1), face)
@@ -131,13 +131,13 @@ def _sweep(st: SurfaceState, corners: Floats, face: Ints, count: int) -> None:
 def fill(st: SurfaceState, corners: Floats, face: Ints, area: float) -> Generator[float, None, None]:
     """Fill ``st`` with a maximal conflict-free set of points on the faces ``corners`` (F, 3, 3) whose ids
     are ``face``; yields the fraction done between steps."""
-    per_dart = st.r_min * (st.r_max if st.variable else st.r_min)
+    per_dart = st.min_radius * (st.max_radius if st.variable else st.min_radius)
     for sweep in range(DART_SWEEPS):
         _sweep(st, corners, face, max(1, math.ceil(area / per_dart)))
         yield 0.3 * (sweep + 1) / DART_SWEEPS
 
     masked = st.settings.is_allowed is not None
-    side = FRAGMENT_SIDE * st.r_min
+    side = FRAGMENT_SIDE * st.min_radius
     weights = face_frames(corners)[0] / (side * side) + 1.0
     pieces: list[tuple[Floats, Ints]] = []
     blocks = block_ranges(weights, FRAGMENT_BLOCK / 4)

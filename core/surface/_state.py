@@ -1,7 +1,7 @@
 """Shared state of one surface sampling call: the placed points, their hash, the blockers and the callables.
 
 Two points conflict when they are closer (in 3-D) than the larger of their radii. Points are hashed on cubes
-of side ``r_max`` (no conflict reaches farther), rebuilt after every batch of insertions. Every test runs on
+of side ``max_radius`` (no conflict reaches farther), rebuilt after every batch of insertions. Every test runs on
 blocks of ``CHUNK`` queries so the (query, candidate) pair arrays stay small.
 """
 
@@ -53,20 +53,20 @@ class SurfaceState:
         blocker_r: Floats,
     ) -> None:
         self.settings = settings
-        self.r_min = float(settings.min_radius)
-        self.r_max = float(cast(float, settings.max_radius))
-        self.variable = settings.radius_at is not None and self.r_max > self.r_min
+        self.min_radius = float(settings.min_radius)
+        self.max_radius = float(cast(float, settings.max_radius))
+        self.variable = settings.radius_at is not None and self.max_radius > self.min_radius
         self.rng = np.random.default_rng(settings.seed)
         self.face_normals = face_normals
-        self.table = table_size(area / (self.r_max * self.r_max) * 2.0)
+        self.table = table_size(area / (self.max_radius * self.max_radius) * 2.0)
         self.positions = np.zeros((0, 3))
         self.radii = np.zeros(0)
         self.faces = np.zeros(0, dtype=np.int64)
-        self.hash = PointHash(self.positions, self.r_max, self.table)
+        self.hash = PointHash(self.positions, self.max_radius, self.table)
         self.blockers: ReachHash | None = None
         self.blocker_xyz, self.blocker_r = blocker_xyz, blocker_r
         if len(blocker_r):
-            self.blockers = ReachHash(blocker_xyz, blocker_r, self.r_max)
+            self.blockers = ReachHash(blocker_xyz, blocker_r, self.max_radius)
         self.mask_calls = 0
         self.radius_calls = 0
         self.levels = 0
@@ -86,19 +86,19 @@ class SurfaceState:
         """Radius at each place, clamped to ``[min_radius, max_radius]`` (NaN counts as ``max_radius``)."""
         fn = self.settings.radius_at
         if not self.variable or fn is None or len(xyz) == 0:
-            return np.full(len(xyz), self.r_min)
+            return np.full(len(xyz), self.min_radius)
         self.radius_calls += len(xyz)
         out = np.asarray(fn(xyz), dtype=np.float64)
         if out.shape != (len(xyz),):
             raise ValueError(f"radius_at must return shape ({len(xyz)},) for {len(xyz)} points, got {out.shape}")
-        return np.clip(np.nan_to_num(out, nan=self.r_max), self.r_min, self.r_max)
+        return np.clip(np.nan_to_num(out, nan=self.max_radius), self.min_radius, self.max_radius)
 
     # ------------------------------------------------------------------ points
     def insert(self, xyz: Floats, radii: Floats, faces: Ints) -> None:
         self.positions = np.concatenate((self.positions, xyz))
         self.radii = np.concatenate((self.radii, radii))
         self.faces = np.concatenate((self.faces, faces))
-        self.hash = PointHash(self.positions, self.r_max, self.table)
+        self.hash = PointHash(self.positions, self.max_radius, self.table)
 
     def _inside_own(self, xyz: Floats, r: Floats | None) -> Bools:
         query, point = self.hash.near(xyz)
@@ -162,7 +162,7 @@ class SurfaceState:
         triangle when it holds those places. Both balls of such a pair hold a corner (else one ball alone
         would hold all three), so only balls holding a corner are paired.
         """
-        r2 = self.r_min * self.r_min
+        r2 = self.min_radius * self.min_radius
         after = np.searchsorted(query, query, side="right") - np.arange(len(query)) - 1
         first, step = expand_ranges(after)
         second = first + 1 + step

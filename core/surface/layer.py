@@ -24,10 +24,12 @@ from typing import Any
 import numpy as np
 
 from .. import variety
+from ..fields.radius import density_to_radius
 from ..hashing import hash_choice, hash_scale, hash_yaw
 from ..orient import instance_rotations
 from ..poisson import Samples
 from ..scatter import LayerPoints, LayerSpec, blocker_radii
+from ..steps import run_to_end
 from . import SurfaceSettings, sample_surface_steps, slope_between
 
 # The position hashes take two coordinates: a point (x, y, z) is hashed as (x + A z, y + B z), one-to-one on
@@ -53,14 +55,13 @@ def _settings(spec: LayerSpec, up: np.ndarray, slope_range: tuple[float, float])
         return ok
 
     radius_at = None
-    if spec.density is not None and spec.radius_max > spec.min_radius:
-        low, high, density_at = spec.min_radius, spec.radius_max, spec.density
+    if spec.density is not None and spec.max_radius > spec.min_radius:
+        low, high, density_at = spec.min_radius, spec.max_radius, spec.density
 
         def radius_at(xyz: np.ndarray) -> np.ndarray:
-            density = np.clip(np.asarray(density_at(xyz[:, :2]), dtype=np.float64), 0.0, 1.0)
-            return high + (low - high) * density
+            return density_to_radius(density_at(xyz[:, :2]), low, high)
 
-    return SurfaceSettings(min_radius=spec.min_radius, max_radius=spec.radius_max, radius_at=radius_at,
+    return SurfaceSettings(min_radius=spec.min_radius, max_radius=spec.max_radius, radius_at=radius_at,
                            is_allowed=allowed, seed=spec.seed, max_points=spec.max_points)
 
 
@@ -116,12 +117,7 @@ def surface_layer(
     as in :func:`strew.core.scatter.scatter_layer`. ``slope_range`` (radians from ``up``) limits where points
     go: ``(0, pi/2)`` faces looking up, ``(pi/3, 2*pi/3)`` walls, ``(pi/2 + 0.1, pi)`` undersides.
     """
-    steps = surface_layer_steps(vertices, triangles, spec, blockers, up, slope_range)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
+    return run_to_end(surface_layer_steps(vertices, triangles, spec, blockers, up, slope_range))
 
 
 __all__ = ["hash_key", "surface_layer", "surface_layer_steps"]

@@ -88,6 +88,13 @@ def border_masks(rules: Rules, border: Any, sides: Sequence[str]) -> dict[str, n
     return masks
 
 
+def bordered_sides(border: Any, border_sides: Sequence[str] | None) -> tuple[str, ...]:
+    """The sides a ``border`` applies to: ``border_sides`` when given, else a mapping's keys, else the four walls."""
+    if border_sides is not None:
+        return tuple(border_sides)
+    return tuple(border) if isinstance(border, Mapping) else DIRECTIONS_2D
+
+
 def initial_masks(rules: Rules, shape: tuple[int, ...], *, fixed: Any = None, border: Any = None,
                   border_sides: Sequence[str] | None = None, entrances: Iterable[Any] = ()) -> np.ndarray:
     """(N, W) uint64 starting domains after fixed tiles, border and entrances (bit rows, no (N, T) array)."""
@@ -95,13 +102,7 @@ def initial_masks(rules: Rules, shape: tuple[int, ...], *, fixed: Any = None, bo
     rows = np.empty((*shape, full.size), dtype=np.uint64)
     rows[...] = full
     if border is not None:
-        if border_sides is not None:
-            sides = tuple(border_sides)
-        elif isinstance(border, Mapping):
-            sides = tuple(border)
-        else:
-            sides = DIRECTIONS_2D
-        for side, mask in border_masks(rules, border, sides).items():
+        for side, mask in border_masks(rules, border, bordered_sides(border, border_sides)).items():
             index: list[slice | int] = [slice(None)] * len(shape)
             index[AXIS[side]] = -1 if side in FORWARD else 0
             rows[tuple(index)] &= pack(mask)

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ..steps import run_to_end
 from .counts import count_groups, parse_counts
 from .rules import Rules
 from .sockets import MIRROR_SUFFIX, SocketTile, rules_from_tiles, sockets_fit, turn_label, turned
@@ -225,12 +226,7 @@ class RoomProblem:
 
     def run(self) -> SolveResult:
         """:meth:`steps` to the end."""
-        steps = self.steps()
-        while True:
-            try:
-                next(steps)
-            except StopIteration as stop:
-                return stop.value
+        return run_to_end(self.steps())
 
 
 def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, str]], spec: RoomSpec,

@@ -21,11 +21,12 @@ from typing import Any
 
 import numpy as np
 
+from ..steps import run_to_end
 from .arguments import check_memory, grid_shape, seconds, whole_number
 from .bitset import ChunkTables, unpack
 from .checks import periodic_axes
 from .connectivity import Connectivity
-from .constraints import initial_masks
+from .constraints import bordered_sides, initial_masks
 from .counts import Counts, count_groups
 from .rules import Rules
 from .search import Deadline, Exhausted, Search, check_deadline, neighbour_table
@@ -35,7 +36,6 @@ from .vocab import (
     DEFAULT_MAX_RESTARTS,
     DEFAULT_MEMORY_BUDGET,
     DEFAULT_TIME_LIMIT,
-    DIRECTIONS_2D,
     HEURISTICS,
     OPPOSITE,
 )
@@ -136,12 +136,7 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
     if heuristic not in HEURISTICS:
         raise ValueError(f"heuristic: use one of {HEURISTICS}, got {heuristic!r}")
     axes = periodic_axes(periodic, len(shape))
-    if border_sides is not None:
-        sides = tuple(border_sides)
-    elif isinstance(border, dict):
-        sides = tuple(border)
-    else:
-        sides = DIRECTIONS_2D
+    sides = bordered_sides(border, border_sides)
     if border is not None and any(axes[AXIS[s]] for s in sides if AXIS.get(s, 9) < len(axes)):
         raise ValueError("border: a periodic axis has no border; set periodic=False on that axis or drop the "
                          "side from border_sides")
@@ -231,12 +226,7 @@ def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, **option
     >>> result.grid.shape, result.restarts
     ((6, 6), 0)
     """
-    steps = solve_steps(rules, shape, seed, step_seconds=math.inf, **options)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as stop:
-            return stop.value
+    return run_to_end(solve_steps(rules, shape, seed, step_seconds=math.inf, **options))
 
 
 def solve(rules: Rules, shape: tuple[int, ...], seed: int = 0, **options: Any) -> np.ndarray:

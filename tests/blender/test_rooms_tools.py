@@ -44,9 +44,9 @@ def test_regenerate_box_keeps_every_cell_outside_the_box(output: str) -> None:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--size", "-3", "4", "1"], "--size"), (["--size", "0", "0", "0"], "--size"),
-    (["--cell-size", "0", "0", "0"], "--cell-size"), (["--max-restarts", "-1"], "--max-restarts"),
-    (["--time-limit", "0"], "--time-limit"),
+    (["--size", "-3", "4", "1"], "size must be ≥ 1"), (["--size", "0", "0", "0"], "size must be ≥ 1"),
+    (["--cell-size", "0", "0", "0"], "--cell-size"), (["--max-restarts", "-1"], "max_restarts"),
+    (["--time-limit", "0"], "time limit"), (["--origin", "nan", "0", "0"], "origin"),
 ])
 def test_command_line_refuses_bad_sizes_with_one_line_and_exit_2(tmp_path: Path, capsys, args, message) -> None:
     cli = module("cli")

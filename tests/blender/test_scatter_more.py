@@ -142,5 +142,5 @@ def test_command_line_scatter(tmp_path: Path) -> None:
 
     bad = subprocess.run([sys.executable, "-m", "strew", "scatter", str(source), "--layer", "Stones:3:2", "-o",
                           str(tmp_path / "bad.blend")], capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
-    assert bad.returncode == 2 and "Max Radius" in bad.stderr
+    assert bad.returncode == 2 and "max_radius" in bad.stderr
     assert not (tmp_path / "bad.blend").exists()

@@ -15,7 +15,7 @@ WITH_EXAMPLES = {
     f"strew.core.{name}"
     for name in ("terrain", "fields", "fields.field", "fields.mask", "fields.masks", "fields.noise", "fields.curves",
                  "fields.polylines", "fields.polygons", "fields.radius", "hashing", "inputs", "poisson", "scatter",
-                 "orient", "_grid", "surface", "surface.layer", "camera", "brush", "variety", "proximity")
+                 "orient", "_grid", "steps", "surface", "surface.layer", "camera", "brush", "variety", "proximity")
 }
 
 

@@ -61,7 +61,7 @@ def test_bad_values_are_refused_naming_the_field(change: dict[str, object], fiel
 def test_numpy_numbers_are_accepted() -> None:
     spec = LayerSpec(min_radius=np.float32(1.0), max_radius=np.float64(2.0), seed=np.int64(3),
                      scale_range=np.array([0.5, 1.5]), prefab_weights=(np.float32(1.0), 2))
-    assert spec.radius_max == 2.0
+    assert spec.max_radius == 2.0
 
 
 _any = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=True, allow_infinity=True),

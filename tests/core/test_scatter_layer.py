@@ -108,6 +108,22 @@ def test_repeated_tile_is_seamless_and_thinned_by_position() -> None:
     assert kept <= {tuple(p) for p in np.round(full.positions[:, :2], 9)}
 
 
+@pytest.mark.parametrize("keep_away", [0.0, 3.0])
+def test_repeated_tile_drops_exactly_the_points_too_near_a_blocker(keep_away: float) -> None:
+    terrain = hill_terrain(width=120.0, depth=100.0)
+    rng = np.random.default_rng(9)
+    blockers = Samples(positions=rng.uniform(terrain.bounds.min, terrain.bounds.max, (80, 2)),
+                       radii=np.ones(80))
+    keep = rng.uniform(0.0, 12.0, 80)
+    spec = LayerSpec(min_radius=1.0, seed=5, tile_size=20.0, keep_away=keep_away)
+    free = scatter_layer(terrain, spec).positions[:, :2]
+    kept = scatter_layer(terrain, spec, blockers, keep=keep).positions[:, :2]
+    distance = np.linalg.norm(free[:, None, :] - blockers.positions[None, :, :], axis=2)  # every pair
+    clear = (distance >= np.maximum(max(1.0, keep_away), keep)[None, :]).all(axis=1)
+    np.testing.assert_array_equal(kept, free[clear])
+    assert 0 < len(kept) < len(free)
+
+
 def test_same_seed_same_layer_and_prefab_depends_on_position_only() -> None:
     terrain = hill_terrain()
     spec = LayerSpec(min_radius=1.5, max_radius=3.0, seed=11, prefab_weights=(1.0, 2.0, 0.5),

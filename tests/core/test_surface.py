@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 import pytest
+from strew.core.steps import run_to_end
 from strew.core.surface import SurfaceSamples, SurfaceSettings, sample_surface, sample_surface_steps, slope_between
 from surface_checks import box, concat, conflicts, fillable, grid, icosphere, largest_gap, on_faces, surface_probes
 
@@ -164,14 +165,8 @@ def test_blockers_are_kept_away_and_fill_around() -> None:
 
 def test_steps_report_progress_and_return_the_same_points() -> None:
     v, f = box((3.0, 3.0, 3.0))
-    steps = sample_surface_steps(v, f, SurfaceSettings(0.4, seed=3))
-    fractions = []
-    while True:
-        try:
-            fractions.append(next(steps))
-        except StopIteration as done:
-            result = done.value
-            break
+    fractions: list[float] = []
+    result = run_to_end(sample_surface_steps(v, f, SurfaceSettings(0.4, seed=3)), fractions.append)
     assert fractions == sorted(fractions) and fractions[0] > 0 and fractions[-1] <= 1
     assert np.array_equal(result.positions, sample_surface(v, f, SurfaceSettings(0.4, seed=3)).positions)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from strew.core.steps import run_to_end
 from strew.core.wfc import SocketTile
 from strew.core.wfc.room import FixedTile, RoomInputError, RoomSpec, parse_fixed, room_problem
 from wfc_check import adjacency_errors, walkable_regions
@@ -78,14 +79,9 @@ def test_one_storey_room_keeps_the_turns_that_fit_below_and_above():
     problem = room_problem(tiles, [], RoomSpec(size=(5, 4, 1), border="h", border_bottom="lvl",
                                                border_top="lvl"))
     assert problem.rules.dims == 2 and set(problem.rules.tiles) == {"room", "rock"}
-    steps = problem.steps()
-    phases = []
-    while True:
-        try:
-            phases.append(next(steps).phase)
-        except StopIteration as stop:
-            assert stop.value.grid.shape == (5, 4, 1)
-            break
+    seen: list = []
+    assert run_to_end(problem.steps(), seen.append).grid.shape == (5, 4, 1)
+    phases = [step.phase for step in seen]
     assert phases[0] == "setup" and phases[-1] == "done"
     with pytest.raises(RoomInputError, match="no tile fits Below"):
         room_problem(tiles, [], RoomSpec(size=(5, 4, 1), border_bottom="lava"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from strew.core.steps import run_to_end
 from strew.core.wfc import (
     Contradiction,
     Rules,
@@ -182,14 +183,8 @@ def test_rules_validation():
 
 def test_solve_steps_reports_progress_and_matches_solve():
     rules = pipes_rules()
-    steps = solve_steps(rules, (40, 40), seed=1, step_seconds=0)
-    seen = []
-    while True:
-        try:
-            seen.append(next(steps))
-        except StopIteration as stop:
-            result = stop.value
-            break
+    seen: list = []
+    result = run_to_end(solve_steps(rules, (40, 40), seed=1, step_seconds=0), seen.append)
     assert seen[0].phase == "setup" and seen[-1].phase == "done" and seen[-1].fraction == 1.0
     search = [s for s in seen if s.phase == "search"]
     assert len(search) >= result.decisions  # step_seconds=0: a step before every decision

@@ -1,0 +1,89 @@
+"""The ``room`` command: assemble a tile room from the kit of a .blend and save it."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+from .cli_blend import add_output_options, blender_message, input_output, open_blend, save_blend
+from .cli_files import CliError
+from .core.wfc.room import ROOM_HEURISTICS
+
+
+def add_room(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "room", help="assemble a tile room from a kit in a .blend and save it",
+        description="Assemble a room (Wave Function Collapse) from the kit collection of a .blend and save. Options "
+        "not given keep the file's Tile Rooms settings.")
+    parser.add_argument("blend", help="the .blend that holds the kit (e.g. made by `python -m strew kit`)")
+    parser.add_argument("--kit", help="name of the kit collection (default: the file's setting)")
+    parser.add_argument("--size", type=int, nargs=3, metavar=("X", "Y", "Z"), help="cells along x, y, z (floors)")
+    parser.add_argument("--seed", type=int, help="random seed (same seed, same room)")
+    parser.add_argument("--cell-size", type=float, nargs=3, metavar=("X", "Y", "Z"),
+                        help="cell size (default: the kit's strew_cell_size or its tiles' bounds)")
+    parser.add_argument("--border", help="label(s) outside the four walls, e.g. 'wall, window'; '' for none")
+    parser.add_argument("--periodic", action="store_true", help="wrap around in x and y (no border)")
+    parser.add_argument("--connected", action=argparse.BooleanOptionalAction, default=None,
+                        help="all walkable tiles connected (default: the file's setting)")
+    parser.add_argument("--fixed", help="fixed tiles: 'TILE[@ROT] X Y Z; …', e.g. 'stair@90 2 3 0'")
+    parser.add_argument("--compatible", help="extra label pairs 'a=b, c=d'")
+    parser.add_argument("--heuristic", choices=[name.upper() for name in ROOM_HEURISTICS])
+    parser.add_argument("--max-backtracks", type=int, help="backtracking budget per attempt")
+    parser.add_argument("--max-restarts", type=int, help="fresh attempts after a dead end before giving up")
+    parser.add_argument("--below", dest="border_bottom", help="label below the lowest floor, e.g. 'ground'")
+    parser.add_argument("--above", dest="border_top", help="label above the top floor, e.g. 'sky'")
+    parser.add_argument("--counts", help="how many of a tile: 'entrance=1; stairs=0..4'")
+    parser.add_argument("--origin", type=float, nargs=3, metavar=("X", "Y", "Z"), help="world position of cell 0 0 0")
+    parser.add_argument("--real-objects", action=argparse.BooleanOptionalAction, default=None,
+                        help="one object per cell instead of one instancer object (default: the file's setting)")
+    parser.add_argument("--time-limit", type=float, help="give up after this many seconds")
+    parser.add_argument("--room-name", help="output collection (default: 'Strew Room')")
+    add_output_options(parser)
+    parser.set_defaults(handler=room)
+
+
+def _check_cell_size(args: argparse.Namespace) -> None:
+    """Refuse a cell size the operator's property would clamp in silence (the other options are checked by the
+    room itself and reported as the operator's error)."""
+    if args.cell_size is not None and not all(math.isfinite(c) and c > 0 for c in args.cell_size):
+        raise CliError("--cell-size: give three sizes > 0 (x, y, z), got " + " ".join(f"{c:g}" for c in args.cell_size))
+
+
+def room(args: argparse.Namespace) -> int:
+    source, target = input_output(args)
+    _check_cell_size(args)
+    import bpy
+
+    from .scene.room_output import placed_count, room_collection
+
+    open_blend(source)
+    options: dict[str, object] = {}
+    for key in ("kit", "seed", "border", "fixed", "room_name", "compatible", "heuristic", "time_limit",
+                "max_backtracks", "max_restarts", "border_bottom", "border_top", "counts"):
+        value = getattr(args, key)
+        if value is not None:
+            options[key] = value
+    for key in ("size", "cell_size", "origin"):
+        if getattr(args, key) is not None:
+            options[key] = tuple(getattr(args, key))
+    if args.connected is not None:
+        options["connected"] = args.connected
+    if args.periodic:
+        options["periodic"] = True
+    if args.real_objects is not None:
+        options["output"] = 'OBJECTS' if args.real_objects else 'INSTANCES'
+    started = time.perf_counter()
+    try:
+        result = bpy.ops.strew.assemble_room(**options)
+    except (RuntimeError, TypeError, ValueError) as error:  # the operator's report, or an option out of range
+        raise CliError(blender_message(error)) from error
+    if result != {'FINISHED'}:
+        raise CliError("assemble_room was cancelled")
+    name = str(options.get("room_name") or bpy.context.scene.strew.room.room_name)
+    collection = room_collection(bpy.context.scene, name)  # by Strew's owner mark, never by name
+    count = placed_count(collection) if collection is not None else 0
+    where = f"collection {collection.name!r}" if collection is not None else "nowhere"
+    print(f"{name}: {count:,} tiles in {where}; assemble took {time.perf_counter() - started:.2f} s; "
+          f"saved {save_blend(target)}")
+    return 0

@@ -1,0 +1,146 @@
+"""A layer sampled chunk by chunk: the memory budget, the work every chunk task reads, and the phased run.
+
+See :mod:`strew.core.chunks` for the phases; a backend (:mod:`strew.core.pool`, :mod:`strew.core.farm`) runs
+:func:`sample_chunk` and :func:`place_chunk` elsewhere with the same result.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..chunks import Backend, ChunkGrid, concat, map_chunks, sample_chunks
+from ..poisson import BYTES_PER_POINT, PoissonSettings, Samples, sample
+from ..poisson.budget import job_load
+from ..terrain import TerrainLookup
+from .functions import allowed_function, radius_function
+from .points import POINT_ARRAYS, LayerPoints, empty_points, place
+from .spec import LayerSpec, blocker_radii
+
+MAX_CHUNKS = 4096  # chunks per layer: each one costs a sampler set-up and a terrain pass
+
+
+def check_budget(terrain: TerrainLookup, spec: LayerSpec) -> None:
+    """Refuse, before any work, a layer whose chunk count exceeds ``MAX_CHUNKS`` or whose whole-terrain job
+    (points, background grid, neighbour window where the radius varies) exceeds ``max_points``."""
+    width, depth = (float(v) for v in terrain.bounds.size)
+    if spec.tile_size is None:
+        chunks = math.ceil(width / spec.chunk_size) * math.ceil(depth / spec.chunk_size)
+        if chunks > MAX_CHUNKS:
+            least = max(width, depth) / math.isqrt(MAX_CHUNKS)
+            raise ValueError(
+                f"chunk_size {spec.chunk_size:g} splits the {width:g} × {depth:g} terrain into {chunks:,} chunks, "
+                f"more than {MAX_CHUNKS:,}: use a chunk_size of at least {least:.3g}"
+            )
+    whole = PoissonSettings(
+        size=(max(width, spec.min_radius), max(depth, spec.min_radius)), min_radius=spec.min_radius,
+        max_radius=spec.max_radius, radius_at=radius_function(spec, np.zeros(2)), max_points=spec.max_points,
+    )
+    grid, load = job_load(whole)
+    if load > spec.max_points:
+        window = " and its neighbour window (Max Radius far above Min Radius)" if load > 2.0 * grid else ""
+        raise ValueError(
+            f"min_radius {spec.min_radius:g} over a {width:g} × {depth:g} terrain{window} means work worth about "
+            f"{load:,.0f} points, more than max_points ({spec.max_points:,}): use a larger min_radius"
+            f"{', a smaller max_radius' if window else ''}, a smaller terrain, or raise max_points if the memory "
+            f"allows (about {BYTES_PER_POINT} bytes per point)"
+        )
+
+
+def _chunk_seed(seed: int, ix: int, iy: int) -> int:
+    return int(np.random.SeedSequence([seed, ix, iy]).generate_state(1, dtype=np.uint32)[0])
+
+
+@dataclass(frozen=True)
+class ChunkWork:
+    """What every chunk task of one layer reads; a backend ships it once per layer, never per chunk."""
+
+    terrain: TerrainLookup
+    spec: LayerSpec
+    blockers: Samples | None
+    grid: ChunkGrid
+
+
+def sample_chunk(work: ChunkWork, chunk: int, earlier: Samples | None) -> Samples:
+    """The points of one chunk, against the blockers and the points of earlier phases near it."""
+    spec, grid = work.spec, work.grid
+    lo, hi = grid.rect(chunk)
+    size = hi - lo
+    if size.min() <= 0:
+        return Samples(positions=np.zeros((0, 2)), radii=np.zeros(0))
+    near = concat(grid.window(chunk, work.blockers), earlier)
+    local = None if near is None else Samples(positions=near.positions - lo, radii=near.radii)
+    settings = PoissonSettings(
+        size=(float(size[0]), float(size[1])), min_radius=spec.min_radius, max_radius=spec.max_radius,
+        radius_at=radius_function(spec, lo), is_allowed=allowed_function(work.terrain, spec, lo),
+        seed=_chunk_seed(spec.seed, *grid.cell(chunk)), start_points=spec.start_points, method=spec.method,
+        max_points=spec.max_points,
+    )
+    result = sample(settings, blockers=local)
+    return Samples(positions=result.positions + lo, radii=result.radii)
+
+
+def place_chunk(work: ChunkWork, samples: Samples) -> LayerPoints:
+    """Height, normal, prefab, rotation and scale of one chunk's points."""
+    return place(work.terrain, work.spec, samples)
+
+
+def chunk_work(terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None = None,
+               keep: np.ndarray | None = None) -> ChunkWork:
+    """The layer as every chunk task reads it: the budget checked, blockers at their keep-away, the grid.
+
+    Blocker ``i`` gets radius ``max(spec.keep_away, spec.min_radius, keep[i])`` (see :func:`blocker_radii`), so
+    no point interacts farther than ``max(max_radius, keep_away, keep)``: the grid's reach, whether or not there
+    are blockers.
+    """
+    check_budget(terrain, spec)
+    reach = max(spec.max_radius, spec.keep_away)
+    if blockers is not None and len(blockers.positions):
+        radii = blocker_radii(spec, len(blockers.positions), keep)
+        blockers = Samples(positions=np.asarray(blockers.positions, dtype=np.float64), radii=radii)
+        reach = max(reach, float(radii.max()))
+    else:
+        blockers = None
+    return ChunkWork(terrain, spec, blockers, ChunkGrid.over(sampled_area(terrain, spec), spec.chunk_size, reach))
+
+
+def sampled_area(terrain: TerrainLookup, spec: LayerSpec) -> np.ndarray:
+    """``[[x0, y0], [x1, y1]]``: the terrain's XY bounds, cut to ``spec.region`` when there is one (may be empty)."""
+    bounds = terrain.bounds.as_array()
+    if spec.region is not None:
+        region = np.asarray(spec.region, dtype=np.float64)
+        bounds = np.stack([np.maximum(bounds[0], region[0]), np.minimum(bounds[1], region[1])])
+    return bounds
+
+
+def sample_chunked(work: ChunkWork, backend: Backend | None) -> Generator[float, None, LayerPoints]:
+    """Sample and place the terrain's XY bounds chunk by chunk, in phases (see :mod:`strew.core.chunks`).
+
+    The union is conflict-free and maximal: a place inside an earlier chunk was already unfillable before
+    later chunks added points, and a later chunk fills up to its border against the earlier ones.
+    """
+    grid = work.grid
+    if grid.count == 1:
+        backend = None  # nothing to spread: spare the workers the layer's data
+    handle = work if backend is None else backend.share(work)
+    try:
+        steps = sample_chunks(grid, handle, sample_chunk, backend)
+        while True:
+            try:
+                yield 0.8 * next(steps)
+            except StopIteration as finished:
+                parts: list[Samples] = finished.value
+                break
+        offsets = np.concatenate([[0], np.cumsum([len(p.positions) for p in parts])])
+        out = empty_points(int(offsets[-1]))
+        for done, (chunk, placed) in enumerate(map_chunks(handle, place_chunk, parts, backend)):
+            for name in POINT_ARRAYS:
+                getattr(out, name)[offsets[chunk]:offsets[chunk + 1]] = getattr(placed, name)
+            yield 0.8 + 0.2 * (done + 1) / len(parts)
+    finally:
+        if backend is not None:
+            backend.release(handle)
+    return out

@@ -1,0 +1,85 @@
+"""A layer's instances in world space (:class:`LayerPoints`) and how a layer places its sampled points.
+
+Placement depends on each point's world position and the layer's seed only (hashing, no sequence), so a
+point gets the same height, prefab, rotation and scale however the layer was split into chunks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import variety
+from ..hashing import hash_choice, hash_scale, hash_yaw
+from ..orient import instance_rotations
+from ..poisson import Samples
+from ..terrain import TerrainLookup
+from .spec import LayerSpec
+
+
+@dataclass(frozen=True)
+class LayerPoints:
+    """A layer's instances in world space."""
+
+    positions: np.ndarray  # (N, 3): x, y on the sampled plane, z on the terrain surface
+    radii: np.ndarray  # (N,)
+    normals: np.ndarray  # (N, 3) terrain normals (unit, pointing up)
+    prefab_index: np.ndarray  # (N,) int64 into the layer's prefab list
+    rotations: np.ndarray  # (N, 3) Euler XYZ
+    scales: np.ndarray  # (N,)
+    stats: dict[str, float] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def as_blockers(self, radius: float | None = None) -> Samples:
+        """These points as blockers for a later layer (their own radius, or a fixed one)."""
+        radii = self.radii if radius is None else np.full(len(self), float(radius))
+        return Samples(positions=self.positions[:, :2].copy(), radii=radii)
+
+
+PLACEMENT_BLOCK = 65_536
+
+POINT_ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales")
+
+
+def empty_points(count: int) -> LayerPoints:
+    """Room for ``count`` points, filled chunk by chunk."""
+    return LayerPoints(positions=np.empty((count, 3)), radii=np.empty(count), normals=np.empty((count, 3)),
+                       prefab_index=np.empty(count, dtype=np.int64), rotations=np.empty((count, 3)),
+                       scales=np.empty(count))
+
+
+def place(terrain: TerrainLookup, spec: LayerSpec, samples: Samples) -> LayerPoints:
+    """Height, normal, prefab, rotation and scale of ``samples`` (world xy) exactly as the layer places them.
+
+    Works in blocks of ``PLACEMENT_BLOCK`` points so memory stays bounded.
+    """
+    xy = np.asarray(samples.positions, dtype=np.float64)
+    count = len(xy)
+    positions = np.empty((count, 3))
+    normals = np.empty((count, 3))
+    prefab = np.empty(count, dtype=np.int64)
+    rotations = np.empty((count, 3))
+    scales = np.empty(count)
+    weights = np.asarray(spec.prefab_weights, dtype=np.float64)
+    for start in range(0, count, PLACEMENT_BLOCK):
+        block = slice(start, min(start + PLACEMENT_BLOCK, count))
+        part = xy[block]
+        # Every sampled point passed the allowed test, which includes terrain coverage.
+        hit = terrain.sample(part)
+        positions[block, :2] = part
+        positions[block, 2] = hit.z
+        normals[block] = hit.normal
+        prefab[block] = hash_choice(part, spec.seed, weights)
+        yaw = hash_yaw(part, spec.seed) if spec.random_yaw else np.zeros(len(part))
+        tilt, heading = variety.tilts(part, spec.seed, spec.tilt) if spec.tilt > 0 else (None, None)
+        rotations[block] = instance_rotations(hit.normal, yaw, spec.align, tilt, heading)
+        scales[block] = hash_scale(part, spec.seed, *spec.scale_range)
+        if spec.scale_by_density > 0 or spec.scale_by_slope > 0:
+            density = np.ones(len(part)) if spec.density is None else np.asarray(spec.density(part), dtype=float)
+            scales[block] *= variety.scale_factors(density, hit.normal[:, 2], spec.scale_by_density,
+                                                   spec.scale_by_slope)
+    return LayerPoints(positions=positions, radii=np.asarray(samples.radii, dtype=np.float64), normals=normals,
+                       prefab_index=prefab, rotations=rotations, scales=scales)

@@ -1,0 +1,145 @@
+"""A scatter layer's settings: :class:`LayerSpec`, validated once when made, and the distances it keeps.
+
+>>> LayerSpec(min_radius=2.0).max_radius
+2.0
+>>> LayerSpec(min_radius=-1.0)
+Traceback (most recent call last):
+...
+ValueError: min_radius must be > 0, got -1.0: set a positive spacing
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import variety
+
+ArrayFunction = Callable[[np.ndarray], np.ndarray]
+
+
+@dataclass(frozen=True)
+class LayerSpec:
+    """Settings of one layer, in world units and radians, validated when made (``ValueError`` names the field).
+
+    ``density(xy) -> [0, 1]`` maps to the radius ``lerp(max_radius, min_radius, density)``; ``mask(xy) -> bool``
+    is any extra allowed-mask (vertex group, exclusions) on top of terrain coverage, ``max_slope`` and
+    ``height_range``. ``region`` limits the sampled XY area (a camera's clip distance: nothing beyond it is
+    walked). A point of this layer keeps at least ``max(its radius, keep_away)`` from every blocker.
+    """
+
+    min_radius: float
+    max_radius: float = None  # type: ignore[assignment]  # None: min_radius (set when made, one value from then on)
+    seed: int = 0
+    start_points: int = 16
+    keep_away: float = 0.0
+    density: ArrayFunction | None = None
+    mask: ArrayFunction | None = None
+    max_slope: float = math.pi / 2
+    height_range: tuple[float, float] | None = None
+    align: float = 0.0
+    random_yaw: bool = True
+    scale_range: tuple[float, float] = (1.0, 1.0)
+    tilt: float = 0.0
+    scale_by_density: float = 0.0
+    scale_by_slope: float = 0.0
+    prefab_weights: tuple[float, ...] = (1.0,)
+    tile_size: float | None = None
+    region: tuple[tuple[float, float], tuple[float, float]] | None = None
+    tile_keep: float = 1.0
+    chunk_size: float = 512.0
+    method: str = "maximal"
+    max_points: int = 20_000_000
+
+    def __post_init__(self) -> None:
+        if self.max_radius is None:
+            object.__setattr__(self, "max_radius", self.min_radius)
+        _validate(self)
+
+
+def _number(name: str, value: object, integer: bool = False) -> float:
+    """``value`` as a finite float (or an integer when ``integer``); ValueError naming ``name`` otherwise."""
+    kinds = (int, np.integer) if integer else (int, float, np.integer, np.floating)
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        kind = "an integer" if integer else "a number"
+        raise ValueError(f"{name} must be {kind}, got {value!r} ({type(value).__name__})")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return number
+
+
+def _pair(name: str, value: object) -> tuple[float, float]:
+    if not isinstance(value, (tuple, list, np.ndarray)) or len(value) != 2:
+        raise ValueError(f"{name} must be a pair (low, high), got {value!r}")
+    return _number(f"{name}[0]", value[0]), _number(f"{name}[1]", value[1])
+
+
+def _validate(spec: LayerSpec) -> None:
+    for name in ("min_radius", "keep_away", "max_slope", "align", "tile_keep", "chunk_size"):
+        _number(name, getattr(spec, name))
+    for name in ("seed", "start_points", "max_points"):
+        _number(name, getattr(spec, name), integer=True)
+    _number("max_radius", spec.max_radius)
+    if spec.tile_size is not None:
+        _number("tile_size", spec.tile_size)
+    for name in ("density", "mask"):
+        if getattr(spec, name) is not None and not callable(getattr(spec, name)):
+            raise ValueError(f"{name} must be a function of an (M, 2) array of xy, or None")
+    if spec.min_radius <= 0:
+        raise ValueError(f"min_radius must be > 0, got {spec.min_radius}: set a positive spacing")
+    if spec.max_radius < spec.min_radius:
+        raise ValueError(f"max_radius ({spec.max_radius}) is smaller than min_radius ({spec.min_radius}): "
+                         "raise max_radius or lower min_radius")
+    if spec.keep_away < 0:
+        raise ValueError(f"keep_away must be ≥ 0, got {spec.keep_away}")
+    if spec.seed < 0:
+        raise ValueError(f"seed must be ≥ 0, got {spec.seed}")
+    if spec.start_points < 1 or spec.max_points < 1:
+        raise ValueError(f"start_points and max_points must be ≥ 1, got {spec.start_points} and {spec.max_points}")
+    if not 0 <= spec.max_slope <= math.pi / 2:
+        raise ValueError(f"max_slope must be between 0 and π/2 radians, got {spec.max_slope}")
+    if not 0 <= spec.align <= 1 or not 0 <= spec.tile_keep <= 1:
+        raise ValueError(f"align and tile_keep must be between 0 and 1, got {spec.align} and {spec.tile_keep}")
+    variety.validate(spec.tilt, spec.scale_by_density, spec.scale_by_slope)
+    low, high = _pair("scale_range", spec.scale_range)
+    if not 0 < low <= high:
+        raise ValueError(f"scale_range must satisfy 0 < min ≤ max, got {spec.scale_range}")
+    if spec.height_range is not None:
+        low, high = _pair("height_range", spec.height_range)
+        if not low <= high:
+            raise ValueError(f"height_range must be (low, high) with low ≤ high, got {spec.height_range}")
+    try:
+        weights = np.asarray(spec.prefab_weights, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"prefab_weights must be numbers, got {spec.prefab_weights!r}") from error
+    if weights.ndim != 1 or len(weights) == 0 or not np.isfinite(weights).all() or (weights < 0).any():
+        raise ValueError(f"prefab_weights must be one or more finite weights ≥ 0, got {spec.prefab_weights!r}")
+    if weights.sum() <= 0:
+        raise ValueError("prefab_weights are all zero: give at least one prefab a positive weight")
+    if spec.chunk_size <= 0:
+        raise ValueError(f"chunk_size must be > 0, got {spec.chunk_size}")
+    if spec.region is not None:
+        try:
+            (rx0, ry0), (rx1, ry1) = (float(v) for v in spec.region[0]), (float(v) for v in spec.region[1])
+        except (TypeError, ValueError):
+            raise ValueError(f"region must be ((x0, y0), (x1, y1)), got {spec.region!r}") from None
+        if not (all(map(math.isfinite, (rx0, ry0, rx1, ry1))) and rx0 < rx1 and ry0 < ry1):
+            raise ValueError(f"region must be finite with x0 < x1 and y0 < y1, got {spec.region!r}")
+    if spec.tile_size is not None and spec.tile_size < 2 * spec.max_radius:
+        raise ValueError(f"tile_size ({spec.tile_size}) must be at least twice max_radius ({spec.max_radius}); "
+                         "ten radii or more hides the repetition better")
+
+
+def blocker_radii(spec: LayerSpec, count: int, keep: np.ndarray | None) -> np.ndarray:
+    """Distance this layer keeps from each blocker: ``max(min_radius, keep_away, keep[i])``."""
+    radii = np.full(count, max(spec.keep_away, spec.min_radius))
+    if keep is None:
+        return radii
+    keep = np.asarray(keep, dtype=np.float64)
+    if keep.shape != (count,) or not np.isfinite(keep).all() or (keep < 0).any():
+        raise ValueError(f"keep must hold one finite distance ≥ 0 per blocker ({count}), got shape {keep.shape}")
+    return np.maximum(radii, keep)

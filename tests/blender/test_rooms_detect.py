@@ -1,0 +1,105 @@
+"""Detect Sockets in real Blender on a kit whose true sockets are known, and a room that lines up its geometry."""
+
+from __future__ import annotations
+
+import bpy
+import numpy as np
+import pytest
+from mathutils import Matrix
+from rooms_check import OPPOSITE, STEP, fits, read_room, turn
+from rooms_kits import boxes_object, module
+
+SIDE_TURNS = {"e": 0, "n": 1, "w": 2, "s": 3}
+MIRROR = {"slab": "slab", "full": "full", "post_r": "post_l", "post_l": "post_r"}
+# Side pieces stop short of the neighbouring sides' planes, so each side's profile is its own piece only.
+KIND_BOXES = {"slab": None, "full": (0.8, 1, -0.9, 0.9, 0, 1.5), "post_r": (0.8, 1, 0.4, 0.9, 0, 1.5),
+              "post_l": (0.8, 1, -0.9, -0.4, 0, 1.5)}
+DETECT_KIT = {
+    "open": {"n": "slab", "e": "slab", "s": "slab", "w": "slab"},
+    "wall": {"n": "slab", "e": "full", "s": "slab", "w": "slab"},
+    "post": {"n": "slab", "e": "post_r", "s": "slab", "w": "slab"},
+    "post_l": {"n": "slab", "e": "post_l", "s": "slab", "w": "slab"},
+    "corner": {"n": "full", "e": "full", "s": "slab", "w": "post_r"},
+}
+
+
+def _detect_kit() -> bpy.types.Collection:
+    kit = bpy.data.collections.new("Detect")
+    bpy.context.scene.collection.children.link(kit)
+    for name, sides in DETECT_KIT.items():
+        pieces = [(KIND_BOXES[k], SIDE_TURNS[s]) for s, k in sides.items() if KIND_BOXES[k]]
+        obj = boxes_object(name, [(-1, 1, -1, 1, 0, 0.1)] + [b for b, _ in pieces], kit, [0] + [t for _, t in pieces])
+        obj.location = (len(kit.objects) * 4.0, -20.0, 0.0)
+    # A shaft: a column in the north-east corner from bottom to top (its top profile changes under a turn).
+    shaft = boxes_object("shaft", [(0.5, 1, 0.5, 1, 0, 2)], kit)
+    shaft.location = (0.0, -30.0, 0.0)
+    return kit
+
+
+def test_detect_sockets_labels_a_kit_whose_true_sockets_are_known() -> None:
+    kit = _detect_kit()
+    room = bpy.context.scene.strew.room
+    room.kit, room.auto_cell_size, room.cell_size = kit, False, (2.0, 2.0, 2.0)
+    assert bpy.ops.strew.detect_sockets(target='KIT', vertical=True) == {'FINISHED'}
+    labels = {obj.name: {s: getattr(obj.strew, f"socket_{s}") for s in ("n", "e", "s", "w", "up", "down")}
+              for obj in kit.objects}
+    # Documented pairing: "m<hash>" (an asymmetric profile) always pairs with "m<hash>~" (its mirror).
+    every = {label for sockets in labels.values() for label in sockets.values()}
+    pairs = {frozenset((label.rstrip("~"), label.rstrip("~") + "~")) for label in every if label.startswith("m")}
+    # Every side of every tile against every side of every other (any turn can make them face each other).
+    for a, sides_a in DETECT_KIT.items():
+        for b, sides_b in DETECT_KIT.items():
+            for side_a, kind_a in sides_a.items():
+                for side_b, kind_b in sides_b.items():
+                    truth = kind_a == MIRROR[kind_b]
+                    assert fits(labels[a][side_a], labels[b][side_b], pairs) == truth, (a, side_a, b, side_b)
+    # Bottom faces: the bare slab looks the same after any turn, and hides the walls' feet.
+    assert labels["open"]["up"] == "" and labels["open"]["down"] and ":" not in labels["open"]["down"]
+    assert labels["wall"]["down"] == labels["post"]["down"] == labels["open"]["down"]  # from below: the slab
+    # The shaft's top and bottom profiles are the same corner square: equal labels with an orientation suffix,
+    # and the shaft turned by 90° no longer fits an unturned one above it.
+    shaft = labels["shaft"]
+    assert shaft["up"] == shaft["down"] and ":" in shaft["up"]
+    turned = turn({"sockets": shaft, "walkable": False, "passable": set()}, 90)
+    assert not fits(turned["sockets"]["up"], shaft["down"], pairs)
+    # A single side re-detected on a copy moved off by 3 cm gets another label (the tolerance is 1 cm).
+    moved = kit.objects["wall"].copy()
+    moved.data = kit.objects["wall"].data.copy()
+    moved.data.transform(Matrix.Translation((0.03, 0.0, 0.0)))
+    kit.objects.link(moved)
+    for obj in bpy.context.view_layer.objects:
+        obj.select_set(obj is moved)
+    assert bpy.ops.strew.detect_sockets(target='SELECTED') == {'FINISHED'}
+    assert moved.strew.socket_e != labels["wall"]["e"]
+    off = module("scene.room_kit").tiles_off_cell(list(kit.objects), (2.0, 2.0, 2.0), 0.01)
+    assert [name for name, _ in off] == [moved.name] and off[0][1] == pytest.approx(0.03, abs=1e-6)
+    kit.objects.unlink(moved)
+
+
+def test_a_room_from_detected_sockets_lines_up_the_geometry() -> None:
+    kit = _detect_kit()
+    kit.objects.unlink(kit.objects["shaft"])
+    room = bpy.context.scene.strew.room
+    room.kit, room.auto_cell_size, room.cell_size, room.use_border = kit, False, (2.0, 2.0, 2.0), False
+    assert bpy.ops.strew.detect_sockets() == {'FINISHED'}
+    for obj in kit.objects:  # reviewed by hand: one storey, nothing above or below
+        obj.strew.socket_up = obj.strew.socket_down = ""
+    assert bpy.ops.strew.assemble_room(size=(7, 7, 1), seed=9, output='OBJECTS') == {'FINISHED'}
+    placed = read_room()
+    # Geometry check: on every shared side plane the two tiles' vertices coincide (to 1 mm).
+    def plane_points(obj, side):
+        m = obj.matrix_world
+        pts = np.array([m @ v.co for v in obj.data.vertices])
+        centre = np.array(m.translation)
+        axis, sign = {"e": (0, 1), "w": (0, -1), "n": (1, 1), "s": (1, -1)}[side]
+        on = np.abs(pts[:, axis] - (centre[axis] + sign * 1.0)) < 1e-4
+        return {tuple(p) for p in np.round(pts[on], 3)}
+
+    bpy.context.view_layer.update()
+    tiles = {name for name, _, _ in placed.values()}
+    assert len(tiles) >= 3
+    for (x, y, z), (_, _, p) in placed.items():
+        for side in ("e", "n"):
+            other = (x + STEP[side][0], y + STEP[side][1], z)
+            if other in placed:
+                assert plane_points(p.obj, side) == plane_points(placed[other][2].obj, OPPOSITE[side]), ((x, y), side)
