@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-TITLE = "Live update (issue 16)"
+TITLE = "Live update"
 REPEATS = 3
 
 

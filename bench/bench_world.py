@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-TITLE = "A 10 km world rendered with camera culling (issue 17)"
+TITLE = "A 10 km world rendered with camera culling"
 PICTURE = Path(__file__).resolve().parents[1] / "docs" / "images" / "world_10km.jpg"
 
 
