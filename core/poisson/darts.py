@@ -56,11 +56,11 @@ def _earlier_conflicts(
         for first in range(0, n, st.block_rows):
             block = np.arange(first, min(first + st.block_rows, n))
             window = st.window_cells(ids[block], offsets)
-            count = np.take(st.dart_count, window)
-            row, col = np.nonzero(count)
-            cell = window[row, col]
-            item, local = expand_ranges(count[row, col].astype(np.int64))
-            i = block[row[item]]
+            count = np.take(st.dart_count, window).ravel()
+            found = np.flatnonzero(count)  # flat indices: faster than a 2-D nonzero
+            cell = np.take(window, found)
+            item, local = expand_ranges(count[found].astype(np.int64))
+            i = block[found[item] // window.shape[1]]
             j = order[st.dart_start[cell[item]] + local]
             sel = np.flatnonzero((i != j) & _close(st, x, y, r, i, j))
             i, j = i[sel], j[sel]

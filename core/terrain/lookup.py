@@ -6,6 +6,7 @@ for every candidate, then the highest hit.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,11 @@ BARYCENTRIC_TOLERANCE = 1e-9
 
 QUERY_BLOCK = 16_384
 """Query points handled per step (the temporaries stay in the CPU cache)."""
+
+SORT_FROM = 65_536
+"""From this many queries on, they are answered in the order of their grid cells and the answers put back
+in the callers' order: neighbouring queries then read neighbouring cell lists and triangle rows, so the
+gathers stream through memory instead of missing the cache on almost every pair."""
 
 
 class TerrainLookup:
@@ -98,9 +104,22 @@ class TerrainLookup:
             np.zeros(m, dtype=bool), np.full(m, np.nan), np.full((m, 3), np.nan), np.full(m, -1, dtype=np.int64),
             np.full((m, 3), np.nan),
         )
+        if m < SORT_FROM:
+            for start in range(0, m, QUERY_BLOCK):
+                self._sample_block(pts[start:start + QUERY_BLOCK], hit, start)
+            return hit
+        order = self._grid.locality_order(pts[:, 0], pts[:, 1])
+        ordered = np.take(pts, order, axis=0)
         for start in range(0, m, QUERY_BLOCK):
-            self._sample_block(pts[start:start + QUERY_BLOCK], hit, start)
-        return hit
+            self._sample_block(ordered[start:start + QUERY_BLOCK], hit, start)
+        back = np.empty(m, dtype=np.intp)
+        back[order] = np.arange(m)
+        answers = [getattr(hit, f.name) for f in fields(TerrainHit)]
+        del hit
+        for k, answer in enumerate(answers):  # one answer at a time: the extra memory is one array
+            answers[k] = np.take(answer, back, axis=0)
+            del answer
+        return TerrainHit(*answers)
 
     def _sample_block(self, pts: NDArray[np.float64], out: TerrainHit, offset: int) -> None:
         """Write the hits of the points ``pts`` into ``out`` from row ``offset`` on."""
@@ -111,8 +130,12 @@ class TerrainLookup:
         qx = (x - self._centre[0])[query]
         qy = (y - self._centre[1])[query]
         coef = np.take(self._bary, cand, axis=0)
-        b1 = coef[:, 0] * qx + coef[:, 1] * qy + coef[:, 2]
-        b2 = coef[:, 3] * qx + coef[:, 4] * qy + coef[:, 5]
+        b1 = coef[:, 0] * qx
+        b1 += coef[:, 1] * qy
+        b1 += coef[:, 2]
+        b2 = coef[:, 3] * qx
+        b2 += coef[:, 4] * qy
+        b2 += coef[:, 5]
         tol = BARYCENTRIC_TOLERANCE
         hit = (b1 >= -tol) & (b2 >= -tol) & (b1 + b2 <= 1.0 + tol)
         idx = np.flatnonzero(hit)

@@ -162,6 +162,28 @@ def test_block_sizes_do_not_change_answers(seed: int, monkeypatch: pytest.Monkey
     assert_matches_reference(vertices, triangles, xy[:400])
 
 
+@pytest.mark.parametrize("per_cell", [1.0, 0.005])  # 0.005: more than 65 536 cells (coarser sort runs)
+def test_queries_in_cell_order_give_the_same_answers(per_cell: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Large query sets are answered in the order of their cells and put back: the same bits, in the
+    callers' order, as answering them one block after another (queries off the terrain included)."""
+    import strew.core.terrain.lookup as lookup
+
+    rng = np.random.default_rng(11)
+    vertices, triangles = grid_mesh(24, 17, rng, hole_rate=0.1)
+    xy = np.concatenate([random_queries(rng, vertices, 3000), vertices[:100, :2]])
+    xy = np.concatenate([xy[rng.permutation(len(xy))], [[-1e3, 5.0], [1e9, 1e9]]])
+    terrain = TerrainLookup(vertices, triangles, triangles_per_cell=per_cell)
+    monkeypatch.setattr(lookup, "QUERY_BLOCK", 257)
+    monkeypatch.setattr(lookup, "SORT_FROM", len(xy) + 1)
+    plain = terrain.sample(xy)
+    monkeypatch.setattr(lookup, "SORT_FROM", 1)
+    ordered = terrain.sample(xy)
+    for name in ("mask", "z", "normal", "triangle", "barycentric"):
+        np.testing.assert_array_equal(getattr(ordered, name), getattr(plain, name))
+    assert not ordered.mask[-2:].any()
+    assert_matches_reference(vertices, triangles, xy[:300])
+
+
 def test_equal_heights_go_to_the_triangle_listed_last() -> None:
     """A point on a flat quad's diagonal is in both halves at the same height: the later row wins."""
     vertices = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0.0]])
