@@ -717,8 +717,8 @@ RUSSIAN: dict[str, str] = {
         "Рисование {layer}: тяните — рисовать, Ctrl+тяните — стирать, [ ] кисть {radius:.1f} м, "
         "Enter или правый щелчок — готово, Esc — отмена",
     "Painting changed {count:,} instances": "Рисование изменило экземпляров: {count:,}",
-    "Ctrl+drag erases; painted instances stay when you Scatter again":
-        "Ctrl+перетаскивание стирает; нарисованные экземпляры сохраняются при новом разбросе",
+    "Ctrl+drag erases": "Ctrl+тяните — стереть",
+    "Painted ones stay on Scatter": "Нарисованное остаётся при разбросе",
     'Layer "{name}": painting needs the Point Instancer output':
         "Слой «{name}»: для рисования нужен вывод «Точечный инстансер»",
     "Erased {count:,} instances": "Стёрто экземпляров: {count:,}",
@@ -766,6 +766,19 @@ RUSSIAN.update({
     "Sampling": "Расстановка точек",
     'Layer "{name}" ({number} of {total})': "Слой «{name}» ({number} из {total})",
     "Writing the output": "Запись результата",
+    # -- Pick Box (operators/room_pick.py) -------------------------------------------------------------------
+    "Pick Box": "Выбрать блок",
+    "Click the box's first cell on the room in the viewport, then its last: From and To of Regenerate Box take "
+    "the two cells (Esc keeps them as they were)":
+        "Щёлкните в окне вида первую ячейку блока на комнате, затем последнюю: «От» и «До» блока получат эти "
+        "две ячейки (Esc оставляет их как были)",
+    "Pick the box from the 3D Viewport": "Выбирайте блок в окне 3D-вида",
+    "Pick Box: click the first cell on the room, then the last; Esc to cancel":
+        "Выбор блока: щёлкните первую ячейку на комнате, затем последнюю; Esc — отмена",
+    "Pick Box works in the 3D Viewport: click its button there":
+        "«Выбрать блок» работает в окне 3D-вида: нажмите кнопку там",
+    "Pick Box cancelled; the box is as it was": "Выбор блока отменён; блок прежний",
+    "Box {low} – {high}: {cells:,} cell(s)": "Блок {low} – {high}: ячеек {cells:,}",
 })
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

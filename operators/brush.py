@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import time
 
 import bpy
+import gpu
+import numpy as np
 from bpy.app.translations import pgettext_iface as iface_
 from bpy.app.translations import pgettext_rpt as rpt_
 from bpy.props import BoolProperty, CollectionProperty, FloatProperty, FloatVectorProperty, IntProperty
@@ -15,6 +18,18 @@ from ..scene.scatter_job import clear_layer_output
 from ..scene.scatter_spec import ScatterError
 
 REDRAW_EVERY = 0.1  # seconds between writes of the layer while a stroke goes on
+CIRCLE_SEGMENTS = 64
+PAINT_COLOUR = (1.0, 1.0, 1.0, 0.9)
+ERASE_COLOUR = (1.0, 0.35, 0.25, 0.9)
+
+
+def _circle_on_terrain(brush: Brush, centre, radius: float) -> list[tuple[float, float, float]]:
+    """The brush's outline laid on the terrain (each point at the terrain's height there), a closed strip."""
+    angles = np.linspace(0.0, 2.0 * math.pi, CIRCLE_SEGMENTS + 1)
+    xy = np.stack([centre[0] + radius * np.cos(angles), centre[1] + radius * np.sin(angles)], axis=1)
+    hit = brush.terrain.sample(xy)
+    z = np.where(hit.mask, hit.z, float(centre[2])) + 0.02 * max(radius, 1.0)  # above the surface, no z-fight
+    return [(float(x), float(y), float(h)) for (x, y), h in zip(xy, z, strict=True)]
 
 
 class StrewStrokePoint(bpy.types.PropertyGroup):
@@ -85,6 +100,8 @@ class STREW_OT_paint(bpy.types.Operator):
         self._had_output = output_object(context.scene, self._brush.layer.name) is not None
         self._painting, self._erasing, self._last_write, self._dabs, self._changed = False, False, 0.0, 0, 0
         self._last_location = None
+        self._outline: list[tuple[float, float, float]] = []
+        self._draw_handle = bpy.types.SpaceView3D.draw_handler_add(self._draw, (), 'WINDOW', 'POST_VIEW')
         context.window.cursor_modal_set('PAINT_BRUSH')
         self._header(context)
         context.window_manager.modal_handler_add(self)
@@ -94,6 +111,27 @@ class STREW_OT_paint(bpy.types.Operator):
         context.area.header_text_set(iface_(
             "Paint {layer}: drag to paint, Ctrl+drag to erase, [ ] brush {radius:.1f} m, "
             "Enter or right-click to finish, Esc to cancel").format(layer=self._brush.layer.name, radius=self.radius))
+
+    def _draw(self) -> None:
+        """The brush circle on the terrain under the mouse: white paints, red erases."""
+        if not self._outline:
+            return
+        from gpu_extras.batch import batch_for_shader
+
+        shader = gpu.shader.from_builtin('POLYLINE_UNIFORM_COLOR')
+        region = self._region
+        shader.uniform_float("viewportSize", (region.width, region.height))
+        shader.uniform_float("lineWidth", 2.0)
+        shader.uniform_float("color", ERASE_COLOUR if self._erasing else PAINT_COLOUR)
+        gpu.state.blend_set('ALPHA')
+        batch_for_shader(shader, 'LINE_STRIP', {"pos": self._outline}).draw(shader)
+        gpu.state.blend_set('NONE')
+
+    def _hover(self, context: bpy.types.Context, event: bpy.types.Event) -> None:
+        """Move the brush circle to the terrain under the mouse (none off the terrain)."""
+        location = self._surface_point(context, event)
+        self._outline = [] if location is None else _circle_on_terrain(self._brush, location, self.radius)
+        self._region.tag_redraw()
 
     def _surface_point(self, context: bpy.types.Context, event: bpy.types.Event):
         from bpy_extras import view3d_utils
@@ -124,6 +162,8 @@ class STREW_OT_paint(bpy.types.Operator):
             self._last_write = time.perf_counter()
 
     def _finish(self, context: bpy.types.Context) -> None:
+        bpy.types.SpaceView3D.draw_handler_remove(self._draw_handle, 'WINDOW')
+        self._region.tag_redraw()
         context.window.cursor_modal_restore()
         context.area.header_text_set(None)
 
@@ -136,12 +176,21 @@ class STREW_OT_paint(bpy.types.Operator):
                 self._painting = False
                 self._brush.commit()
             return {'RUNNING_MODAL'}
-        if event.type == 'MOUSEMOVE' and self._painting:
-            self._stroke_to(context, event)
+        if event.type == 'MOUSEMOVE':
+            if not self._painting:
+                self._erasing = event.ctrl
+            self._hover(context, event)
+            if self._painting:
+                self._stroke_to(context, event)
+            return {'RUNNING_MODAL'}
+        if event.type in {'LEFT_CTRL', 'RIGHT_CTRL'} and not self._painting:
+            self._erasing = event.value == 'PRESS'
+            self._region.tag_redraw()
             return {'RUNNING_MODAL'}
         if event.type in {'LEFT_BRACKET', 'RIGHT_BRACKET'} and event.value == 'PRESS':
             self.radius = max(0.1, self.radius * (0.8 if event.type == 'LEFT_BRACKET' else 1.25))
             self._header(context)
+            self._hover(context, event)
             return {'RUNNING_MODAL'}
         if event.type in {'RET', 'NUMPAD_ENTER', 'RIGHTMOUSE'} and event.value == 'PRESS':
             self._brush.commit()

@@ -21,9 +21,17 @@ from . import live_update
 Progress = float | tuple[float, str]
 """What a job yields: the fraction done, optionally with a short text of what is happening."""
 
-SLICE_SECONDS = 0.05
-"""Time a job runs per timer tick before the window gets its turn."""
+SLICE_SECONDS = 0.1
+"""Time a job runs per timer tick before the window handles its events."""
 TIMER_STEP = 0.001
+SHOW_EVERY = 0.25
+"""The least time between two progress updates in the window."""
+SHOW_SHARE = 0.15
+"""The largest share of the job's time the window may spend redrawing its progress: a redraw that takes
+``t`` seconds (measured after each update) allows the next update only ``t / SHOW_SHARE`` seconds later, so a
+slow display (software OpenGL, a loaded machine) costs the job little more than a fast one."""
+SHOW_AT_LEAST = 2.0
+"""The most time between two progress updates, however slow the display."""
 
 
 class ModalJob(bpy.types.Operator):
@@ -35,6 +43,10 @@ class ModalJob(bpy.types.Operator):
 
     _timer = None
     _job: Generator[Progress, None, Any] | None = None
+    _shown_at = 0.0
+    _show_every = SHOW_EVERY
+    _redrawing = False
+    _tick_end = 0.0
 
     def report_done(self, result: Any) -> None:
         raise NotImplementedError
@@ -47,6 +59,8 @@ class ModalJob(bpy.types.Operator):
         wm.modal_handler_add(self)
         live_update.job_started()
         self._show(context, 0.0, "")
+        self._shown_at = self._tick_end = time.perf_counter()
+        self._redrawing = True
         return {'RUNNING_MODAL'}
 
     def _show(self, context: bpy.types.Context, fraction: float, text: str) -> None:
@@ -77,7 +91,11 @@ class ModalJob(bpy.types.Operator):
             return {'CANCELLED'}
         if event.type != 'TIMER' or self._job is None:
             return {'PASS_THROUGH'}
-        end = time.perf_counter() + SLICE_SECONDS
+        now = time.perf_counter()
+        if self._redrawing:  # the time since the last tick went to drawing the last update
+            self._show_every = min(SHOW_AT_LEAST, max(SHOW_EVERY, (now - self._tick_end) / SHOW_SHARE))
+            self._redrawing = False
+        end = now + SLICE_SECONDS
         progress: Progress = 0.0
         try:
             while time.perf_counter() < end:
@@ -92,6 +110,10 @@ class ModalJob(bpy.types.Operator):
             self.finish_job(context)
             self.report({'ERROR'}, str(error))
             return {'CANCELLED'}
-        fraction, text = progress if isinstance(progress, tuple) else (progress, "")
-        self._show(context, fraction, text)
+        self._tick_end = time.perf_counter()
+        if self._tick_end - self._shown_at >= self._show_every:
+            fraction, text = progress if isinstance(progress, tuple) else (progress, "")
+            self._show(context, fraction, text)
+            self._shown_at = self._tick_end
+            self._redrawing = True
         return {'RUNNING_MODAL'}

@@ -181,6 +181,7 @@ class STREW_PT_rooms_edit(_RoomsPanel, bpy.types.Panel):
     def draw(self, context: bpy.types.Context) -> None:
         room = context.scene.strew.room
         layout = property_layout(self.layout)
+        layout.operator("strew.pick_room_box", icon='RESTRICT_SELECT_OFF')
         layout.prop(room, "box_min")
         layout.prop(room, "box_max")
         layout.operator("strew.regenerate_room_box", icon='FILE_REFRESH')

@@ -216,6 +216,7 @@ class STREW_PT_scatter_large(_ScatterPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_scatter_large"
     bl_label = "Large Worlds"
     bl_parent_id = "STREW_PT_scatter"
+    bl_order = 100  # scene-wide settings after every layer sub-panel
     bl_options = {'DEFAULT_CLOSED'}
 
     def draw(self, context: bpy.types.Context) -> None:

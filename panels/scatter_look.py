@@ -26,7 +26,9 @@ class STREW_PT_scatter_paint(_LayerPanel, bpy.types.Panel):
     def draw(self, context: bpy.types.Context) -> None:
         layout = self._layout()
         layout.operator("strew.paint", icon='BRUSH_DATA')
-        layout.label(text="Ctrl+drag erases; painted instances stay when you Scatter again", icon='INFO')
+        column = layout.column(align=True)
+        column.label(text="Ctrl+drag erases", icon='INFO')
+        column.label(text="Painted ones stay on Scatter", icon='BLANK1')
 
 
 class STREW_PT_scatter_keep_away(_LayerPanel, bpy.types.Panel):

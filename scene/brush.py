@@ -54,6 +54,9 @@ class Brush:
         if layer.output != OutputMode.GEOMETRY_NODES:
             raise ScatterError(rpt_('Layer "{name}": painting needs the Point Instancer output').format(
                 name=layer.name))
+        # The brush puts instances where the hand paints: camera culling, clipping and falloff (a render
+        # saving) do not apply to it; every other rule of the layer does.
+        layer = dataclasses.replace(layer, look=dataclasses.replace(layer.look, camera=None))
         depsgraph = context.evaluated_depsgraph_get()
         mesh = read_mesh(job.terrain, depsgraph, tuple(layer.vertex_groups))
         terrain = TerrainLookup(mesh.vertices, mesh.triangles)

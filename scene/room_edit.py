@@ -15,7 +15,7 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.wfc import Contradiction, regenerate
 from .room_job import Plan, RoomError, RoomParams, RoomResult, prepare
-from .room_output import TILES_KEY, build_steps, read_placed, room_collection
+from .room_output import CELL_KEY, TILES_KEY, build_steps, read_placed, room_collection
 
 
 def _box(box_min, box_max, shape: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
@@ -26,6 +26,49 @@ def _box(box_min, box_max, shape: tuple[int, ...]) -> tuple[tuple[int, int], ...
                              "(0, 0, 0) to {last}").format(low=tuple(box_min), high=tuple(box_max), size=shape,
                                                             last=tuple(s - 1 for s in shape)))
     return box
+
+
+HALF_ACROSS = np.array([0.5, 0.5, 0.0])  # a cell spans ± half a cell across, from its floor up
+UP = np.array([0.0, 0.0, 1.0])
+
+
+def room_frame(collection: bpy.types.Collection) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int]] | None:
+    """The assembled room's origin, cell size and grid shape as Strew stored them, or None."""
+    try:
+        origin = np.asarray(collection["strew_origin"], dtype=np.float64)
+        size = np.asarray(collection[CELL_KEY + "_size"], dtype=np.float64)
+        shape = tuple(int(s) for s in collection["strew_grid_shape"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return origin, size, (shape[0], shape[1], shape[2])
+
+
+def cell_at(collection: bpy.types.Collection, point) -> tuple[int, int, int] | None:
+    """The room's cell that holds a world point, or None outside the room.
+
+    A tile's origin is the centre of its cell's bottom face (docs/rooms.md): cell ``c`` spans
+    ``origin + size * c ± size / 2`` across and ``origin.z + size.z * c.z + [0, size.z]`` up.
+    """
+    frame = room_frame(collection)
+    if frame is None:
+        return None
+    origin, size, shape = frame
+    local = (np.asarray(point, dtype=np.float64) - origin) / size
+    cell = np.floor(local + HALF_ACROSS).astype(int)
+    if np.any(cell < 0) or np.any(cell >= shape):
+        return None
+    return int(cell[0]), int(cell[1]), int(cell[2])
+
+
+def cell_box_corners(collection: bpy.types.Collection, low, high) -> list[tuple[float, float, float]] | None:
+    """The 8 world corners of the box of cells ``low`` … ``high`` (inclusive), for drawing it."""
+    frame = room_frame(collection)
+    if frame is None:
+        return None
+    origin, size, _shape = frame
+    lo = origin + size * (np.minimum(low, high) - HALF_ACROSS)
+    hi = origin + size * (np.maximum(low, high) + HALF_ACROSS + UP)
+    return [(float(x), float(y), float(z)) for z in (lo[2], hi[2]) for y in (lo[1], hi[1]) for x in (lo[0], hi[0])]
 
 
 def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max) -> RoomResult:

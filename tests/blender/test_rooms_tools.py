@@ -40,6 +40,49 @@ def test_regenerate_box_keeps_every_cell_outside_the_box(output: str) -> None:
     assert scene_snapshot() == snapshot
 
 
+@pytest.mark.parametrize("output", ['INSTANCES', 'OBJECTS'])
+def test_pick_box_finds_the_cell_under_the_mouse_on_the_real_geometry(output: str) -> None:
+    """What Pick Box does per click: a ray from above hits the tile (instanced or real), the cell on the
+    viewer's side of the hit is the tile's cell; points outside the room have no cell."""
+    from mathutils import Vector
+    from strew.scene.room_edit import cell_at, cell_box_corners
+
+    kit = road_kit()
+    settings = bpy.context.scene.strew.room
+    settings.kit, settings.size, settings.seed, settings.output = kit, (5, 4, 1), 2, output
+    settings.origin = (3.0, -2.0, 1.5)
+    assert bpy.ops.strew.assemble_room() == {'FINISHED'}
+    room = room_collection()
+    size = np.asarray(room["strew_cell_size"])
+    origin = np.asarray(settings.origin)
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    down = Vector((0.0, 0.0, -1.0))
+    rng = np.random.default_rng(5)
+    for cell in np.ndindex(5, 4, 1):
+        offset = rng.uniform(-0.45, 0.45, 2)
+        top = origin + size * (cell[0] + offset[0], cell[1] + offset[1], cell[2]) + (0.0, 0.0, 50.0)
+        hit, location, *_rest = bpy.context.scene.ray_cast(depsgraph, Vector(top), down)
+        assert hit, (cell, top)
+        assert cell_at(room, location - down * 1e-3) == cell
+    outside = origin + size * (5.6, 1.0, 0.2)
+    assert cell_at(room, outside) is None and cell_at(room, origin + size * (1.0, -0.6, 0.2)) is None
+    corners = np.asarray(cell_box_corners(room, (3, 2, 0), (1, 0, 0)))
+    assert np.allclose(corners.min(axis=0), origin + size * (0.5, -0.5, 0.0))
+    assert np.allclose(corners.max(axis=0), origin + size * (3.5, 2.5, 1.0))
+
+
+def test_pick_box_is_a_viewport_tool() -> None:
+    kit = road_kit()
+    settings = bpy.context.scene.strew.room
+    settings.kit, settings.size = kit, (3, 3, 1)
+    assert not bpy.ops.strew.pick_room_box.poll()  # no room yet
+    assert bpy.ops.strew.assemble_room() == {'FINISHED'}
+    snapshot = scene_snapshot()
+    with pytest.raises(RuntimeError, match="3D Viewport"):
+        bpy.ops.strew.pick_room_box()  # the background has no 3D Viewport to click in
+    assert scene_snapshot() == snapshot
+
+
 # --- command line -------------------------------------------------------------------------------------------------
 
 

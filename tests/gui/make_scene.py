@@ -1,7 +1,8 @@
 """The user's file a GUI session starts from: ``blender -b --factory-startup --python make_scene.py -- OUT``.
 
-A rolling terrain and a collection "Trees" of two small prefabs, hidden from the view layer as asset
-collections usually are. Strew itself is not touched here: the session does that with the mouse.
+A rolling terrain, a collection "Trees" of two small prefabs and one "Moss" of a tuft, both hidden from the view
+layer as asset collections usually are, and a "Rocks" collection with one rock (an icosphere) off the terrain.
+Strew itself is not touched here: the session does that with the mouse.
 """
 
 from __future__ import annotations
@@ -35,5 +36,24 @@ for k, (radius, depth) in enumerate(((0.35, 1.6), (0.25, 1.1))):
         collection.objects.unlink(cone)
     trees.objects.link(cone)
 bpy.context.view_layer.layer_collection.children["Trees"].exclude = True
+
+# A rock to grow moss on (every face), in a collection of its own, and the moss prefab, hidden.
+rocks = bpy.data.collections.new("Rocks")
+bpy.context.scene.collection.children.link(rocks)
+bpy.ops.mesh.primitive_ico_sphere_add(subdivisions=3, radius=4.0, location=(-16.0, 14.0, 6.0))
+rock = bpy.context.active_object
+rock.name = "Rock"
+for collection in rock.users_collection:
+    collection.objects.unlink(rock)
+rocks.objects.link(rock)
+moss = bpy.data.collections.new("Moss")
+bpy.context.scene.collection.children.link(moss)
+bpy.ops.mesh.primitive_cube_add(size=0.3)
+tuft = bpy.context.active_object
+tuft.name = "Tuft"
+for collection in tuft.users_collection:
+    collection.objects.unlink(tuft)
+moss.objects.link(tuft)
+bpy.context.view_layer.layer_collection.children["Moss"].exclude = True
 bpy.ops.object.select_all(action='DESELECT')
 bpy.ops.wm.save_as_mainfile(filepath=out)

@@ -20,9 +20,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from window import Rect, StepFailed, Window
-
-HERE = Path(__file__).resolve().parent
+import scenario_look
+import scenario_rooms
+from window import HERE, Rect, StepFailed, Window
 
 
 class Session:
@@ -62,24 +62,6 @@ class Session:
         if self.docs is not None:
             shutil.copyfile(self.window.out / shot, self.docs / shot)
         return shot
-
-    def sub_panel_pages(self, prefix: str, anchor: str, column: float, hint: int, count: int) -> list[str]:
-        """Open the ``count`` closed sub-panels below the button ``anchor`` one at a time and shoot the sidebar.
-
-        A closed sub-panel's header is 26 px high; the first starts 32 px below the anchor's row.
-        """
-        w = self.window
-        names: list[str] = []
-        for k in range(count):
-            sidebar = self.sidebar()
-            w.move(sidebar["x"] + sidebar["width"] // 2, sidebar["y"] + sidebar["height"] // 2)
-            w.key("Home", settle=0.8)
-            _, y = self.button(anchor, column, hint)
-            header = y + 32 + 26 * k
-            w.click(sidebar["x"] + int(0.4 * sidebar["width"]), header, settle=2.0)
-            names += self.sidebar_pages(f"{prefix}_{k}")
-            w.click(sidebar["x"] + int(0.4 * sidebar["width"]), header, settle=2.0)
-        return names
 
     def sidebar_pages(self, prefix: str, pages: int = 5) -> list[str]:
         """Screenshots of the whole sidebar, scrolling down a page at a time until it stops moving."""
@@ -146,8 +128,10 @@ class Session:
 
     def reports(self, containing: str) -> list[str]:
         """The reports Blender printed so far (its log: every report also goes to stdout) with ``containing``."""
-        log = (self.window.out / "blender.log").read_text(errors="replace")
-        return [line for line in log.splitlines() if containing in line]
+        with (self.window.out / "blender.log").open("rb") as log:
+            log.seek(self.window.log_start)
+            text = log.read().decode(errors="replace")
+        return [line for line in text.splitlines() if containing in line]
 
     def wait_idle(self, timeout: float, done: Callable[[dict], bool] = lambda state: True) -> dict:
         """Wait until no Strew modal operator runs and ``done(state)`` holds; the last state."""
@@ -189,9 +173,9 @@ class Session:
         self.record("layer_added", shot=False)
         # Renaming in the list (double-click or Ctrl+click on the name) does not take xdotool's clicks here.
         w.run("bpy.context.scene.strew.layers[0].name = 'Trees'")
-        self.pick("strew.layers[0].collection", "Trees", hint=355,
+        self.pick("strew.layers[0].collection", "Trees", hint=450,
                   check="result = bpy.context.scene.strew.layers[0].collection is not None")
-        self.edit("strew.layers[0].min_radius", ["1.5"], hint=440)
+        self.edit("strew.layers[0].min_radius", ["1.5"], hint=587)
         self.record("collection_picked")
 
         started = time.perf_counter()
@@ -246,13 +230,19 @@ class Session:
         self.record("room_cancelled", shot=False, before_objects=len(before["objects"]))
 
     def every_panel(self, prefix: str) -> list[str]:
-        """Pages of the sidebar with the Scatter panel, then with each closed sub-panel opened in turn."""
-        pages = self.sidebar_pages(f"{prefix}_scatter")
-        pages += self.sub_panel_pages(f"{prefix}_scatter_sub", "strew.layers[0].seed", 0.7, 600, 4)
+        """Pages of the sidebar with each layer sub-panel open alone, then the Tile Rooms panel and its
+        sub-panels (Scatter folded)."""
+        pages: list[str] = []
+        for k, title in enumerate(scenario_look.SUB_PANELS):
+            scenario_look.open_sub_panel(self, title)
+            pages += self.sidebar_pages(f"{prefix}_scatter_{k}")
+        scenario_look.open_sub_panel(self, "Objects")
         self.click_header(80)  # fold Scatter: the Tile Rooms panel and its sub-panels
         pages += self.sidebar_pages(f"{prefix}_rooms")
-        with contextlib.suppress(StepFailed):  # the sub-panels' pictures are for looking at, not asserted
-            pages += self.sub_panel_pages(f"{prefix}_rooms_sub", "bpy.ops.strew.detect_sockets(", 0.5, 480, 2)
+        for k, title in enumerate(scenario_look.ROOM_SUB_PANELS):
+            scenario_look.open_sub_panel(self, title, scenario_look.ROOM_SUB_PANELS,
+                                         "bpy.ops.strew.detect_sockets(", hint=330)
+            pages += self.sidebar_pages(f"{prefix}_rooms_{k}")
         self.click_header(80)
         return pages
 
@@ -274,6 +264,18 @@ class Session:
         self.record("russian", pages=pages, pictures=[self.picture("ui_russian", self.sidebar())])
 
 
+SCATTERED = """
+settings = bpy.context.scene.strew
+settings.terrain = bpy.data.objects['Terrain']
+settings.layers.add().name = 'Trees'
+settings.layers[0].collection = bpy.data.collections['Trees']
+settings.layers[0].min_radius = 1.5
+area = next(a for a in bpy.context.window.screen.areas if a.type == 'VIEW_3D')
+with bpy.context.temp_override(area=area, region=area.regions[-1]):
+    bpy.ops.strew.scatter('EXEC_DEFAULT')
+"""
+
+
 def headless_room(blender: str) -> dict:
     """Assemble Room 30×30×3 from the demo kit in ``blender -b``: the reference for the window's time."""
     done = subprocess.run([blender, "--background", "--python", str(HERE / "headless_room.py")],
@@ -290,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blender", default="blender")
     parser.add_argument("--zip", required=True, help="the built extension, e.g. dist/strew-0.1.0.zip")
     parser.add_argument("--out", default=str(HERE / "out"))
-    parser.add_argument("--steps", default="scatter,room,russian", help="which parts to run")
+    parser.add_argument("--steps", default="scatter,look,anywhere,room,russian", help="which parts to run")
     parser.add_argument("--docs", help="also copy the UI pictures (ui_*.png) to this folder")
     parser.add_argument("--hold", type=float, default=0.0,
                         help="keep Blender open this many seconds after the steps (to poke at it by hand)")
@@ -314,8 +316,18 @@ def main(argv: list[str] | None = None) -> int:
         parts = args.steps.split(",")
         if "scatter" in parts:
             session.scatter_steps()
+        elif "look" in parts or "anywhere" in parts:  # a shorter run: the scatter part's end state, set directly
+            window.run(SCATTERED)
+            session.wait_idle(300, lambda state: bool(state["scatter_output"]))
+            session.record("scattered", shot=False)
+        if "look" in parts:
+            scenario_look.camera_steps(session)
+            scenario_look.brush_steps(session)
+        if "anywhere" in parts:
+            scenario_look.anywhere_steps(session)
         if "room" in parts:
             session.room_steps()
+            scenario_rooms.pick_box_steps(session)
         if "russian" in parts:
             session.russian_steps()
         held_until = time.monotonic() + args.hold

@@ -75,3 +75,42 @@ def test_escape_leaves_the_room_as_it_was(session: dict) -> None:
 def test_russian_interface(session: dict) -> None:
     state = step(session, "russian")["state"]
     assert state["language"] == "ru_RU" and state["translate_interface"]
+
+
+def test_camera_culling_keeps_what_the_camera_sees(session: dict) -> None:
+    culled_step = step(session, "camera_culled")
+    full, culled = culled_step["full"], culled_step["culled"]
+    assert culled["count"] < 0.8 * full["count"], (full, culled)
+    assert culled["farthest"] <= 30.0 + 1.0  # the clip distance (a margin widens the view, not the clip)
+    assert culled["in_view_near"] >= 0.85 * full["in_view_near"] > 0  # what the camera sees is still there
+
+
+def test_brush_paints_erases_and_survives_scatter(session: dict) -> None:
+    painted = step(session, "painted")
+    assert painted["painted"]["painted"] > 0
+    assert 0 <= painted["erased"]["painted"] < painted["painted"]["painted"]
+    assert painted["reports"], "the brush reported nothing when it finished"
+    kept = step(session, "painted_kept")["after"]
+    assert kept["painted"] == painted["erased"]["painted"]
+
+
+def test_every_face_of_a_target_rock(session: dict) -> None:
+    moss = step(session, "every_face")["moss"]
+    assert moss["count"] > 50
+    assert moss["z_min"] < 3.0 and moss["z_max"] > 9.0  # under the rock (centre 6 m, radius 4 m) and on top
+
+
+def test_live_update_follows_the_rock(session: dict) -> None:
+    before = step(session, "every_face")["moss"]
+    after = step(session, "live_update")
+    assert after["rock_z"] > 9.0
+    assert abs(after["moss"]["z_min"] - (before["z_min"] + 4.0)) < 0.5, (before, after)
+
+
+def test_pick_box_in_the_viewport_then_regenerate(session: dict) -> None:
+    regenerated = step(session, "box_regenerated")
+    low, high = regenerated["box"]
+    assert low[:2] == [12, 12] and high[:2] == [15, 14], regenerated["box"]
+    assert low[2] <= high[2]
+    assert regenerated["reports"], "Regenerate Box reported nothing"
+    assert regenerated["state"]["room"]["tiles"] > 0

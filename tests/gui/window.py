@@ -1,7 +1,7 @@
-"""A windowed Blender process and the mouse, keyboard and screen around it, for the GUI session (``session.py``).
+"""The windowed Blender a GUI session drives: the process, the driver's requests, mouse, keyboard and screen.
 
-Mouse and keyboard go through ``xdotool``, screenshots through ImageMagick's ``import``; requests to
-``driver.py`` inside Blender go through files in the exchange folder. Standard library only.
+Standard library only (it runs where Blender runs). Buttons are found the way a user could check them: hover,
+Ctrl+C (an operator button copies its Python command) and Ctrl+Shift+C (a property copies its data path).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+HERE = Path(__file__).resolve().parent
 Rect = dict[str, int]
-DRIVER = Path(__file__).resolve().parent / "driver.py"  # answers the requests inside Blender
 
 
 class StepFailed(Exception):
@@ -29,6 +29,7 @@ class Window:
         self.blender, self.out, self.exchange = blender, out, exchange
         self.process: subprocess.Popen[bytes] | None = None
         self.counter = 0
+        self.log_start = 0
 
     # -- Blender ---------------------------------------------------------------------------------------------
     def start(self, blend: Path, language_reset: bool = True) -> float:
@@ -36,10 +37,11 @@ class Window:
             (self.exchange / name).unlink(missing_ok=True)
         env = dict(os.environ, STREW_GUI_DIR=str(self.exchange))
         log = (self.out / "blender.log").open("ab")
+        self.log_start = log.tell()  # this run's output starts here
         started = time.perf_counter()
         self.process = subprocess.Popen(
             [self.blender, "--window-geometry", "0", "0", "1600", "1000", str(blend),
-             "--python", str(DRIVER)], env=env, stdout=log, stderr=subprocess.STDOUT)
+             "--python", str(HERE / "driver.py")], env=env, stdout=log, stderr=subprocess.STDOUT)
         self.wait_for(lambda: (self.exchange / "ready").exists(), 400, "Blender's window to come up")
         return time.perf_counter() - started
 

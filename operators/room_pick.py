@@ -1,0 +1,137 @@
+"""Pick Regenerate Box's cells in the viewport: click the box's first cell on the room, then its last."""
+
+from __future__ import annotations
+
+import bpy
+import gpu
+from bpy.app.translations import pgettext_iface as iface_
+from bpy.app.translations import pgettext_rpt as rpt_
+
+from ..scene.room_edit import cell_at, cell_box_corners
+from ..scene.room_output import room_collection
+
+# The 12 edges of a box whose 8 corners come x fastest, then y, then z (scene.room_edit.cell_box_corners).
+BOX_EDGES = ((0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7))
+HOVER_COLOUR = (1.0, 0.85, 0.2, 0.9)
+BOX_COLOUR = (1.0, 0.45, 0.1, 1.0)
+
+
+class STREW_OT_pick_room_box(bpy.types.Operator):
+    bl_idname = "strew.pick_room_box"
+    bl_label = "Pick Box"
+    bl_description = ("Click the box's first cell on the room in the viewport, then its last: From and To of "
+                      "Regenerate Box take the two cells (Esc keeps them as they were)")
+    bl_options = {'REGISTER', 'UNDO'}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        scene = context.scene
+        if scene is None or not hasattr(scene, "strew"):
+            return False
+        if room_collection(scene, scene.strew.room.room_name) is None:
+            cls.poll_message_set("Assemble a room first")
+            return False
+        if context.area is None or context.area.type != 'VIEW_3D':
+            cls.poll_message_set("Pick the box from the 3D Viewport")
+            return False
+        return True
+
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        self._room = room_collection(context.scene, context.scene.strew.room.room_name)
+        self._region = next(r for r in context.area.regions if r.type == 'WINDOW')
+        self._view = context.area.spaces.active.region_3d
+        self._first: tuple[int, int, int] | None = None
+        self._hover: tuple[int, int, int] | None = None
+        self._handle = bpy.types.SpaceView3D.draw_handler_add(self._draw, (), 'WINDOW', 'POST_VIEW')
+        context.area.header_text_set(iface_("Pick Box: click the first cell on the room, then the last; "
+                                            "Esc to cancel"))
+        context.window.cursor_modal_set('CROSSHAIR')
+        context.window_manager.modal_handler_add(self)
+        return {'RUNNING_MODAL'}
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        self.report({'ERROR'}, rpt_("Pick Box works in the 3D Viewport: click its button there"))
+        return {'CANCELLED'}
+
+    def _cell_under_mouse(self, context: bpy.types.Context, event: bpy.types.Event) -> tuple[int, int, int] | None:
+        from bpy_extras import view3d_utils
+
+        region = self._region
+        mouse = (event.mouse_x - region.x, event.mouse_y - region.y)
+        if not (0 <= mouse[0] < region.width and 0 <= mouse[1] < region.height):
+            return None
+        origin = view3d_utils.region_2d_to_origin_3d(region, self._view, mouse)
+        direction = view3d_utils.region_2d_to_vector_3d(region, self._view, mouse)
+        hit, location, *_rest = context.scene.ray_cast(context.evaluated_depsgraph_get(), origin, direction)
+        if not hit:
+            return None
+        return cell_at(self._room, location - direction * 1e-3)  # the cell on the viewer's side of the hit
+
+    def _draw(self) -> None:
+        """The cell under the mouse, and the box from the first cell to it."""
+        if self._hover is None and self._first is None:
+            return
+        from gpu_extras.batch import batch_for_shader
+
+        shader = gpu.shader.from_builtin('POLYLINE_UNIFORM_COLOR')
+        shader.uniform_float("viewportSize", (self._region.width, self._region.height))
+        gpu.state.blend_set('ALPHA')
+        boxes = []
+        if self._first is not None:
+            boxes.append((self._first, self._hover or self._first, BOX_COLOUR, 3.0))
+        if self._hover is not None:
+            boxes.append((self._hover, self._hover, HOVER_COLOUR, 1.5))
+        for low, high, colour, width in boxes:
+            corners = cell_box_corners(self._room, low, high)
+            if corners is None:
+                continue
+            lines = [corners[i] for edge in BOX_EDGES for i in edge]
+            shader.uniform_float("lineWidth", width)
+            shader.uniform_float("color", colour)
+            batch_for_shader(shader, 'LINES', {"pos": lines}).draw(shader)
+        gpu.state.blend_set('NONE')
+
+    def _finish(self, context: bpy.types.Context) -> None:
+        bpy.types.SpaceView3D.draw_handler_remove(self._handle, 'WINDOW')
+        self._region.tag_redraw()
+        context.area.header_text_set(None)
+        context.window.cursor_modal_restore()
+
+    def modal(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        if event.type == 'MOUSEMOVE':
+            self._hover = self._cell_under_mouse(context, event)
+            self._region.tag_redraw()
+            return {'RUNNING_MODAL'}
+        if event.type == 'LEFTMOUSE' and event.value == 'PRESS':
+            cell = self._cell_under_mouse(context, event)
+            if cell is None:
+                return {'RUNNING_MODAL'}
+            if self._first is None:
+                self._first = cell
+                return {'RUNNING_MODAL'}
+            return self._set_box(context, self._first, cell)
+        if event.type in {'RET', 'NUMPAD_ENTER'} and event.value == 'PRESS' and self._first is not None:
+            return self._set_box(context, self._first, self._hover or self._first)
+        if event.type in {'ESC', 'RIGHTMOUSE'} and event.value == 'PRESS':
+            self._finish(context)
+            self.report({'INFO'}, rpt_("Pick Box cancelled; the box is as it was"))
+            return {'CANCELLED'}
+        return {'PASS_THROUGH'}  # navigate the view meanwhile
+
+    def _set_box(self, context: bpy.types.Context, first: tuple[int, int, int],
+                 last: tuple[int, int, int]) -> set[str]:
+        room = context.scene.strew.room
+        room.box_min = tuple(min(a, b) for a, b in zip(first, last, strict=True))
+        room.box_max = tuple(max(a, b) for a, b in zip(first, last, strict=True))
+        self._finish(context)
+        cells = 1
+        for a, b in zip(room.box_min, room.box_max, strict=True):
+            cells *= b - a + 1
+        self.report({'INFO'}, rpt_("Box {low} – {high}: {cells:,} cell(s)").format(
+            low=tuple(room.box_min), high=tuple(room.box_max), cells=cells))
+        return {'FINISHED'}
+
+
+classes = (STREW_OT_pick_room_box,)
+
+register, unregister = bpy.utils.register_classes_factory(classes)

@@ -1,0 +1,69 @@
+"""GUI steps for editing an assembled room: Pick Box on the room in the viewport, then Regenerate Box.
+
+Runs after the room steps (a 30×30×3 room from the demo kit). Where a cell is on the screen is asked from
+Blender (``location_3d_to_region_2d``), as a user's eye finds it; the clicks themselves are the mouse's.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import scenario_look
+from window import StepFailed
+
+if TYPE_CHECKING:
+    from session import Session
+
+CELL_ON_SCREEN = """
+from bpy_extras.view3d_utils import location_3d_to_region_2d
+room = bpy.data.collections[bpy.context.scene.strew.room.room_name]
+origin, size = room['strew_origin'], room['strew_cell_size']
+area = next(a for a in bpy.context.window.screen.areas if a.type == 'VIEW_3D')
+region = next(r for r in area.regions if r.type == 'WINDOW')
+point = [origin[k] + size[k] * c for k, c in enumerate(({x}, {y}, 0.02))]
+xy = location_3d_to_region_2d(region, area.spaces.active.region_3d, point)
+window = bpy.context.window
+result = None if xy is None else [window.x + region.x + int(xy.x), window.y + window.height - region.y - int(xy.y)]
+"""
+
+BOX = "room = bpy.context.scene.strew.room; result = [list(room.box_min), list(room.box_max)]"
+
+
+def cell_on_screen(session: Session, x: int, y: int) -> tuple[int, int]:
+    """Screen pixel of the floor centre of cell (x, y, 0)."""
+    spot = session.window.run(CELL_ON_SCREEN.format(x=x, y=y))
+    if not spot:
+        raise StepFailed(f"cell ({x}, {y}, 0) is not in the viewport")
+    return int(spot[0]), int(spot[1])  # type: ignore[index]
+
+
+def pick_box_steps(session: Session) -> None:
+    """In the top view, pick a box from the cell column (12, 12) to (15, 14) with two clicks, then
+    Regenerate Box."""
+    w = session.window
+    view = session.viewport()
+    w.move(view["x"] + view["width"] // 2, view["y"] + view["height"] // 2)
+    w.key("KP_7", settle=1.0)  # top view: a click on a cell's spot hits that column's top tile
+    w.key("Home", settle=1.5)
+    top = w.run("area = next(a for a in bpy.context.window.screen.areas if a.type == 'VIEW_3D'); "
+                "result = area.spaces.active.region_3d.view_perspective")
+    if top != "ORTHO":
+        raise StepFailed(f"Numpad 7 did not give the top view ({top})")
+    scenario_look.open_sub_panel(session, "Regenerate Box", scenario_look.ROOM_SUB_PANELS,
+                                 "bpy.ops.strew.detect_sockets(", hint=330)
+    session.press("bpy.ops.strew.pick_room_box(", column=0.5, hint=380, settle=1.0)
+    if "STREW_OT_pick_room_box" not in w.state()["modal"]:
+        raise StepFailed("Pick Box did not start")
+    first, last = cell_on_screen(session, 12, 12), cell_on_screen(session, 15, 14)
+    w.click(*first, settle=0.8)
+    w.move(*last)
+    time.sleep(1.0)
+    picture = session.picture("ui_pick_box", session.viewport())
+    w.click(*last, settle=1.0)
+    box = w.run(BOX)
+    before = session.window.state()
+    session.press("bpy.ops.strew.regenerate_room_box(", column=0.5, hint=460, settle=0.5)
+    session.wait_idle(300)
+    session.record("box_regenerated", box=box, before_objects=len(before["objects"]), pictures=[picture],
+                   reports=session.reports("regenerated"))
