@@ -97,13 +97,18 @@ def _side_planes(frame: np.ndarray, orthographic: bool) -> tuple[np.ndarray, np.
     return normals, offsets
 
 
-def _camera_space(points: np.ndarray, matrix: np.ndarray) -> np.ndarray:
-    points = np.asarray(points, dtype=np.float64)
-    if points.ndim != 2 or points.shape[1] != 3:
-        raise ValueError(f"points must have shape (N, 3), got {points.shape}")
-    rot, loc = matrix[:3, :3], matrix[:3, 3]
-    # Camera space of p is R⁻¹ (p − t); solve instead of inverting so a scaled camera stays exact.
-    return np.linalg.solve(rot, (points - loc).T).T
+def _half_spaces(view: CameraView, margin: float) -> tuple[np.ndarray, np.ndarray]:
+    """The view volume widened by ``margin`` as half-spaces ``a · (p − t) ≤ b`` in world space, ``t`` the camera's
+    location: rows ``a`` (5, 3), limits ``b`` (5,) — the four side planes and the camera's own plane."""
+    matrix, frame = _validate(view)
+    rot = matrix[:3, :3]
+    # Distances are measured in camera space; turn the world margin into its largest camera-space equivalent,
+    # so everything within ``margin`` in the world is kept even on a non-uniformly scaled camera.
+    local_margin = margin / float(np.linalg.norm(rot, axis=0).min())
+    normals, offsets = _side_planes(frame, view.orthographic)
+    local = np.vstack([normals, [0.0, 0.0, 1.0]])  # side planes, then "in front of the camera"
+    # Camera space of p is R⁻¹ (p − t), so n · R⁻¹ (p − t) = (R⁻ᵀ n) · (p − t).
+    return np.linalg.solve(rot.T, local.T).T, np.append(offsets, 0.0) + local_margin
 
 
 def in_view(points: np.ndarray, view: CameraView, margin: float = 0.0,
@@ -118,18 +123,73 @@ def in_view(points: np.ndarray, view: CameraView, margin: float = 0.0,
         raise ValueError(f"margin must be a finite distance ≥ 0, got {margin}")
     if max_distance is not None and not max_distance > 0:
         raise ValueError(f"max_distance must be > 0 or None, got {max_distance}")
-    matrix, frame = _validate(view)
-    local = _camera_space(points, matrix)
-    scale = np.linalg.norm(matrix[:3, :3], axis=0)  # world length of one camera-space unit along each axis
-    normals, offsets = _side_planes(frame, view.orthographic)
-    # Distances are measured in camera space; turn the world margin into its largest camera-space equivalent,
-    # so everything within ``margin`` in the world is kept even on a non-uniformly scaled camera.
-    local_margin = margin / float(scale.min())
-    keep = local[:, 2] <= local_margin  # in front of the camera (within the margin)
-    keep &= (local @ normals.T <= offsets + local_margin).all(axis=1)
+    return _inside(points, view, *_half_spaces(view, margin), max_distance)
+
+
+def _inside(points: np.ndarray, view: CameraView, rows: np.ndarray, limits: np.ndarray,
+            max_distance: float | None) -> np.ndarray:
+    points = np.asarray(points, dtype=np.float64)
+    if points.ndim != 2 or points.shape[1] != 3:
+        raise ValueError(f"points must have shape (N, 3), got {points.shape}")
+    keep = ((points - view.location) @ rows.T <= limits).all(axis=1)
     if max_distance is not None:
         keep &= distance_to(points, view) <= max_distance
     return keep
+
+
+def footprint(view: CameraView, bounds: np.ndarray, z_range: tuple[float, float], margin: float = 0.0,
+              max_distance: float | None = None) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The XY rectangle holding every point that :func:`in_view` keeps inside ``bounds`` and ``z_range``.
+
+    ``bounds`` is ``[[x0, y0], [x1, y1]]`` (the terrain's XY bounds), ``z_range`` its lowest and highest point:
+    every surface point lies in that box, so the view volume (widened by ``margin``, cut at ``max_distance``)
+    clipped to the box, projected to XY, is all a culled layer needs to sample. The clipped volume is a convex
+    polyhedron; the answer is the bounding rectangle of its vertices (exact up to rounding). None when the
+    camera sees nothing of the box.
+
+    >>> view = CameraView.perspective(location=(0, 0, 10), fov=np.pi / 2, aspect=1.0)  # looks straight down
+    >>> lo, hi = footprint(view, np.array([[-100.0, -100.0], [100.0, 100.0]]), (0.0, 0.0))
+    >>> np.round(lo, 6).tolist(), np.round(hi, 6).tolist()
+    ([-10.0, -10.0], [10.0, 10.0])
+    """
+    box = np.asarray(bounds, dtype=np.float64)
+    low, high = (float(v) for v in z_range)
+    if box.shape != (2, 2) or not np.isfinite(box).all() or not (math.isfinite(low) and math.isfinite(high)):
+        raise ValueError(f"bounds must be finite [[x0, y0], [x1, y1]] and z_range finite, got {box!r}, {z_range!r}")
+    in_view(np.zeros((0, 3)), view, margin, max_distance)  # validates margin and max_distance
+    if max_distance is not None:  # the clip sphere's bounding box
+        eye = view.location
+        box = np.stack([np.maximum(box[0], eye[:2] - max_distance), np.minimum(box[1], eye[:2] + max_distance)])
+        low, high = max(low, eye[2] - max_distance), min(high, eye[2] + max_distance)
+    if (box[1] < box[0]).any() or high < low:
+        return None
+    # Half-spaces a·p ≤ b in world space: the view volume's planes as in_view tests them, then the box.
+    camera_rows, camera_limits = _half_spaces(view, margin)
+    eye3 = np.eye(3)
+    rows = np.vstack([camera_rows, eye3, -eye3])
+    limits = np.concatenate([camera_limits + camera_rows @ view.location,
+                             [box[1, 0], box[1, 1], high, -box[0, 0], -box[0, 1], -low]])
+    corners = []
+    for i in range(len(rows)):
+        for j in range(i + 1, len(rows)):
+            for k in range(j + 1, len(rows)):
+                a = rows[[i, j, k]]
+                if abs(np.linalg.det(a)) < 1e-12:
+                    continue
+                corners.append(np.linalg.solve(a, limits[[i, j, k]]))
+    if not corners:
+        return None
+    points = np.array(corners)
+    slack = 1e-9 * (1.0 + np.abs(limits) + np.abs(points) @ np.abs(rows).T)
+    points = points[(points @ rows.T <= limits + slack).all(axis=1)]
+    if not len(points):
+        return None
+    lo, hi = points[:, :2].min(axis=0), points[:, :2].max(axis=0)
+    pad = 1e-9 * (1.0 + np.abs(np.concatenate([lo, hi])).max())
+    lo, hi = np.maximum(lo - pad, box[0]), np.minimum(hi + pad, box[1])
+    if (hi <= lo).any():
+        return None
+    return (float(lo[0]), float(lo[1])), (float(hi[0]), float(hi[1]))
 
 
 def distance_to(points: np.ndarray, view: CameraView) -> np.ndarray:
@@ -169,16 +229,42 @@ class _OnSurface:
 
 
 class ViewMask(_OnSurface):
-    """A sampler mask ``xy -> bool``: the surface point above ``xy`` (``heights(xy)`` gives z) is in view."""
+    """A sampler mask ``xy -> bool``: the surface point above ``xy`` (``heights(xy)`` gives z) is in view.
+
+    With ``z_range`` (every finite height lies in it, e.g. a terrain's lowest and highest vertex), the vertical
+    segment above ``xy`` through that range and the camera's height decides most points without asking
+    ``heights``: the view volume is convex, so a segment with both ends inside lies inside, and one with both
+    ends beyond the same plane (or wholly beyond the clip distance) lies outside. The answer is the same.
+    """
 
     def __init__(self, view: CameraView, heights: ArrayFunction, margin: float = 0.0,
-                 max_distance: float | None = None) -> None:
+                 max_distance: float | None = None, z_range: tuple[float, float] | None = None) -> None:
         in_view(np.zeros((0, 3)), view, margin, max_distance)  # validate once, before the sampler calls it
         super().__init__(view, heights)
         self.margin, self.max_distance = margin, max_distance
+        self._planes = _half_spaces(view, margin)  # once: the sampler calls the mask many times
+        eye = float(view.location[2])  # off the surface a point is tested at the camera's height
+        self._segment = None if z_range is None else (min(float(z_range[0]), eye), max(float(z_range[1]), eye))
 
     def __call__(self, xy: np.ndarray) -> np.ndarray:
-        return in_view(self.points(xy), self.view, self.margin, self.max_distance)
+        if self._segment is None:
+            return _inside(self.points(xy), self.view, *self._planes, self.max_distance)
+        xy = np.asarray(xy, dtype=np.float64)
+        rows, limits = self._planes
+        ends = [np.column_stack([xy, np.full(len(xy), z)]) - self.view.location for z in self._segment]
+        beyond = [end @ rows.T > limits for end in ends]
+        sure_in = ~beyond[0].any(axis=1) & ~beyond[1].any(axis=1)
+        sure_out = (beyond[0] & beyond[1]).any(axis=1)
+        if self.max_distance is not None:
+            far = [np.einsum("ij,ij->i", end, end) > self.max_distance**2 for end in ends]
+            sure_in &= ~far[0] & ~far[1]
+            closest = np.clip(self.view.location[2], *self._segment) - self.view.location[2]
+            sure_out |= np.einsum("ij,ij->i", ends[0][:, :2], ends[0][:, :2]) + closest**2 > self.max_distance**2
+        keep = sure_in
+        unsure = ~(sure_in | sure_out)
+        if unsure.any():
+            keep[unsure] = _inside(self.points(xy[unsure]), self.view, *self._planes, self.max_distance)
+        return keep
 
 
 class FalloffDensity(_OnSurface):
@@ -204,4 +290,5 @@ class SurfaceHeights:
         return self.terrain.sample(xy).z
 
 
-__all__ = ["CameraView", "FalloffDensity", "SurfaceHeights", "ViewMask", "distance_falloff", "distance_to", "in_view"]
+__all__ = ["CameraView", "FalloffDensity", "SurfaceHeights", "ViewMask", "distance_falloff", "distance_to",
+           "footprint", "in_view"]

@@ -9,8 +9,11 @@ unfinished run. While a Scatter or Tile Rooms job runs, the update waits. Strew'
 as a change, so a live run does not trigger itself.
 
 Inputs of a layer: its settings, the scene's Scatter settings, the geometry and transform of its targets (the
-terrain, or the meshes of its Targets collection), of the objects in its Exclude collection, and its density
-image.
+terrain, or the meshes of its Targets collection), of the objects in its Exclude and Proximity collections, its
+density image, and with camera culling or falloff its camera (placement, lens, clipping).
+
+Between runs a :class:`~strew.scene.job_cache.JobCache` keeps each target's terrain lookup and each layer's
+fields and sampled points, keyed by fingerprints of what they depend on: a change re-does only what it touches.
 """
 
 from __future__ import annotations
@@ -21,11 +24,11 @@ from collections.abc import Generator
 from typing import Any
 
 import bpy
-import numpy as np
 from bpy.app.handlers import persistent
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..scene import scatter_job
+from ..scene.job_cache import JobCache, fingerprint
 from ..scene.ownership import is_owned
 from ..scene.targets import target_objects
 
@@ -37,6 +40,7 @@ _PASSIVE = {"rna_type", "live_update", "active_layer_index", "show_preview", "ro
 _pending: dict[str, int] = {}  # scene name -> first layer to re-scatter
 _signatures: dict[str, tuple[tuple[Any, ...], list[tuple[Any, ...]]]] = {}
 _fingerprints: dict[str, tuple[Any, ...]] = {}  # object name -> placement and evaluated geometry
+CACHE = JobCache()  # what live runs re-use from the previous one
 _jobs_running = 0
 
 
@@ -67,25 +71,18 @@ def _signature(group: bpy.types.PropertyGroup, skip: set[str]) -> tuple[Any, ...
 
 
 def _snapshot(settings: Any) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
-    return _signature(settings, _PASSIVE), [_signature(layer, {"rna_type"}) for layer in settings.layers]
+    """The scene's and each layer's settings; a layer that looks through a camera also notes which one (picking
+    another scene camera changes it)."""
+    return _signature(settings, _PASSIVE), [(*_signature(layer, {"rna_type"}), _camera_name(settings, layer))
+                                            for layer in settings.layers]
 
 
-def _fingerprint(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> tuple[Any, ...]:
-    """The object's world matrix and evaluated vertex positions, condensed: Blender also reports objects as
-    updated when only the relations around them were rebuilt (Strew adding its output), so an update counts
-    only when this changes."""
-    evaluated = obj.evaluated_get(depsgraph)
-    matrix = tuple(np.round(np.array(evaluated.matrix_world), 9).ravel().tolist())
-    if obj.type not in {'MESH', 'CURVE', 'SURFACE', 'FONT'}:
-        return matrix
-    mesh = evaluated.to_mesh()
-    try:
-        co = np.empty(0 if mesh is None else len(mesh.vertices) * 3, dtype=np.float32)
-        if mesh is not None:
-            mesh.vertices.foreach_get("co", co)
-    finally:
-        evaluated.to_mesh_clear()
-    return (*matrix, len(co), hash(co.tobytes()))
+def _camera_name(settings: Any, layer: Any) -> str | None:
+    """The camera a layer culls or thins by (its own, else the scene's), or None."""
+    if not (layer.camera_cull or layer.camera_falloff):
+        return None
+    camera = layer.camera or settings.id_data.camera
+    return None if camera is None else camera.name
 
 
 def _sources(settings: Any, layer: Any) -> set[str]:
@@ -97,8 +94,13 @@ def _sources(settings: Any, layer: Any) -> set[str]:
         names.add(settings.terrain.name)
     if layer.exclusion_collection is not None:
         names |= {obj.name for obj in layer.exclusion_collection.all_objects}
+    if layer.proximity_collection is not None:
+        names |= {obj.name for obj in layer.proximity_collection.all_objects}
     if layer.density_image is not None:
         names.add(layer.density_image.name)
+    camera = _camera_name(settings, layer)
+    if camera is not None:
+        names.add(camera)
     return names
 
 
@@ -121,7 +123,9 @@ def first_changed(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) -> int
     touched = set()
     for update in depsgraph.updates:
         block = update.id.original
-        if isinstance(block, bpy.types.Image) or (
+        if isinstance(block, bpy.types.Camera):  # lens or clipping: the objects showing it through
+            touched |= {obj.name for obj in bpy.data.objects if obj.data == block}
+        elif isinstance(block, bpy.types.Image) or (
             isinstance(block, bpy.types.Object)
             and (update.is_updated_geometry or update.is_updated_transform)
             and not is_owned(block)
@@ -136,11 +140,13 @@ def first_changed(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) -> int
 
 
 def _changed(name: str, depsgraph: bpy.types.Depsgraph) -> bool:
-    """Whether the object (or image) ``name`` differs from when it was last seen; remembers it."""
+    """Whether the object (or image) ``name`` differs from when it was last seen; remembers it. Blender also
+    reports objects as updated when only the relations around them were rebuilt (Strew adding its output), so
+    an update counts only when the fingerprint changed."""
     obj = bpy.data.objects.get(name)
     if obj is None:
         return True  # an image: reported only when it changed
-    now = _fingerprint(obj, depsgraph)
+    now = fingerprint(obj, depsgraph)
     if _fingerprints.get(name) == now:
         return False
     _fingerprints[name] = now
@@ -180,7 +186,7 @@ def start_watching(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph | None
         for name in _sources(settings, layer):
             obj = bpy.data.objects.get(name)
             if obj is not None:
-                _fingerprints[name] = _fingerprint(obj, depsgraph)
+                _fingerprints[name] = fingerprint(obj, depsgraph)
 
 
 class _Run:
@@ -210,7 +216,7 @@ def _start() -> bool:
     indices = scatter_job.layers_from(scene, first)
     if not indices:
         return False
-    _running = _Run(scene, first, scatter_job.run(bpy.context, indices))
+    _running = _Run(scene, first, scatter_job.run(bpy.context, indices, cache=CACHE))
     return True
 
 
@@ -276,6 +282,7 @@ def _forget() -> None:
     _pending.clear()
     _signatures.clear()
     _fingerprints.clear()
+    CACHE.clear()
 
 
 _HANDLERS = ((bpy.app.handlers.depsgraph_update_post, on_depsgraph_update), (bpy.app.handlers.load_post, on_load))

@@ -118,7 +118,9 @@ def _camera(look: LookInput, terrain: TerrainLookup) -> tuple[Mask | None, Field
     heights = SurfaceHeights(terrain)
     mask = None
     if camera.margin is not None:
-        mask = FunctionMask(ViewMask(camera.view, heights, camera.margin, camera.max_distance), "camera view")
+        z = terrain.vertices[:, 2]
+        mask = FunctionMask(ViewMask(camera.view, heights, camera.margin, camera.max_distance,
+                                     (float(z.min()), float(z.max()))), "camera view")
     falloff = None
     if camera.falloff is not None:
         falloff = FunctionField(FalloffDensity(camera.view, heights, *camera.falloff), "camera falloff")

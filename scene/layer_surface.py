@@ -14,13 +14,16 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
+from ..core.camera import footprint
 from ..core.chunks import Backend
 from ..core.poisson import Samples
-from ..core.scatter import LayerPoints, scatter_layer_steps
+from ..core.scatter import LayerPoints, place, scatter_layer_steps
 from ..core.surface.layer import surface_layer_steps
 from ..core.terrain import TerrainLookup
 from ..properties.modes import SurfaceMode
-from . import layer_fields
+from . import job_cache, layer_fields
+from .job_cache import JobCache, Key
+from .layer_look import CameraInput
 from .scatter_spec import LayerInput, ScatterError, ScatterInput
 from .targets import read_targets
 from .terrain import MeshArrays, read_mesh
@@ -29,8 +32,8 @@ from .terrain import MeshArrays, read_mesh
 class Surface:
     """A mesh in world space and, built when first asked for, its from-above lookup."""
 
-    def __init__(self, name: str, mesh: MeshArrays, kind: str) -> None:
-        self.name, self.mesh, self.kind = name, mesh, kind
+    def __init__(self, name: str, mesh: MeshArrays, kind: str, key: Key = None) -> None:
+        self.name, self.mesh, self.kind, self.key = name, mesh, kind, key
         self._lookup: TerrainLookup | None = None
 
     @property
@@ -45,19 +48,36 @@ class Surface:
 
 
 class Surfaces:
-    """The terrain (read with every vertex group the layers use) and each Targets collection, read once."""
+    """The terrain (read with every vertex group the layers use) and each Targets collection, read once (or
+    taken from ``cache`` when their fingerprint is the same as when it was stored)."""
 
-    def __init__(self, job: ScatterInput, depsgraph: bpy.types.Depsgraph) -> None:
-        self.depsgraph = depsgraph
+    def __init__(self, job: ScatterInput, depsgraph: bpy.types.Depsgraph, cache: JobCache | None = None) -> None:
+        self.depsgraph, self.cache = depsgraph, cache
         self.terrain: Surface | None = None
         self._targets: dict[str, Surface] = {}
         if job.terrain is not None:
             groups = tuple({name for layer in job.layers for name in layer.vertex_groups})
-            try:
-                mesh = read_mesh(job.terrain, depsgraph, groups)
-            except ValueError as error:
-                raise ScatterError(str(error)) from error
-            self.terrain = Surface(job.terrain.name, mesh, "Terrain")
+            self.terrain = self._read_terrain(job.terrain, groups)
+            if cache is not None:
+                JobCache.put(cache.surfaces, job.terrain.name, self.terrain.key, self.terrain)
+
+    def _read_terrain(self, terrain: bpy.types.Object, groups: tuple[str, ...]) -> Surface:
+        cache, key = self.cache, None
+        if cache is not None and not groups:  # the fingerprint is the whole key: no need to read the mesh
+            key = job_cache.mesh_key(terrain, self.depsgraph, {})
+            found = JobCache.get(cache.surfaces, terrain.name, key)
+            if found is not None:
+                return found
+        try:
+            mesh = read_mesh(terrain, self.depsgraph, groups)
+        except ValueError as error:
+            raise ScatterError(str(error)) from error
+        if cache is not None and groups:  # the vertex weights the layers read are part of the key
+            key = job_cache.mesh_key(terrain, self.depsgraph, mesh.vertex_group_weights)
+            found = JobCache.get(cache.surfaces, terrain.name, key)
+            if found is not None:
+                return found
+        return Surface(terrain.name, mesh, "Terrain", key)
 
     def of(self, layer: LayerInput) -> Surface:
         """Where ``layer`` places its instances."""
@@ -66,11 +86,17 @@ class Surfaces:
             return self.terrain
         name = layer.targets.name
         if name not in self._targets:
-            try:
-                mesh = read_targets(layer.targets, self.depsgraph)
-            except ValueError as error:
-                raise ScatterError(str(error)) from error
-            self._targets[name] = Surface(name, mesh, "Targets")
+            key = None if self.cache is None else job_cache.targets_key(layer.targets, self.depsgraph)
+            cached = None if self.cache is None else JobCache.get(self.cache.surfaces, name, key)
+            if cached is None:
+                try:
+                    mesh = read_targets(layer.targets, self.depsgraph)
+                except ValueError as error:
+                    raise ScatterError(str(error)) from error
+                cached = Surface(name, mesh, "Targets", key)
+            if self.cache is not None:
+                JobCache.put(self.cache.surfaces, name, key, cached)
+            self._targets[name] = cached
         return self._targets[name]
 
     def fields_source(self, layer: LayerInput) -> Surface:
@@ -83,18 +109,53 @@ class Surfaces:
         return self.of(layer)
 
 
+def view_region(camera: CameraInput, surface: Surface, source: Surface
+                ) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The XY rectangle a culled layer samples: the camera's view (widened by the margin, cut at the clip
+    distance) through the height range where the view mask looks (the fields source's surface; where it has no
+    surface, the mask looks at the camera's height), or None when nothing of the surface is in view."""
+    z = source.lookup.vertices[:, 2]
+    low, high = float(z.min()), float(z.max())
+    if source is not surface:
+        eye = float(camera.view.location[2])
+        low, high = min(low, eye), max(high, eye)
+    return footprint(camera.view, surface.lookup.bounds.as_array(), (low, high), camera.margin or 0.0,
+                     camera.max_distance)
+
+
 def layer_steps(
     layer: LayerInput, surfaces: Surfaces, blockers: Samples | None, backend: Backend | None = None,
     keep: np.ndarray | None = None,
 ) -> Generator[float, None, LayerPoints]:
     """Sample one layer on its surface; ``blockers`` are earlier layers' points in 3-D (``ValueError`` for the
-    user's mistakes, :class:`ScatterError` for the scene's)."""
+    user's mistakes, :class:`ScatterError` for the scene's). With the surfaces' cache, a layer whose sampling
+    inputs are those of its cached points only places them again."""
+    cache = surfaces.cache
     source = surfaces.fields_source(layer)
-    fields = layer_fields.build(layer, source.lookup, source.mesh, surfaces.depsgraph)
-    spec = dataclasses.replace(layer.spec, density=fields.density, mask=fields.mask)
     surface = surfaces.of(layer)
+    fields_key = None if cache is None else job_cache.fields_key(layer, source.key, surfaces.depsgraph)
+    samples_key = job_cache.samples_key(layer, fields_key, surface.key, blockers, keep)
+    fields = None if cache is None else JobCache.get(cache.fields, layer.name, fields_key)
+    if fields is None:
+        fields = layer_fields.build(layer, source.lookup, source.mesh, surfaces.depsgraph)
+        if cache is not None:
+            JobCache.put(cache.fields, layer.name, fields_key, fields)
+    spec = dataclasses.replace(layer.spec, density=fields.density, mask=fields.mask)
     if layer.surface == SurfaceMode.ALL:
         return (yield from surface_layer_steps(surface.mesh.vertices, surface.mesh.triangles, spec, blockers,
                                                slope_range=layer.slope_range, keep=keep))
+    samples = None if cache is None else JobCache.get(cache.samples, layer.name, samples_key)
+    if samples is None and layer.look.camera is not None and layer.look.camera.margin is not None:
+        region = view_region(layer.look.camera, surface, source)
+        if region is None:  # the camera sees nothing of this surface
+            samples = Samples(np.zeros((0, 2)), np.zeros(0))
+        else:
+            spec = dataclasses.replace(spec, region=region)
+    if samples is not None:
+        return place(surface.lookup, spec, samples)
     flat = None if blockers is None else Samples(blockers.positions[:, :2], blockers.radii)
-    return (yield from scatter_layer_steps(surface.lookup, spec, flat, backend, keep=keep))
+    points = yield from scatter_layer_steps(surface.lookup, spec, flat, backend, keep=keep)
+    if cache is not None:
+        JobCache.put(cache.samples, layer.name, samples_key, Samples(points.positions[:, :2].copy(),
+                                                                     points.radii.copy()))
+    return points

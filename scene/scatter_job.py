@@ -22,6 +22,7 @@ from ..properties.modes import OutputMode
 from . import layer_surface, scatter_spec, worker_pool
 from .display import remove_unused_bounds, show_in_viewport
 from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, Placement, write_objects
+from .job_cache import JobCache
 from .layer_points import PointSet, as_blockers, painted_points, write_instancer
 from .ownership import LAYER_KEY, disown, is_owned, owned_collection, remove_owned
 from .scatter_spec import LayerInput, ScatterError
@@ -119,28 +120,30 @@ def _write(scene: bpy.types.Scene, layer: LayerInput, points: PointSet) -> None:
 
 def run(
     context: bpy.types.Context, layer_indices: list[int] | None = None, backend: Backend | None = None,
+    cache: JobCache | None = None,
 ) -> Generator[tuple[float, str], None, JobResult]:
     """Generator running the Scatter job; yields (fraction done, what runs next) — the modal operator steps it,
     shows both in the status bar, and ESC closes it.
 
     When it finishes, ``StopIteration.value`` is a :class:`JobResult`. Raises :class:`ScatterError` on bad
     settings before anything changed. Chunks run on ``backend`` (e.g. a Dask cluster) if given, else in the
-    kept process pool of the scene's *Workers* (:mod:`.worker_pool`).
+    kept process pool of the scene's *Workers* (:mod:`.worker_pool`). With ``cache`` (live update), surfaces,
+    fields and sampled points whose inputs did not change are taken from the last run.
     """
     if backend is None:
         backend = worker_pool.for_scene(context.scene)
-    return (yield from _run(context, layer_indices, backend))
+    return (yield from _run(context, layer_indices, backend, cache))
 
 
 def _run(
-    context: bpy.types.Context, layer_indices: list[int] | None, backend: Backend | None,
+    context: bpy.types.Context, layer_indices: list[int] | None, backend: Backend | None, cache: JobCache | None,
 ) -> Generator[tuple[float, str], None, JobResult]:
     scene = context.scene
     job = scatter_spec.read(scene, layer_indices)
     stages: dict[str, float] = {}
 
     started = time.perf_counter()
-    surfaces = layer_surface.Surfaces(job, context.evaluated_depsgraph_get())
+    surfaces = layer_surface.Surfaces(job, context.evaluated_depsgraph_get(), cache)
     stages["read mesh"] = time.perf_counter() - started
     yield 0.1, rpt_("Sampling")
 
@@ -179,6 +182,10 @@ def _run(
     started = time.perf_counter()
     write_results(scene, [(layer, points) for layer, points, _ in results], job.max_objects)
     stages["write output"] = time.perf_counter() - started
+    if cache is not None:
+        every = scene.strew.layers
+        cache.keep_only({layer.name for layer in every}, {obj.name for obj in (job.terrain,) if obj is not None}
+                        | {layer.targets.name for layer in every if layer.targets is not None})
     yield 1.0, rpt_("Writing the output")
     return JobResult([LayerReport(layer.name, len(points), took) for layer, points, took in results], stages)
 

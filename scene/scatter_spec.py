@@ -8,7 +8,6 @@ setting is interpreted in exactly one place.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 from dataclasses import dataclass
@@ -142,9 +141,6 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float, scene: bpy.types.S
             scale_by_slope=layer.scale_by_slope,
         )
         look = layer_look.read(layer, scene, earlier)
-        if look.camera is not None and look.camera.max_distance is not None:  # sample only the clip's square
-            x, y, reach = *look.camera.view.location[:2], look.camera.max_distance
-            spec = dataclasses.replace(spec, region=((x - reach, y - reach), (x + reach, y + reach)))
     except ValueError as error:
         raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=_labelled(error, layer))
                            ) from error

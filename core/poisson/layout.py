@@ -1,0 +1,71 @@
+"""The background grid's layout and the block-wise runner of per-candidate tests (used by SamplerState)."""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .state import SamplerState
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def blockwise(method: _Method) -> _Method:
+    """Run a per-candidate test on blocks of candidates (``SamplerState.block_rows``) and join the results
+    (along the last axis; element by element for a tuple). Array arguments are sliced; scalars and
+    ``None`` pass through unchanged."""
+
+    @functools.wraps(method)
+    def run(self: SamplerState, first: np.ndarray, *rest: object) -> Any:
+        n, rows = first.size, self.block_rows
+        if n <= rows:
+            return method(self, first, *rest)
+        parts = [
+            method(
+                self,
+                first[i : i + rows],
+                *(a[i : i + rows] if isinstance(a, np.ndarray) else a for a in rest),
+            )
+            for i in range(0, n, rows)
+        ]
+        if isinstance(parts[0], tuple):
+            return tuple(
+                None if part is None else np.concatenate([p[k] for p in parts], axis=-1)
+                for k, part in enumerate(parts[0])
+            )
+        return np.concatenate(parts, axis=-1)
+
+    return cast(_Method, run)
+
+
+class GridLayout(NamedTuple):
+    """The background grid: ``cols x rows`` cells of ``sx x sy``, a neighbour window of ``window`` cells
+    (enough to reach ``max_radius``), first boxes of ``coarse x coarse`` cells, and ``pad`` border cells."""
+
+    cols: int
+    rows: int
+    sx: float
+    sy: float
+    window: int
+    coarse: int
+    pad: int
+
+
+def grid_layout(
+    w: float, h: float, min_radius: float, max_radius: float, variable: bool, tileable: bool
+) -> GridLayout:
+    """Cells no larger than ``min_radius / sqrt(2)`` (one point per cell at most), dividing the rectangle
+    exactly. A variable radius starts on boxes of about one max-radius point each, so the work follows the
+    number of points; without wrapping the grid is padded so neighbour lookups never leave the array."""
+    side = min_radius / math.sqrt(2.0)
+    cols, rows = max(1, math.ceil(w / side)), max(1, math.ceil(h / side))
+    sx, sy = w / cols, h / rows
+    window = math.ceil(max_radius / min(sx, sy))
+    coarse = 2 ** max(0, round(math.log2(max_radius / min_radius))) if variable and not tileable else 1
+    pad = 0 if tileable else window + coarse
+    return GridLayout(cols, rows, sx, sy, window, coarse, pad)

@@ -1,0 +1,154 @@
+"""What a live update keeps from one run of the Scatter job to the next, keyed by what each part depends on.
+
+A live update re-runs the job after every change; most of the work would be the same as last time. The cache
+keeps, per target, the surface read from the scene with its terrain lookup (keyed by :func:`fingerprint`: the
+evaluated mesh and the world matrix), and per layer its density and mask fields and its sampled points (keyed by
+every input that decides them: the layer's sampling settings, its fields' sources, the surface and the blockers).
+So a change of scale or rotation only places the same points again, a seed change samples that layer again (and
+the layers below only when its points changed), and a terrain edit reads and samples everything.
+
+Memory stays bounded: one entry per target and per layer (a new key replaces the old entry), all dropped when a
+file is loaded or the extension is disabled (:meth:`JobCache.clear`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Hashable
+from typing import Any
+
+import bpy
+import numpy as np
+
+from ..core.poisson import Samples
+from ..properties.modes import DensityMode, SurfaceMode
+from .scatter_spec import LayerInput
+from .targets import target_objects
+
+Key = Hashable
+
+
+def _digest(*arrays: np.ndarray) -> str:
+    """A hash of the arrays' contents (shape and dtype included)."""
+    h = hashlib.blake2b(digest_size=16)
+    for array in arrays:
+        array = np.ascontiguousarray(array)
+        h.update(f"{array.dtype}{array.shape}".encode())
+        h.update(array.tobytes())
+    return h.hexdigest()
+
+
+def fingerprint(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> tuple[Any, ...]:
+    """The object's world matrix and its evaluated geometry, condensed (vertex and face counts, a hash of the
+    vertex coordinates and of the faces' vertex indices): equal exactly when a scatter on it would be."""
+    evaluated = obj.evaluated_get(depsgraph)
+    matrix = tuple(np.array(evaluated.matrix_world, dtype=np.float64).ravel().tolist())
+    if isinstance(obj.data, bpy.types.Camera):
+        return (*matrix, *camera_settings(obj.data))
+    if obj.type not in {'MESH', 'CURVE', 'SURFACE', 'FONT'}:
+        return matrix
+    mesh = evaluated.to_mesh()
+    try:
+        if mesh is None:
+            return (*matrix, 0)
+        co = np.empty(len(mesh.vertices) * 3, dtype=np.float32)
+        mesh.vertices.foreach_get("co", co)
+        loops = np.empty(len(mesh.loops), dtype=np.int32)
+        mesh.loops.foreach_get("vertex_index", loops)
+        sizes = np.empty(len(mesh.polygons), dtype=np.int32)
+        mesh.polygons.foreach_get("loop_total", sizes)
+        edges = np.empty(len(mesh.edges) * 2, dtype=np.int32)
+        mesh.edges.foreach_get("vertices", edges)
+    finally:
+        evaluated.to_mesh_clear()
+    return (*matrix, len(co) // 3, len(sizes), _digest(co, loops, sizes, edges))
+
+
+def camera_settings(data: bpy.types.Camera) -> tuple[Any, ...]:
+    """What of a camera's data changes its view (the frame also depends on the scene's resolution)."""
+    return (data.type, data.lens, data.sensor_fit, data.sensor_width, data.sensor_height, data.shift_x,
+            data.shift_y, data.ortho_scale, data.clip_start, data.clip_end)
+
+
+class JobCache:
+    """Surfaces, fields and sampled points of the last live run (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.surfaces: dict[str, tuple[Key, Any]] = {}
+        self.fields: dict[str, tuple[Key, Any]] = {}
+        self.samples: dict[str, tuple[Key, Samples]] = {}
+
+    def clear(self) -> None:
+        self.surfaces.clear()
+        self.fields.clear()
+        self.samples.clear()
+
+    def keep_only(self, layers: set[str], surfaces: set[str]) -> None:
+        """Forget layers and surfaces that are gone (renamed, removed), so entries never pile up."""
+        for table, names in ((self.fields, layers), (self.samples, layers), (self.surfaces, surfaces)):
+            for name in set(table) - names:
+                del table[name]
+
+    @staticmethod
+    def get(table: dict[str, tuple[Key, Any]], name: str, key: Key) -> Any:
+        """The entry ``name`` of ``table`` if it was stored under ``key``, else None."""
+        entry = table.get(name)
+        return entry[1] if entry is not None and key is not None and entry[0] == key else None
+
+    @staticmethod
+    def put(table: dict[str, tuple[Key, Any]], name: str, key: Key, value: Any) -> None:
+        """Store ``value`` as the only entry for ``name`` (nothing is kept under a None key)."""
+        if key is None:
+            table.pop(name, None)
+        else:
+            table[name] = (key, value)
+
+
+def mesh_key(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, weights: dict[str, np.ndarray]) -> Key:
+    """Key of a terrain read with the vertex-group ``weights`` the layers use."""
+    return (obj.name, fingerprint(obj, depsgraph), tuple(sorted((n, _digest(w)) for n, w in weights.items())))
+
+
+def targets_key(collection: bpy.types.Collection, depsgraph: bpy.types.Depsgraph) -> Key:
+    return (collection.name, tuple((obj.name, fingerprint(obj, depsgraph)) for obj in target_objects(collection)))
+
+
+def _collection_key(collection: bpy.types.Collection | None, depsgraph: bpy.types.Depsgraph) -> Key:
+    if collection is None:
+        return None
+    return (collection.name, tuple(sorted((obj.name, fingerprint(obj, depsgraph)) for obj in collection.all_objects)))
+
+
+def fields_key(layer: LayerInput, source_key: Key, depsgraph: bpy.types.Depsgraph) -> Key:
+    """Everything a layer's density and mask fields depend on; None when one of them cannot be fingerprinted
+    cheaply (an image density: always read again)."""
+    if layer.density.mode == DensityMode.IMAGE or source_key is None:
+        return None
+    density = dataclasses.replace(layer.density, image=None)
+    mask = (layer.mask.vertex_group, layer.mask.threshold, layer.mask.margin,
+            _collection_key(layer.mask.exclusion, depsgraph))
+    camera = layer.look.camera
+    view = None if camera is None else (_digest(np.asarray(camera.view.matrix_world, dtype=np.float64),
+                                                np.asarray(camera.view.frame, dtype=np.float64)),
+                                        camera.view.orthographic, camera.margin, camera.max_distance, camera.falloff)
+    near = layer.look.proximity
+    proximity = None if near is None else (_collection_key(near.collection, depsgraph), near.attract, near.near,
+                                           near.far)
+    return (source_key, density, layer.spec.seed, mask, view, proximity)
+
+
+_PLACEMENT_ONLY: dict[str, Any] = {"align": 0.0, "random_yaw": True, "scale_range": (1.0, 1.0), "tilt": 0.0,
+                                   "scale_by_density": 0.0, "scale_by_slope": 0.0, "prefab_weights": (1.0,)}
+"""LayerSpec fields that change where instances are placed only in height, rotation, scale or prefab."""
+
+
+def samples_key(layer: LayerInput, fields: Key, surface: Key, blockers: Samples | None,
+                keep: np.ndarray | None) -> Key:
+    """Everything a *From Above* layer's sampled points depend on; None for *Every Face* layers (not cached)."""
+    if fields is None or surface is None or layer.surface != SurfaceMode.TOP:
+        return None
+    spec = dataclasses.replace(layer.spec, density=None, mask=None, **_PLACEMENT_ONLY)
+    others = None if blockers is None else _digest(blockers.positions, blockers.radii,
+                                                   np.zeros(0) if keep is None else keep)
+    return (spec, fields, surface, others)

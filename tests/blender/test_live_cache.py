@@ -1,0 +1,172 @@
+"""Live update re-uses what did not change (terrain lookup, fields, sampled points) and follows the camera."""
+
+from __future__ import annotations
+
+import importlib
+
+import bpy
+import numpy as np
+import pytest
+from mathutils import Vector
+from scenes import add_layer, make_prefabs, make_terrain, point_attributes
+
+
+def live_update():  # the module as Blender loaded it
+    return importlib.import_module("bl_ext.strew_dev.strew.operators.live_update")
+
+
+def positions(layer_name: str) -> np.ndarray:
+    return point_attributes(bpy.data.objects[f"Strew {layer_name}"])["position"]
+
+
+def outputs() -> dict[str, dict[str, np.ndarray]]:
+    return {layer.name: point_attributes(bpy.data.objects[f"Strew {layer.name}"])
+            for layer in bpy.context.scene.strew.layers}
+
+
+def settle(change) -> None:
+    """Make a change, let the depsgraph handler note it, and run the waiting re-scatter (the timer's work)."""
+    module = live_update()
+    change()
+    bpy.context.view_layer.update()
+    if not module.scheduled():  # a setting of a property group: hand the update over as Blender's window does
+        module.on_depsgraph_update(bpy.context.scene, bpy.context.evaluated_depsgraph_get())
+    assert module.scheduled()
+    assert module.flush()
+
+
+def assert_same_as_a_fresh_scatter() -> None:
+    """The live output equals what the Scatter button makes from nothing (no cache involved)."""
+    live = outputs()
+    bpy.ops.strew.scatter()
+    fresh = outputs()
+    for name, attributes in fresh.items():
+        for key, values in attributes.items():
+            np.testing.assert_allclose(live[name][key], values, atol=1e-6, err_msg=f"{name}.{key}")
+
+
+@pytest.fixture
+def layered_scene() -> bpy.types.Object:
+    terrain = make_terrain(size=30.0, subdivisions=8)
+    scene = bpy.context.scene
+    scene.strew.terrain = terrain
+    add_layer("Trees", make_prefabs("Trees"), 2.5, 4.0, seed=1, density_mode='NOISE', noise_scale=10.0)
+    add_layer("Bushes", make_prefabs("Bushes"), 1.2, 1.2, seed=2, keep_away=2.0)
+    bpy.ops.strew.scatter()
+    scene.strew.live_update = True
+    return terrain
+
+
+def test_a_look_setting_places_the_same_points_again(layered_scene: bpy.types.Object) -> None:
+    cache = live_update().CACHE
+    settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 5))  # fills the cache
+    trees, bushes = cache.samples["Trees"][1], cache.samples["Bushes"][1]
+    before = positions("Trees")
+    settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "scale_max", 1.8))
+    assert cache.samples["Trees"][1] is trees and cache.samples["Bushes"][1] is bushes  # nothing sampled
+    np.testing.assert_array_equal(positions("Trees"), before)
+    assert_same_as_a_fresh_scatter()
+
+
+def test_a_seed_change_samples_that_layer_and_the_ones_it_moves(layered_scene: bpy.types.Object) -> None:
+    cache = live_update().CACHE
+    settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 7))  # fills the cache
+    trees, bushes = cache.samples["Trees"][1], cache.samples["Bushes"][1]
+    settle(lambda: setattr(bpy.context.scene.strew.layers["Bushes"], "seed", 8))
+    assert cache.samples["Trees"][1] is trees  # above the change: not even run
+    assert cache.samples["Bushes"][1] is not bushes
+    assert_same_as_a_fresh_scatter()
+
+
+@pytest.mark.parametrize("edit", ["geometry", "transform", "modifier"])
+def test_a_terrain_edit_rebuilds_the_lookup(layered_scene: bpy.types.Object, edit: str) -> None:
+    cache = live_update().CACHE
+    terrain = layered_scene
+    settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 3))
+    surface = cache.surfaces["Terrain"][1]
+    before = positions("Bushes")
+
+    def change() -> None:
+        if edit == "geometry":
+            for vertex in terrain.data.vertices[:20]:
+                vertex.co.z += 1.5
+            terrain.data.update()
+        elif edit == "transform":
+            terrain.rotation_euler.z += 0.3
+        else:
+            terrain.modifiers["Displace"].strength *= 1.5
+
+    settle(change)
+    assert cache.surfaces["Terrain"][1] is not surface
+    assert not np.array_equal(positions("Bushes"), before)
+    assert_same_as_a_fresh_scatter()
+    assert len(cache.surfaces) == 1 and set(cache.samples) <= {"Trees", "Bushes"}  # one entry each
+
+
+def test_the_cache_is_dropped_when_a_file_loads(layered_scene: bpy.types.Object, tmp_path) -> None:
+    cache = live_update().CACHE
+    settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 3))
+    assert cache.surfaces and cache.samples
+    path = tmp_path / "cache.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(path))
+    bpy.ops.wm.open_mainfile(filepath=str(path))
+    assert not cache.surfaces and not cache.samples and not cache.fields
+
+
+def _camera() -> bpy.types.Object:
+    camera = bpy.data.objects.new("Cam", bpy.data.cameras.new("Cam"))
+    bpy.context.scene.collection.objects.link(camera)
+    camera.location = (13.0, -40.0, 15.0)
+    camera.rotation_euler = (Vector((13.0, -7.0, 2.0)) - camera.location).to_track_quat('-Z', 'Y').to_euler()
+    bpy.context.scene.camera = camera
+    return camera
+
+
+def test_a_camera_move_or_lens_change_re_culls_only_layers_that_use_it() -> None:
+    module = live_update()
+    scene = bpy.context.scene
+    scene.strew.terrain = make_terrain(size=30.0, subdivisions=8)
+    camera = _camera()
+    culled = add_layer("Trees", make_prefabs("Trees"), 1.5, 1.5, seed=1)
+    culled.camera_cull, culled.camera_margin = True, 0.0
+    bpy.ops.strew.scatter()
+    scene.strew.live_update = True
+    before = positions("Trees")
+
+    camera.location.x += 6.0
+    bpy.context.view_layer.update()
+    assert module.scheduled()  # debounced: nothing written yet
+    np.testing.assert_array_equal(positions("Trees"), before)
+    assert module.flush()
+    moved = positions("Trees")
+    assert not np.array_equal(moved, before)
+    assert_same_as_a_fresh_scatter()
+
+    camera.data.lens *= 2.0  # a narrower view: fewer instances
+    bpy.context.view_layer.update()
+    assert module.scheduled() and module.flush()
+    assert 0 < len(positions("Trees")) < len(moved)
+    assert_same_as_a_fresh_scatter()
+
+    other = _camera()  # another scene camera: the culled layer looks through it
+    settle(lambda: setattr(bpy.context.scene, "camera", other))
+    assert_same_as_a_fresh_scatter()
+
+    settle(lambda: setattr(culled, "camera_cull", False))
+    camera.location.x -= 6.0  # the layer no longer looks at the camera: nothing to do
+    camera.data.lens /= 2.0
+    bpy.context.view_layer.update()
+    assert not module.scheduled()
+
+
+def test_painted_vertex_weights_are_part_of_the_key(layered_scene: bpy.types.Object) -> None:
+    terrain = layered_scene
+    group = terrain.vertex_groups.new(name="Dense")
+    group.add(list(range(len(terrain.data.vertices) // 2)), 1.0, 'REPLACE')
+    trees = bpy.context.scene.strew.layers["Trees"]
+    settle(lambda: (setattr(trees, "density_mode", 'VERTEX_GROUP'), setattr(trees, "density_vertex_group", "Dense")))
+    before = positions("Trees")
+    group.add(list(range(len(terrain.data.vertices))), 0.0, 'REPLACE')  # paint the group away
+    settle(lambda: setattr(trees, "scale_max", 1.7))  # any change: the weights are read again and compared
+    assert not np.array_equal(positions("Trees"), before)
+    assert_same_as_a_fresh_scatter()
