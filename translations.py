@@ -162,9 +162,9 @@ RUSSIAN: dict[str, str] = {
     "Max Slope": "Макс. уклон",
     "No instances where the terrain is steeper than this": "Без экземпляров там, где ландшафт круче этого",
     "Height Range": "Диапазон высот",
-    "Only between Min Height and Max Height": "Только между мин. и макс. высотой",
-    "Min Height": "Мин. высота",
-    "Max Height": "Макс. высота",
+    "Only between Lowest and Highest": "Только между нижней и верхней высотой",
+    "Lowest": "Нижняя",
+    "Highest": "Верхняя",
     "Mask Group": "Группа маски",
     "Only where this terrain vertex group's weight reaches the threshold":
         "Только там, где вес этой группы вершин ландшафта достигает порога",
@@ -351,10 +351,6 @@ RUSSIAN: dict[str, str] = {
     "Passable": "Выходы",
     "Sides of a walkable tile a visitor can leave through (doors, openings, stairs)":
         "Стороны проходимой плитки, через которые посетитель может выйти (двери, проёмы, лестницы)",
-    "N": "С",
-    "E": "В",
-    "S": "Ю",
-    "W": "З",
     "A visitor can leave through the north side (+Y)": "Посетитель может выйти через северную сторону (+Y)",
     "A visitor can leave through the east side (+X)": "Посетитель может выйти через восточную сторону (+X)",
     "A visitor can leave through the south side (-Y)": "Посетитель может выйти через южную сторону (-Y)",
@@ -682,7 +678,7 @@ RUSSIAN: dict[str, str] = {
     "Falloff End": "Конец спада",
     "Density reaches Far Density at this distance and stays there":
         "На этом расстоянии плотность доходит до «Плотности вдали» и дальше не меняется",
-    "Far Density": "Плотность вдали",
+    "Far Density": "Плотн. вдали",
     "Share of the density that remains far from the camera": "Доля плотности, остающаяся вдали от камеры",
     "Only a layer below another one can keep away from it": "Держать отступ может только слой под другим слоем",
     "The active layer has no keep-away rule": "У активного слоя нет правил отступа",
@@ -711,7 +707,7 @@ RUSSIAN: dict[str, str] = {
     "Erase": "Стирать",
     "Remove instances instead of adding them": "Удалять экземпляры вместо добавления",
     "Stroke": "Мазок",
-    "Paint": "Рисование",
+    "Paint Brush": "Кисть",
     "Location": "Положение",
     "Pick a terrain and add a layer first": "Сначала выберите ландшафт и добавьте слой",
     "Paint from the 3D Viewport": "Рисуйте во вьюпорте 3D",
@@ -743,7 +739,7 @@ RUSSIAN: dict[str, str] = {
     "Min Slope": "Мин. уклон",
     "Every Face: no instances where the surface is less steep than this (90° walls, above 90° undersides)":
         "Все грани: нет экземпляров там, где поверхность положе этого (90° стены, больше 90° нижние стороны)",
-    "Live Update": "Живое обновление",
+    "Live Update": "На лету",
     "Re-scatter the affected layers a moment after a target, a density or mask source or a Scatter setting "
     "changes":
         "Заново разбросать затронутые слои вскоре после изменения цели, источника плотности или маски либо "

@@ -9,6 +9,7 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..scene.room_edit import cell_at, cell_box_corners
 from ..scene.room_output import room_collection
+from .room_tools import has_room
 
 # The 12 edges of a box whose 8 corners come x fastest, then y, then z (scene.room_edit.cell_box_corners).
 BOX_EDGES = ((0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7))
@@ -25,11 +26,7 @@ class STREW_OT_pick_room_box(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
-        scene = context.scene
-        if scene is None or not hasattr(scene, "strew"):
-            return False
-        if room_collection(scene, scene.strew.room.room_name) is None:
-            cls.poll_message_set("Assemble a room first")
+        if not has_room(cls, context):
             return False
         if context.area is None or context.area.type != 'VIEW_3D':
             cls.poll_message_set("Pick the box from the 3D Viewport")

@@ -17,6 +17,17 @@ from ..scene.room_output import room_collection
 from .rooms import STREW_OT_assemble_room, fill_from_panel, room_params
 
 
+def has_room(operator: type[bpy.types.Operator], context: bpy.types.Context) -> bool:
+    """Poll of the tools that edit the assembled room: there is one (else the operator says so)."""
+    scene = context.scene
+    if scene is None or not hasattr(scene, "strew"):
+        return False
+    if room_collection(scene, scene.strew.room.room_name) is None:
+        operator.poll_message_set("Assemble a room first")
+        return False
+    return True
+
+
 class STREW_OT_regenerate_room_box(bpy.types.Operator):
     bl_idname = "strew.regenerate_room_box"
     bl_label = "Regenerate Box"
@@ -33,13 +44,7 @@ class STREW_OT_regenerate_room_box(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
-        scene = context.scene
-        if scene is None or not hasattr(scene, "strew"):
-            return False
-        if room_collection(scene, scene.strew.room.room_name) is None:
-            cls.poll_message_set("Assemble a room first")
-            return False
-        return True
+        return has_room(cls, context)
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         room = context.scene.strew.room

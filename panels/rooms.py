@@ -47,9 +47,14 @@ def draw_tile_settings(layout: bpy.types.UILayout, obj: bpy.types.Object) -> Non
         if key in obj:
             layout.label(text=iface_('{setting}: custom property "{key}" wins').format(
                 setting=iface_(prop.title()), key=key), translate=False, icon='INFO')
-        elif prop in ("rotations", "passable"):
-            row = layout.row(heading=prop.title())
-            row.prop(settings, prop, expand=True)
+        elif prop == "rotations":
+            layout.row(heading=prop.title()).prop(settings, prop, expand=True)
+        elif prop == "passable":  # two rows: the four sides, then up and down (one row cuts the words)
+            column = layout.column(heading=prop.title(), align=True)
+            for items in (('n', 'e', 's', 'w'), ('up', 'down')):
+                row = column.row(align=True)
+                for item in items:
+                    row.prop_enum(settings, prop, item)
         else:
             layout.prop(settings, prop)
     layout.operator("strew.detect_sockets", text="Detect Sockets of Selected", icon='SNAP_EDGE').target = 'SELECTED'

@@ -20,7 +20,7 @@ class STREW_UL_keep_away(bpy.types.UIList):
 
 class STREW_PT_scatter_paint(_LayerPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_scatter_paint"
-    bl_label = "Paint"
+    bl_label = "Paint Brush"
     bl_options = {'DEFAULT_CLOSED'}
 
     def draw(self, context: bpy.types.Context) -> None:

@@ -17,10 +17,10 @@ ROTATION_ITEMS = [
     ('270', "270°", "Turned three quarters counter-clockwise"),
 ]
 PASSABLE_ITEMS = [
-    ('n', "N", "A visitor can leave through the north side (+Y)"),
-    ('e', "E", "A visitor can leave through the east side (+X)"),
-    ('s', "S", "A visitor can leave through the south side (-Y)"),
-    ('w', "W", "A visitor can leave through the west side (-X)"),
+    ('n', "North", "A visitor can leave through the north side (+Y)"),
+    ('e', "East", "A visitor can leave through the east side (+X)"),
+    ('s', "South", "A visitor can leave through the south side (-Y)"),
+    ('w', "West", "A visitor can leave through the west side (-X)"),
     ('up', "Up", "A visitor can climb to the cell above (bottom of a stair)"),
     ('down', "Down", "A visitor can climb down to the cell below (top of a stair)"),
 ]

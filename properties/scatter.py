@@ -133,11 +133,11 @@ class StrewLayer(LayerCameraSettings, LayerDisplaySettings, LayerVarietySettings
         name="Max Slope", description="No instances where the terrain is steeper than this",
         default=math.pi, min=0.0, max=math.pi, subtype='ANGLE',
     )
-    use_height_range: BoolProperty(name="Height Range", description="Only between Min Height and Max Height",
+    use_height_range: BoolProperty(name="Height Range", description="Only between Lowest and Highest",
                                    default=False)
-    height_min: FloatProperty(name="Min Height", default=0.0, subtype='DISTANCE',
+    height_min: FloatProperty(name="Lowest", default=0.0, subtype='DISTANCE',
                               unit='LENGTH')
-    height_max: FloatProperty(name="Max Height", default=100.0, subtype='DISTANCE',
+    height_max: FloatProperty(name="Highest", default=100.0, subtype='DISTANCE',
                               unit='LENGTH')
     mask_vertex_group: StringProperty(
         name="Mask Group", description="Only where this terrain vertex group's weight reaches the threshold",

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 # The layer sub-panels in the order they are drawn under Scatter.
 ROOM_SUB_PANELS = ("Constraints", "Search", "Regenerate Box", "Active Tile")
-SUB_PANELS = ("Objects", "Spacing", "Density", "Masks", "Placement", "Paint", "Keep Away per Layer", "Variety",
+SUB_PANELS = ("Objects", "Spacing", "Density", "Masks", "Placement", "Paint Brush", "Keep Away per Layer", "Variety",
               "Proximity", "Camera", "Viewport Display", "Large Worlds")
 HEADER_GAP, FIRST_HEADER = 26, 32
 OPEN = {SUB_PANELS: {"Objects", "Spacing"}, ROOM_SUB_PANELS: {"Active Tile"}}
@@ -87,12 +87,11 @@ def open_sub_panel(session: Session, title: str, titles: tuple[str, ...] = SUB_P
 
 def camera_steps(session: Session) -> None:
     """Cull the layer to the scene camera with a clip distance, Scatter, and compare with the full layer."""
-    w = session.window
     full = layer_points(session, "Trees")
     open_sub_panel(session, "Camera")
     session.press("strew.layers[0].camera_cull", column=0.6, hint=330, settle=1.0)
     session.edit("strew.layers[0].camera_max_distance", ["30"], hint=380, downward=True)
-    w.move(session.sidebar()["x"] - 40, session.sidebar()["y"] + 40)
+    session.rest_mouse()
     picture = session.picture("ui_camera", session.sidebar())
     session.press("bpy.ops.strew.scatter()", column=0.22, hint=258, settle=0.05)
     session.wait_idle(300, lambda state: bool(state["scatter_output"]))
@@ -104,7 +103,7 @@ def camera_steps(session: Session) -> None:
 def brush_steps(session: Session) -> None:
     """Paint a stroke outside the camera's view, erase part of it with Ctrl, finish with Enter; re-Scatter."""
     w = session.window
-    open_sub_panel(session, "Paint")
+    open_sub_panel(session, "Paint Brush")
     session.press("bpy.ops.strew.paint(", column=0.5, hint=330, settle=1.0)
     if not any(name == "STREW_OT_paint" for name in w.state()["modal"]):
         raise StepFailed("the Paint brush did not start")
@@ -161,7 +160,7 @@ def anywhere_steps(session: Session) -> None:
         raise StepFailed("Surface did not change to All Faces")
     session.pick("strew.layers[1].targets", "Rocks", hint=y - session.sidebar()["y"] + 20,
                  check="result = bpy.context.scene.strew.layers[1].targets is not None")
-    w.move(session.sidebar()["x"] - 40, session.sidebar()["y"] + 40)
+    session.rest_mouse()
     picture = session.picture("ui_surface", session.sidebar())
     session.press("bpy.ops.strew.scatter(", column=0.3, hint=283, settle=0.05)  # This Layer
     session.wait_idle(300, lambda state: "Strew Moss" in state["scatter_output"])

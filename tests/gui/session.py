@@ -71,7 +71,7 @@ class Session:
         w.key("Home", settle=0.8)  # back to the top
         names: list[str] = []
         for page in range(pages):
-            w.move(sidebar["x"] - 40, sidebar["y"] + 40)  # no tooltip or hover highlight in the picture
+            self.rest_mouse()  # no tooltip or hover highlight in the picture
             time.sleep(0.4)
             names.append(w.shot(f"{prefix}_{page}", sidebar))
             if page and (w.out / names[-1]).read_bytes() == (w.out / names[-2]).read_bytes():
@@ -121,9 +121,17 @@ class Session:
             self.window.key("Return" if k == len(texts) - 1 else "Tab", settle=0.5)
         time.sleep(0.5)
 
-    def click_header(self, hint: int) -> None:
-        """Open or close the panel whose header is ``hint`` pixels below the sidebar's top."""
+    def rest_mouse(self) -> None:
+        """Park the mouse over an empty corner of the viewport: no tooltip or hover highlight in a picture."""
         sidebar = self.sidebar()
+        self.window.move(sidebar["x"] - 60, sidebar["y"] + sidebar["height"] - 60)
+
+    def click_header(self, hint: int) -> None:
+        """Open or close the panel whose header is ``hint`` pixels below the sidebar's top (scrolled to the top
+        first)."""
+        sidebar = self.sidebar()
+        self.window.move(sidebar["x"] + sidebar["width"] // 2, sidebar["y"] + sidebar["height"] // 2)
+        self.window.key("Home", settle=0.8)
         self.window.click(sidebar["x"] + int(0.35 * sidebar["width"]), sidebar["y"] + hint, settle=2.5)
 
     def reports(self, containing: str) -> list[str]:
@@ -191,7 +199,7 @@ class Session:
         self.record("redone", shot=False)
 
         self.press("strew.show_preview", column=0.63, hint=305)
-        w.move(self.sidebar()["x"] - 40, self.sidebar()["y"] + 40)  # no hover highlight in the pictures
+        self.rest_mouse()  # no hover highlight in the pictures
         self.record("preview_on", pictures=[self.picture("ui_scatter", self.sidebar()),
                                             self.picture("ui_preview", self.viewport())])
         self.press("strew.show_preview", column=0.63, hint=305)
@@ -214,7 +222,7 @@ class Session:
         progress = [self.window.shot("room_progress"), self.picture("ui_progress", self.status_bar())]
         self.wait_idle(600, lambda state: state["room"]["tiles"] > 0)
         seconds = time.perf_counter() - started
-        w.move(self.sidebar()["x"] - 40, self.sidebar()["y"] + 40)
+        self.rest_mouse()
         self.record("room_assembled", seconds=seconds, progress=progress, reports=self.reports("tiles placed"),
                     pictures=[self.picture("ui_tile_rooms", self.sidebar())])
 
@@ -259,7 +267,7 @@ class Session:
         sidebar = self.sidebar()
         w.move(sidebar["x"] + sidebar["width"] // 2, sidebar["y"] + sidebar["height"] // 2)
         w.key("Home", settle=0.8)
-        w.move(sidebar["x"] - 40, sidebar["y"] + 40)
+        self.rest_mouse()
         time.sleep(0.5)
         self.record("russian", pages=pages, pictures=[self.picture("ui_russian", self.sidebar())])
 
