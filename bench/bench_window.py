@@ -62,8 +62,9 @@ def summary(report: dict) -> str:
         f"| the window, clicked | {window['seconds']:.2f} s ({ratio:.2f}×) | {window_op or 0:.2f} s ({op_ratio}) | "
         f"{'; '.join(window.get('reports', [])[-1:])} |",
         "",
-        "The window's click-to-done time is read back by the session (polled every 0.3 s), so it includes up to "
-        "~0.3 s of polling and the click itself; the operator's own time runs from its start to its last step. "
+        "The window's click-to-done time is read back by the session: it includes the click, a 2 s pause and a "
+        "screenshot of the whole window taken during the run (the progress picture) and up to ~0.3 s of polling, "
+        "so the operator's own time (from its start to its last step, as it reports it) is the comparison. "
         "The job runs in 0.1 s slices between the window's events and redraws its progress at most every 0.25 s, "
         "or less often when a redraw is slow (a redraw may take at most 15 % of the job's time). Progress "
         "during the run: `room_progress.png` in the session's folder (the whole window 2 s after the click), and "

@@ -11,6 +11,7 @@ import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty, StringProperty
 
+from ..core.wfc.socket_detect import follow_labels
 from ..core.wfc.vocab import SIDES_2D, SIDES_3D
 from ..demos.kit import build_demo_kit
 from ..properties.rooms import ROOM_OPTIONS, room_options
@@ -19,6 +20,7 @@ from ..scene.room_kit import (
     KitError,
     detect_object_sockets,
     kit_cell_size,
+    object_sockets,
     tile_objects,
     tiles_off_cell,
     write_sockets,
@@ -187,8 +189,12 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
                 "{count} tile(s) reach outside their {x:g} × {y:g} × {z:g} cell "
                 "(origin at the centre of the bottom face?): {listed}"
             ).format(count=len(off), x=size[0], y=size[1], z=size[2], listed=listed))
+        before = {obj.name: object_sockets(obj) or {} for obj in objects}
         for obj in objects:
             write_sockets(obj, found[obj.name])
+        if self.target == 'KIT' and collection is not None and collection == room.kit:
+            for field in ("border", "border_bottom", "border_top"):  # the borders keep meaning the same sides
+                setattr(room, field, follow_labels(getattr(room, field), before, found))
         labels = {label for sockets in found.values() for label in sockets.values()}
         self.report({'INFO'}, rpt_(
             "Labelled {tiles} tile(s) with {sockets} distinct socket(s); cell {x:g} × {y:g} × {z:g}"

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -266,3 +266,22 @@ def parse_compatible(text: str) -> list[tuple[str, str]]:
             raise ValueError(f"compatible: write pairs as a=b separated by commas; cannot read {item!r}")
         pairs.append((left.strip(), right.strip()))
     return pairs
+
+
+def follow_labels(text: str, before: Mapping[str, Mapping[str, str]], after: Mapping[str, Mapping[str, str]]) -> str:
+    """A comma-separated label list (a Border field) rewritten for relabelled tiles.
+
+    Each label that some tile side carried ``before`` becomes the labels those same sides carry ``after``
+    (``{tile: {side: label}}``); a label no relabelled side carried stays as it is. So "wall" keeps meaning
+    the sides that were walls when Detect Sockets replaces the hand-set labels with geometry hashes.
+    """
+    out: list[str] = []
+    for label in (part.strip() for part in text.split(",")):
+        if not label:
+            continue
+        new = sorted({after[tile][side] for tile, sides in before.items() for side, old in sides.items()
+                      if old == label and after.get(tile, {}).get(side)})
+        for value in new or [label]:
+            if value not in out:
+                out.append(value)
+    return ", ".join(out)

@@ -160,6 +160,29 @@ def test_detect_sockets_on_the_demo_kit_assembles_rooms_the_hand_set_sockets_all
         assert violations(by_hand, size, compatible) == []  # every adjacency the detected labels allowed, hand-set fit
 
 
+def test_detect_sockets_keeps_the_closed_room_closed() -> None:
+    """The demo kit's "+" turns Closed Room on (border "wall, window", ground below, sky above); after Detect
+    Sockets the border field names the detected labels of the same sides, so the room still assembles and every
+    outer side is one the hand-set labels called a wall or a window."""
+    assert bpy.ops.strew.build_demo_kit() == {'FINISHED'}
+    kit = bpy.data.collections["Tiles"]
+    hand = {obj.name: source_tile(obj) for obj in kit.objects}
+    room = bpy.context.scene.strew.room
+    assert room.use_border and room.border == "wall, window"
+    assert bpy.ops.strew.detect_sockets() == {'FINISHED'}
+    assert "wall" not in room.border  # the sides' new labels; up and down were not detected, so they stay
+    assert (room.border_bottom, room.border_top) == ("ground", "sky")
+    size = (6, 5, 2)
+    assert bpy.ops.strew.assemble_room(size=size, seed=2, connected=False) == {'FINISHED'}
+    placed = read_room()
+    assert len(placed) == 6 * 5 * 2
+    for (x, y, z), (tile, rotation, _) in placed.items():
+        sockets = turn(hand[tile], rotation)["sockets"]
+        outer = [side for side, edge in (("w", x == 0), ("e", x == size[0] - 1), ("s", y == 0),
+                                         ("n", y == size[1] - 1)) if edge]
+        assert all(sockets[side] in ("wall", "window") for side in outer), ((x, y, z), tile, sockets)
+
+
 def test_an_empty_tile_gets_sockets_and_vertical_overhang_is_not_warned_about() -> None:
     kit = road_kit()
     void_mesh = bpy.data.meshes.new("void")

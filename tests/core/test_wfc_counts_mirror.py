@@ -123,3 +123,14 @@ def test_mirror_labels_agree_with_detect_sockets_on_mirrored_geometry(extra):
     tile = SocketTile("t", labels, mirror=True)
     derived, _ = turned(tile, 0, ("n", "e", "s", "w"), mirrored=True, compatible=compat)
     assert derived == {side: mirrored[side] for side in ("n", "e", "s", "w")}
+
+
+def test_border_labels_follow_the_sides_they_named() -> None:
+    from strew.core.wfc.socket_detect import follow_labels
+
+    before = {"a": {"n": "wall", "e": "door"}, "b": {"n": "wall", "e": "wall"}, "c": {"n": "open"}}
+    after = {"a": {"n": "h1", "e": "h2"}, "b": {"n": "h1", "e": "h3"}, "c": {"n": "h4"}}
+    assert follow_labels("wall, window", before, after) == "h1, h3, window"  # window: no side had it
+    assert follow_labels("", before, after) == ""
+    assert follow_labels("door,wall", before, after) == "h2, h1, h3"
+    assert follow_labels("wall", before, {"a": {"n": "h1"}, "b": {}}) == "h1"  # sides left unlabelled drop out

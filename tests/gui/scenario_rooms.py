@@ -67,3 +67,36 @@ def pick_box_steps(session: Session) -> None:
     session.wait_idle(300)
     session.record("box_regenerated", box=box, before_objects=len(before["objects"]), pictures=[picture],
                    reports=session.reports("regenerated"))
+
+
+TILE_NAMES = """
+room = bpy.data.collections[bpy.context.scene.strew.room.room_name]
+names = set()
+for obj in room.objects:
+    if 'strew_tiles' in obj and obj.type == 'MESH':
+        tiles = list(obj['strew_tiles'])
+        index = [0] * len(obj.data.vertices)
+        obj.data.attributes['strew_tile'].data.foreach_get('value', index)
+        names |= {tiles[i] for i in index}
+result = sorted(names)
+"""
+
+
+def assemble(session: Session, hint: int = 450) -> None:
+    """Click Assemble Room and wait until it is done."""
+    session.press("bpy.ops.strew.assemble_room(", column=0.4, hint=hint, settle=0.05)
+    session.window.wait_for(lambda: not any(n.startswith("STREW_OT") for n in session.window.state()["modal"]),
+                            300, "Assemble Room to finish", every=0.5)
+
+
+def kit_steps(session: Session) -> None:
+    """Counts "spiral=0" typed into Constraints, Assemble; then Detect Sockets on the demo kit, Assemble."""
+    scenario_look.open_sub_panel(session, "Constraints", scenario_look.ROOM_SUB_PANELS,
+                                 "bpy.ops.strew.detect_sockets(", hint=330)
+    session.edit("strew.room.counts", ["spiral=0"], hint=520, downward=True)
+    assemble(session)
+    session.record("counted", tiles_used=session.window.run(TILE_NAMES), reports=session.reports("tiles placed"))
+    session.press("bpy.ops.strew.detect_sockets(", column=0.5, hint=330, settle=2.0)
+    assemble(session)
+    session.record("detected", tiles_used=session.window.run(TILE_NAMES),
+                   sockets=session.reports("socket"), reports=session.reports("tiles placed"))

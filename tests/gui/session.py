@@ -336,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
         if "room" in parts:
             session.room_steps()
             scenario_rooms.pick_box_steps(session)
+            scenario_rooms.kit_steps(session)
         if "russian" in parts:
             session.russian_steps()
         held_until = time.monotonic() + args.hold

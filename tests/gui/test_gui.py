@@ -114,3 +114,16 @@ def test_pick_box_in_the_viewport_then_regenerate(session: dict) -> None:
     assert low[2] <= high[2]
     assert regenerated["reports"], "Regenerate Box reported nothing"
     assert regenerated["state"]["room"]["tiles"] > 0
+
+
+def test_counts_typed_in_the_panel_hold(session: dict) -> None:
+    counted = step(session, "counted")
+    assert counted["tiles_used"] and "spiral" not in counted["tiles_used"], counted["tiles_used"]
+    assert len(counted["reports"]) >= 2  # the first room, then this one
+
+
+def test_detect_sockets_then_assemble_in_the_window(session: dict) -> None:
+    detected = step(session, "detected")
+    assert len(detected["reports"]) > len(step(session, "counted")["reports"])  # the room after Detect Sockets
+    assert len(detected["tiles_used"]) > 10
+    assert detected["state"]["room"]["tiles"] > 0
