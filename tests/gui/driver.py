@@ -76,7 +76,8 @@ def state() -> dict[str, object]:
         result["scatter_output"] = _owned_counts("Strew Output")
         room = settings.room
         result["room"] = {"kit": room.kit.name if room.kit else None, "name": room.room_name,
-                          "size": list(room.size), "tiles": len(_owned_counts(room.room_name))}
+                          "size": list(room.size), "tiles": len(_owned_counts(room.room_name)),
+                          "connected": room.connected}
     return result
 
 

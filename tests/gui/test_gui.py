@@ -124,6 +124,7 @@ def test_counts_typed_in_the_panel_hold(session: dict) -> None:
 
 def test_detect_sockets_then_assemble_in_the_window(session: dict) -> None:
     detected = step(session, "detected")
+    assert detected["state"]["room"]["connected"] is False
     assert len(detected["reports"]) > len(step(session, "counted")["reports"])  # the room after Detect Sockets
     assert len(detected["tiles_used"]) > 10
     assert detected["state"]["room"]["tiles"] > 0
