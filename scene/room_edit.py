@@ -74,14 +74,15 @@ def cell_box_corners(collection: bpy.types.Collection, low, high) -> list[tuple[
 def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max) -> RoomResult:
     """Re-solve the cells from ``box_min`` to ``box_max`` (inclusive) of the room ``params.room_name``."""
     collection = room_collection(scene, params.room_name)
-    if collection is None or "strew_grid_shape" not in collection:
+    frame = room_frame(collection) if collection is not None else None
+    if collection is None or frame is None:
         raise RoomError(rpt_('There is no room "{name}" to regenerate: assemble it first').format(
             name=params.room_name))
-    shape = tuple(int(s) for s in collection["strew_grid_shape"])
+    origin, _size, shape = frame
     box = _box(box_min, box_max, shape)
     mode = 'INSTANCES' if any(TILES_KEY in obj for obj in collection.objects) else 'OBJECTS'
-    params = dataclasses.replace(params, size=(shape[0], shape[1], shape[2]), fixed=(), output=mode,
-                                 origin=tuple(collection.get("strew_origin", params.origin)))
+    params = dataclasses.replace(params, size=shape, fixed=(), output=mode,
+                                 origin=(float(origin[0]), float(origin[1]), float(origin[2])))
     kit, problem = prepare(params)
     rules, options = problem.rules, dict(problem.options)
     placed = read_placed(collection)
