@@ -21,17 +21,17 @@ def cover_offsets(
     key = (bw, bh, cells)
     if key not in st.cover_cache:
         span = np.arange(-st.window, st.window + cells)
-        ox, oy = (a.ravel() for a in np.meshgrid(span, span))
-        fx = np.where(
-            ox >= cells, (ox - cells) * st.sx + bw, np.where(ox < 0, (-ox - 1) * st.sx + bw, 0.5 * bw)
-        )
-        fy = np.where(
-            oy >= cells, (oy - cells) * st.sy + bh, np.where(oy < 0, (-oy - 1) * st.sy + bh, 0.5 * bh)
-        )
-        keep = fx * fx + fy * fy < st.max_radius * st.max_radius
+
+        def bound(side: float, box: float) -> np.ndarray:  # per offset along one axis
+            inner = np.where(span < 0, (-span - 1) * side + box, 0.5 * box)
+            return np.where(span >= cells, (span - cells) * side + box, inner)
+
+        fx, fy = bound(st.sx, bw), bound(st.sy, bh)
+        keep = fy[:, None] ** 2 + fx[None, :] ** 2 < st.max_radius * st.max_radius  # rows: oy, columns: ox
         if cells == 1:
-            keep &= (ox != 0) | (oy != 0)
-        ox, oy = ox[keep], oy[keep]
+            keep[st.window, st.window] = False  # the box's own cell (empty)
+        iy, ix = np.nonzero(keep)
+        ox, oy = span[ix], span[iy]
         st.cover_cache[key] = (ox, oy, oy * st.stride + ox)
     return st.cover_cache[key]
 
@@ -134,10 +134,10 @@ def _split_cover_in(
     fy_lo *= fy_lo
     fy_hi *= fy_hi
     need2 = st.pr[j] ** 2 if st.variable else st.min_radius * st.min_radius
-    starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per parent
-    for k, (fx, fy) in enumerate(((fx_lo, fy_lo), (fx_hi, fy_lo), (fx_lo, fy_hi), (fx_hi, fy_hi))):
-        far2 = fx + fy
-        covered[k, q[far2 < need2]] = True
-        if reach2 is not None:
-            reach2[k, q[starts]] = np.minimum.reduceat(far2, starts)
+    far2 = np.stack((fx_lo + fy_lo, fx_hi + fy_lo, fx_lo + fy_hi, fx_hi + fy_hi))
+    for k in range(4):
+        covered[k, q[far2[k] < need2]] = True
+    if reach2 is not None:
+        starts = np.flatnonzero(np.diff(q, prepend=-1))  # q is sorted: one segment per parent
+        reach2[:, q[starts]] = np.minimum.reduceat(far2, starts, axis=1)
     return covered, reach2

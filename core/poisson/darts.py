@@ -33,11 +33,59 @@ def _close(
     return dx * dx + dy * dy < reach * reach
 
 
+# Half of the 3 x 3 buckets around a bucket (each pair of neighbouring buckets is looked at once).
+HALF_BUCKETS = ((1, 0), (-1, 1), (0, 1), (1, 1))
+# A window at least this wide (in cells) lists a round's darts in buckets instead (``_bucket_conflicts``).
+BUCKET_WINDOW = 3
+
+
+def _bucket_conflicts(
+    st: SamplerState, x: np.ndarray, y: np.ndarray, r: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """``_earlier_conflicts`` through square buckets at least as wide as the round's largest radius: a
+    conflicting pair shares a bucket or lies in neighbouring ones, so each dart reads 5 buckets instead of
+    half a window of cells. ``None`` on a torus too small for 3 x 3 buckets."""
+    side = (st.min_radius if r is None else float(r.max())) * (1.0 + 1e-9)  # margin for rounding
+    if st.tileable:  # ``nx x ny`` buckets dividing the torus, each at least ``side`` wide; they wrap
+        nx, ny = int(st.w // side), int(st.h // side)
+        if min(nx, ny) < 3:
+            return None
+        bx = np.minimum((x * (nx / st.w)).astype(np.int64), nx - 1)
+        by = np.minimum((y * (ny / st.h)).astype(np.int64), ny - 1)
+    else:  # a ring of empty buckets around the rectangle: neighbours never leave the table
+        nx, ny = int(st.w // side) + 3, int(st.h // side) + 3
+        bx, by = (x / side).astype(np.int64) + 1, (y / side).astype(np.int64) + 1
+    key = by * nx + bx
+    order = np.argsort(key, kind="stable")  # darts by bucket, then in time order
+    bx, by, key = bx[order], by[order], key[order]
+    count = np.bincount(key, minlength=nx * ny)
+    start = np.cumsum(count) - count
+    rank = np.arange(key.size) - start[key]  # place of each dart in its bucket
+    owner, local = expand_ranges(rank)
+    first, second = [owner], [owner - rank[owner] + local]
+    if st.tileable:
+        around = np.stack([(bx + dx) % nx + ((by + dy) % ny) * nx for dx, dy in HALF_BUCKETS], axis=1).ravel()
+    else:
+        around = (key[:, None] + np.array([dy * nx + dx for dx, dy in HALF_BUCKETS])).ravel()
+    item, local = expand_ranges(count[around])
+    first.append(item // len(HALF_BUCKETS))
+    second.append(start[around[item]] + local)
+    i, j = np.concatenate(first), np.concatenate(second)  # positions in ``order``
+    sel = np.flatnonzero(_close(st, x[order], y[order], None if r is None else r[order], i, j))
+    i, j = order[i[sel]], order[j[sel]]
+    return np.minimum(i, j), np.maximum(i, j)
+
+
 def _earlier_conflicts(
     st: SamplerState, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, ids: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Pairs ``(earlier, later)`` of darts that conflict (closer than the larger radius): darts sharing a
-    cell, then the darts of the cells in half of the window around each dart."""
+    cell, then the darts of the cells in half of the window around each dart (or, for a wide window,
+    through buckets: ``_bucket_conflicts``)."""
+    if st.window >= BUCKET_WINDOW:
+        bucketed = _bucket_conflicts(st, x, y, r)
+        if bucketed is not None:
+            return bucketed
     n = ids.size
     order = np.argsort(ids, kind="stable")  # stable: the darts of a cell stay in time order
     sorted_ids = ids[order]

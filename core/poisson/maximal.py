@@ -22,12 +22,11 @@ lower-left corners plus their lower-left cell, and their side is a scalar.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 from .cover import own_cover_reach, split_cover_reach
 from .darts import resolve_in_time_order
+from .prune import Boxes, Values, prune_boxes
 from .state import SamplerState
 
 LEVEL0_ROUNDS = 3
@@ -40,11 +39,6 @@ APPROX_TOLERANCE = 1e-8
 # Refinement stops if more boxes than this (per grid cell) are alive: only a mask or radius field that
 # changes on a scale far below the cell size gets there (a constant radius keeps about one per cell).
 BOX_BUDGET_PER_CELL = 8
-# Box corners are evaluated through a dense lattice (each shared corner once) when it has at most this
-# many points per corner asked for.
-LATTICE_PER_CORNER = 2
-
-Boxes = tuple[np.ndarray, np.ndarray, np.ndarray]  # lower-left x, lower-left y, lower-left cell id
 
 
 def _take(boxes: Boxes, sel: np.ndarray) -> Boxes:
@@ -104,120 +98,8 @@ def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, dar
         st.insert(x[sel], y[sel], None if r is None else r[sel], ids[sel])
 
 
-def _prune(
-    st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, masked: bool, reach2: np.ndarray | None
-) -> Boxes:
-    """Drop boxes inside a blocker's disk, boxes masked out entirely (corners and centre not allowed;
-    only once boxes are no larger than a cell), and, for a variable radius, boxes where a point would
-    conflict through its own radius: the least radius at the box's corners and centre reaches a placed
-    point or blocker beyond the box's far corner (``reach2``: squared distance for our points, aligned with
-    ``boxes``). Callables are evaluated lazily: the centre first, the corners only where needed."""
-    if st.blockers is not None and boxes[0].size:
-        cx, cy = boxes[0] + 0.5 * bw, boxes[1] + 0.5 * bh
-        sel = np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, None))
-        boxes, reach2 = _take(boxes, sel), None if reach2 is None else reach2[sel]
-    if masked and cells > 1 and boxes[0].size:
-        sel = np.flatnonzero(_any_cell_allowed(st, boxes, bw, bh, cells))
-        boxes, reach2 = _take(boxes, sel), None if reach2 is None else reach2[sel]
-    if masked and cells == 1 and boxes[0].size:
-        x0, y0, _ = boxes
-        keep = st.allowed(*_inside(st, x0 + 0.5 * bw, y0 + 0.5 * bh))
-        unsure = np.flatnonzero(~keep)
-        if unsure.size:
-            keep[unsure] = _corner_values(st, st.allowed, x0[unsure], y0[unsure], bw, bh).any(axis=0)
-        sel = np.flatnonzero(keep)
-        boxes, reach2 = _take(boxes, sel), None if reach2 is None else reach2[sel]
-    if st.variable and boxes[0].size and reach2 is not None:
-        x0, y0, _ = boxes
-        cx, cy = x0 + 0.5 * bw, y0 + 0.5 * bh
-        if st.blockers is not None:
-            reach2 = np.minimum(reach2, st.blockers.nearest_far2(cx, cy, 0.5 * bw, 0.5 * bh))
-        dead = np.zeros(x0.size, dtype=bool)
-        near = np.flatnonzero(reach2 < st.max_radius * st.max_radius)
-        r_lo = np.zeros(0)
-        if near.size:
-            r_lo = st.radius(*_inside(st, cx[near], cy[near]))
-            sure = r_lo * r_lo > reach2[near]  # a point at the centre would conflict: check the corners
-            near, r_lo = near[sure], r_lo[sure]
-        if near.size:
-            corners = _corner_values(st, st.radius, x0[near], y0[near], bw, bh).min(axis=0)
-            r_lo = np.minimum(r_lo, corners)
-            dead[near] = r_lo * r_lo > reach2[near]
-        boxes = _take(boxes, np.flatnonzero(~dead))
-    return boxes
-
-
-def _any_cell_allowed(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> np.ndarray:
-    """For boxes of ``cells x cells`` cells: whether any of their cells would survive the one-cell mask
-    test (an allowed corner or centre), so a box is dropped exactly when refining it down to cells would
-    drop every piece. The box centre is asked first; the cell corners (each shared corner once) and cell
-    centres only for boxes whose centre is not allowed."""
-    x0, y0, ids = boxes
-    keep = st.allowed(*_inside(st, x0 + 0.5 * bw, y0 + 0.5 * bh))
-    unsure = np.flatnonzero(~keep)
-    if unsure.size == 0:
-        return keep
-    ix, iy = st.cell_xy(ids[unsure])
-    step = np.arange(cells + 1)
-    ax, ay = (a.ravel() for a in np.meshgrid(step, step))
-    # corners on the lattice of cell corners (clipped to the grid: a box may stick out of it)
-    cx = np.minimum(ix[:, None] + ax[None, :], st.cols)
-    cy = np.minimum(iy[:, None] + ay[None, :], st.rows)
-    keys = (cy * (st.cols + 1) + cx).ravel()
-    needed = np.zeros((st.rows + 1) * (st.cols + 1), dtype=bool)
-    needed[keys] = True
-    lattice = np.flatnonzero(needed)
-    table = np.zeros(needed.size, dtype=bool)
-    table[lattice] = st.allowed(*_inside(st, (lattice % (st.cols + 1)) * st.sx, (lattice // (st.cols + 1)) * st.sy))
-    found = table[keys].reshape(unsure.size, -1).any(axis=1)
-    rest = np.flatnonzero(~found)
-    if rest.size:  # cell centres (cells outside the grid clipped onto its last row or column)
-        inner = (ax < cells) & (ay < cells)
-        mx = np.minimum(ix[rest, None] + ax[None, inner], st.cols - 1)
-        my = np.minimum(iy[rest, None] + ay[None, inner], st.rows - 1)
-        centre = st.allowed((mx.ravel() + 0.5) * st.sx, (my.ravel() + 0.5) * st.sy)
-        found[rest] = centre.reshape(rest.size, -1).any(axis=1)
-    keep[unsure] = found
-    return keep
-
-
-def _inside(st: SamplerState, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sample points on the far edge of the rectangle moved just inside it."""
-    return np.minimum(x, np.nextafter(st.w, 0.0)), np.minimum(y, np.nextafter(st.h, 0.0))
-
-
-def _corner_values(
-    st: SamplerState,
-    fn: Callable[[np.ndarray, np.ndarray], np.ndarray],
-    x0: np.ndarray,
-    y0: np.ndarray,
-    bw: float,
-    bh: float,
-) -> np.ndarray:
-    """``fn(x, y)`` at the four corners of every box (lower-left, lower-right, upper-left, upper-right) as a
-    (4, M) array. Boxes of one level sit on a lattice of step ``bw x bh`` and neighbours share corners: when
-    the boxes are dense on that lattice, every lattice corner is evaluated once."""
-    m = x0.size
-    kx = np.rint(x0 / bw).astype(np.int64)
-    ky = np.rint(y0 / bh).astype(np.int64)
-    nx, ny = int(kx.max()) + 2, int(ky.max()) + 2
-    if nx * ny > LATTICE_PER_CORNER * 4 * m:  # sparse boxes: evaluate every corner directly
-        px = np.concatenate((x0, x0 + bw, x0, x0 + bw))
-        py = np.concatenate((y0, y0, y0 + bh, y0 + bh))
-        return fn(*_inside(st, px, py)).reshape(4, m)
-    low = ky * nx + kx
-    keys = np.concatenate((low, low + 1, low + nx, low + nx + 1))
-    needed = np.zeros(nx * ny, dtype=bool)
-    needed[keys] = True
-    lattice = np.flatnonzero(needed)
-    values = fn(*_inside(st, (lattice % nx) * bw, (lattice // nx) * bh))
-    table = np.empty(nx * ny, dtype=values.dtype)
-    table[lattice] = values
-    return table[keys].reshape(4, m)
-
-
 def _reach_test(st: SamplerState, bw: float, bh: float) -> bool:
-    """Whether boxes of this size get the variable-radius reach test of ``_prune``. Boxes of a cell or more
+    """Whether boxes of this size get the variable-radius reach test of ``prune_boxes``. Boxes of a cell or more
     are skipped: they are hardly ever within reach everywhere (about 1-2% die that way on the benchmark),
     and the radius calls would cost more than the few darts they save; smaller boxes always get it."""
     return st.variable and bw < 0.99 * st.sx and bh < 0.99 * st.sy
@@ -226,7 +108,7 @@ def _reach_test(st: SamplerState, bw: float, bh: float) -> bool:
 def _drop_covered(
     st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int
 ) -> tuple[Boxes, np.ndarray | None]:
-    """Boxes not inside a placed point's own disk, and their reach (variable radius; see ``_prune``)."""
+    """Boxes not inside a placed point's own disk, and their reach (variable radius; see ``prune_boxes``)."""
     x0, y0, ids = boxes
     covered, reach2 = own_cover_reach(st,
         x0 + 0.5 * bw, y0 + 0.5 * bh, 0.5 * bw, 0.5 * bh, ids, cells, _reach_test(st, bw, bh)
@@ -264,7 +146,7 @@ def fill_maximal(st: SamplerState) -> None:
                 boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
             boxes, reach2 = _drop_covered(st, boxes, bw, bh, cells)
             if st.variable and (st.blockers is not None or reach2 is not None):
-                boxes = _prune(st, boxes, bw, bh, cells, False, reach2)
+                boxes = prune_boxes(st, boxes, bw, bh, cells, False, reach2)[0]
         _round(st, boxes, bw, bh, cells, DARTS_PER_BOX if cells == 1 else DARTS_PER_COARSE_BOX)
 
     masked = st.settings.is_allowed is not None
@@ -276,6 +158,7 @@ def fill_maximal(st: SamplerState) -> None:
     # Boxes stay several float steps wide: below that, corners and darts would round onto each other.
     resolution = 64.0 * float(np.spacing(max(st.w, st.h)))
     level = 0
+    centre: Values | None = None  # mask and radius at each box's centre, where the last prune asked
     while boxes[0].size and level < MAX_LEVEL and min(bw, bh) > 2.0 * resolution:
         level += 1
         if cells > 1:
@@ -287,7 +170,6 @@ def fill_maximal(st: SamplerState) -> None:
             if cells == 1:
                 keep &= st.slots[boxes[2]] < 0
             sel = np.flatnonzero(keep)
-            boxes, reach2 = _take(boxes, sel), None if reach is None else reach.ravel()[sel]
         else:
             x0, y0, ids = boxes
             covered, reach = split_cover_reach(st, x0, y0, ids, bw, bh, _reach_test(st, 0.5 * bw, 0.5 * bh))
@@ -298,10 +180,13 @@ def fill_maximal(st: SamplerState) -> None:
                 np.tile(ids, 4),
             )
             sel = np.flatnonzero(~covered.ravel())
-            boxes, reach2 = _take(boxes, sel), None if reach is None else reach.ravel()[sel]
-        boxes = _prune(st, boxes, bw, bh, cells, masked, reach2)
+        boxes, reach2 = _take(boxes, sel), None if reach is None else reach.ravel()[sel]
+        # A parent's centre is a corner of each of its children (children in quadrant order: tile by 4).
+        hint = None if centre is None else (np.tile(centre[0], 4)[sel], np.tile(centre[1], 4)[sel])
+        boxes, centre = prune_boxes(st, boxes, bw, bh, cells, masked, reach2, hint)
         if boxes[0].size * bw * bh <= tolerance or boxes[0].size > box_budget:
             break  # negligible area left, or a mask/radius too rough to resolve (e.g. white noise)
         _round(st, boxes, bw, bh, cells, DARTS_PER_BOX if cells == 1 else DARTS_PER_COARSE_BOX)
         if cells == 1:
-            boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
+            sel = np.flatnonzero(st.slots[boxes[2]] < 0)
+            boxes, centre = _take(boxes, sel), None if centre is None else (centre[0][sel], centre[1][sel])

@@ -23,16 +23,24 @@ def _one_at_a_time(x: np.ndarray, y: np.ndarray, r: np.ndarray, period: tuple[fl
 
 
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize(("variable", "tileable"), [(False, False), (True, False), (False, True), (True, True)])
-def test_time_order_equals_sequential(seed: int, variable: bool, tileable: bool) -> None:
+@pytest.mark.parametrize(
+    ("variable", "tileable", "size"),
+    [
+        (False, False, (23.0, 17.0)),
+        (True, False, (23.0, 17.0)),  # a wide window: the darts are listed in buckets
+        (False, True, (23.0, 17.0)),
+        (True, True, (23.0, 17.0)),  # buckets that wrap around
+        (True, True, (8.0, 7.0)),  # a torus too small for 3 x 3 buckets: the window of cells
+    ],
+)
+def test_time_order_equals_sequential(seed: int, variable: bool, tileable: bool, size: tuple[float, float]) -> None:
     rng = np.random.default_rng(seed)
-    size = (23.0, 17.0)
     settings = PoissonSettings(
         size=size, min_radius=1.0, max_radius=3.0 if variable else None,
         radius_at=(lambda xy: 1.0 + xy[:, 0] / 12.0) if variable else None, tileable=tileable,
     )
     st = SamplerState(settings, np.zeros((0, 2)), np.zeros(0))
-    n = 1500  # several darts per cell: long chains of conflicts
+    n = int(4 * size[0] * size[1])  # several darts per cell: long chains of conflicts
     x, y = rng.random(n) * size[0], rng.random(n) * size[1]
     r = rng.uniform(1.0, 3.0, n) if variable else None
     got = resolve_in_time_order(st, x, y, r, st.cell_of(x, y))

@@ -7,7 +7,7 @@ import pytest
 from poisson_checks import check_basic, conflicts, fillable, wavy_radius
 from strew.core.poisson import PoissonSettings, sample
 from strew.core.poisson.cover import split_cover_reach
-from strew.core.poisson.maximal import _any_cell_allowed, _corner_values
+from strew.core.poisson.prune import any_cell_allowed, corner_values, prune_boxes
 from strew.core.poisson.state import SamplerState
 
 
@@ -37,7 +37,7 @@ def test_shared_corner_values_match_corner_by_corner(dense: bool) -> None:
         calls.append(x.size)
         return _field(np.column_stack((x, y)))
 
-    got = _corner_values(st, fn, x0, y0, bw, bh)
+    got = corner_values(st, fn, x0, y0, bw, bh)
     px = np.minimum(np.stack((x0, x0 + bw, x0, x0 + bw)), np.nextafter(st.w, 0.0))
     py = np.minimum(np.stack((y0, y0, y0 + bh, y0 + bh)), np.nextafter(st.h, 0.0))
     want = _field(np.column_stack((px.ravel(), py.ravel()))).reshape(4, -1)
@@ -59,7 +59,7 @@ def test_whole_box_mask_test_keeps_exactly_the_boxes_with_a_live_cell(seed: int)
     for cells in (2, 4):
         ix, iy = (a.ravel() for a in np.meshgrid(np.arange(0, st.cols, cells), np.arange(0, st.rows, cells)))
         boxes = (ix * st.sx, iy * st.sy, st.cell_ids(ix, iy))
-        got = _any_cell_allowed(st, boxes, cells * st.sx, cells * st.sy, cells)
+        got = any_cell_allowed(st, boxes, cells)
         want = np.zeros(ix.size, dtype=bool)
         for k in range(ix.size):
             cx = np.arange(ix[k], min(ix[k] + cells, st.cols))
@@ -173,3 +173,58 @@ def test_dart_test_near_then_far_matches_brute_force(tileable: bool) -> None:
     assert want.any() and not want.all()
     near_only = covered | (r * r > near2)
     assert (want & ~near_only).any()  # some darts are only caught by the far cells
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_pruning_with_known_corner_values_keeps_the_same_boxes(seed: int) -> None:
+    """A mask or radius value known at one corner of a box (its parent's centre) saves calls but never
+    changes which boxes survive; the values returned for the box centres are the callables' own."""
+    rng = np.random.default_rng(seed)
+    radius_at = wavy_radius(1.0, 3.5)
+    centres = rng.uniform(0.0, 60.0, (30, 2))
+
+    def is_allowed(xy: np.ndarray) -> np.ndarray:
+        return ((xy[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2).min(axis=1) > 4.0**2
+
+    asked = []
+
+    def counted(fn):
+        def run(xy: np.ndarray) -> np.ndarray:
+            asked.append(len(xy))
+            return fn(xy)
+        return run
+
+    settings = PoissonSettings(size=(60.0, 48.0), min_radius=1.0, max_radius=3.5, radius_at=counted(radius_at),
+                               is_allowed=counted(is_allowed), seed=seed)
+    placed = sample(settings)
+    st = _state(settings)
+    keep = rng.random(placed.radii.size) < 0.4  # a thinned set: boxes both free and within reach
+    x, y, radii = placed.positions[keep, 0], placed.positions[keep, 1], placed.radii[keep]
+    st.insert(x, y, radii, st.cell_of(x, y))
+    ids = st.all_cells()[st.slots[st.all_cells()] < 0]
+    ix, iy = st.cell_xy(ids)
+    bw, bh = 0.25 * st.sx, 0.25 * st.sy
+    kx, ky = rng.integers(0, 4, (2, ids.size))
+    boxes = (ix * st.sx + kx * bw, iy * st.sy + ky * bh, ids)
+    cx, cy = boxes[0] + 0.5 * bw, boxes[1] + 0.5 * bh
+    dx, dy = np.abs(cx[:, None] - x[None, :]), np.abs(cy[:, None] - y[None, :])
+    reach2 = ((dx + 0.5 * bw) ** 2 + (dy + 0.5 * bh) ** 2).min(axis=1)
+    asked.clear()
+    plain, centre = prune_boxes(st, boxes, bw, bh, 1, True, reach2)
+    plain_calls = sum(asked)
+    corner = rng.integers(0, 4, ids.size)  # one corner per box whose values are known
+    px, py = boxes[0] + (corner % 2) * bw, boxes[1] + (corner // 2) * bh
+    xy = np.column_stack((px, py))
+    hint = (is_allowed(xy), np.clip(radius_at(xy), 1.0, 3.5))
+    asked.clear()
+    hinted, hinted_centre = prune_boxes(st, boxes, bw, bh, 1, True, reach2, hint)
+    for a, b in zip(plain, hinted, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert sum(asked) < 0.9 * plain_calls
+    assert 0 < plain[0].size < ids.size
+    for ok, r in (centre, hinted_centre):
+        mid = np.column_stack((plain[0] + 0.5 * bw, plain[1] + 0.5 * bh))
+        assert ok.any() and (~ok | is_allowed(mid)).all()  # allowed where said so
+        known = np.isfinite(r)
+        assert known.any()
+        np.testing.assert_allclose(r[known], np.clip(radius_at(mid[known]), 1.0, 3.5), rtol=1e-12)
