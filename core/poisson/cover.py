@@ -57,11 +57,11 @@ def own_cover_reach(
     q, j = st.pairs(ids, cover_offsets(st, 2.0 * half_w, 2.0 * half_h, cells))
     if q.size == 0:
         return covered, reach2
-    dx, dy = st.delta(cx[q], cy[q], j)
+    dx, dy = st.delta(np.take(cx, q), np.take(cy, q), j)
     fx = np.abs(dx) + half_w
     fy = np.abs(dy) + half_h
     far2 = fx * fx + fy * fy
-    need2 = st.pr[j] ** 2 if st.variable else st.min_radius * st.min_radius
+    need2 = np.take(st.pr, j) ** 2 if st.variable else st.min_radius * st.min_radius
     covered[q[far2 < need2]] = True
     if reach2 is not None:
         starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per box
@@ -122,7 +122,7 @@ def _split_cover_in(
     q, j = st.pairs(ids, offsets)
     if q.size == 0:
         return covered, reach2
-    dx, dy = st.delta(x0[q] + 2.0 * qw, y0[q] + 2.0 * qh, j)
+    dx, dy = st.delta(np.take(x0, q) + 2.0 * qw, np.take(y0, q) + 2.0 * qh, j)
     fx_lo, fx_hi = np.abs(dx - qw), np.abs(dx + qw)
     fy_lo, fy_hi = np.abs(dy - qh), np.abs(dy + qh)
     fx_lo += qw
@@ -133,7 +133,7 @@ def _split_cover_in(
     fx_hi *= fx_hi
     fy_lo *= fy_lo
     fy_hi *= fy_hi
-    need2 = st.pr[j] ** 2 if st.variable else st.min_radius * st.min_radius
+    need2 = np.take(st.pr, j) ** 2 if st.variable else st.min_radius * st.min_radius
     far2 = np.stack((fx_lo + fy_lo, fx_hi + fy_lo, fx_lo + fy_hi, fx_hi + fy_hi))
     for k in range(4):
         covered[k, q[far2[k] < need2]] = True

@@ -25,11 +25,11 @@ def _close(
     st: SamplerState, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, i: np.ndarray, j: np.ndarray
 ) -> np.ndarray:
     """Which pairs of darts ``(i, j)`` conflict (closer than the larger radius; wrapped on a torus)."""
-    dx, dy = x[i] - x[j], y[i] - y[j]
+    dx, dy = np.take(x, i) - np.take(x, j), np.take(y, i) - np.take(y, j)
     if st.tileable:
         dx -= st.w * np.rint(dx / st.w)
         dy -= st.h * np.rint(dy / st.h)
-    reach = st.min_radius if r is None else np.maximum(r[i], r[j])
+    reach = st.min_radius if r is None else np.maximum(np.take(r, i), np.take(r, j))
     return dx * dx + dy * dy < reach * reach
 
 

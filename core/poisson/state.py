@@ -126,8 +126,8 @@ class SamplerState:
         return sel // k, np.take(nb, sel)
 
     def delta(self, x: np.ndarray, y: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        dx = x - self.px[j]
-        dy = y - self.py[j]
+        dx = x - np.take(self.px, j)
+        dy = y - np.take(self.py, j)
         if self.tileable:
             dx -= self.w * np.rint(dx / self.w)
             dy -= self.h * np.rint(dy / self.h)
@@ -190,9 +190,9 @@ class SamplerState:
         q, j = self.pairs(ids, offsets)
         if q.size == 0:
             return out, near2
-        dx, dy = self.delta(x[q], y[q], j)
+        dx, dy = self.delta(np.take(x, q), np.take(y, q), j)
         d2 = dx * dx + dy * dy
-        out[q[d2 < self.pr[j] ** 2]] = True
+        out[q[d2 < np.take(self.pr, j) ** 2]] = True
         starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per dart
         near2[q[starts]] = np.minimum.reduceat(d2, starts)
         return out, near2
@@ -209,11 +209,11 @@ class SamplerState:
         q, j = self.pairs(ids, offsets)
         if q.size == 0:
             return out
-        dx, dy = self.delta(x[q], y[q], j)
+        dx, dy = self.delta(np.take(x, q), np.take(y, q), j)
         if r is None:
-            need2 = self.pr[j] ** 2 if self.variable else self.min_radius * self.min_radius
+            need2 = np.take(self.pr, j) ** 2 if self.variable else self.min_radius * self.min_radius
         else:
-            need2 = np.maximum(r[q], self.pr[j]) ** 2
+            need2 = np.maximum(np.take(r, q), np.take(self.pr, j)) ** 2
         out[q[dx * dx + dy * dy < need2]] = True
         return out
 
