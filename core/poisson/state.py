@@ -126,8 +126,8 @@ class SamplerState:
         return sel // k, np.take(nb, sel)
 
     def delta(self, x: np.ndarray, y: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        dx = x - np.take(self.px, j)
-        dy = y - np.take(self.py, j)
+        dx: np.ndarray = x - np.take(self.px, j)
+        dy: np.ndarray = y - np.take(self.py, j)
         if self.tileable:
             dx -= self.w * np.rint(dx / self.w)
             dy -= self.h * np.rint(dy / self.h)
@@ -210,6 +210,7 @@ class SamplerState:
         if q.size == 0:
             return out
         dx, dy = self.delta(np.take(x, q), np.take(y, q), j)
+        need2: np.ndarray | float
         if r is None:
             need2 = np.take(self.pr, j) ** 2 if self.variable else self.min_radius * self.min_radius
         else:
