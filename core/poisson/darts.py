@@ -37,6 +37,7 @@ def _close(
 HALF_BUCKETS = ((1, 0), (-1, 1), (0, 1), (1, 1))
 # A window at least this wide (in cells) lists a round's darts in buckets instead (``_bucket_conflicts``).
 BUCKET_WINDOW = 3
+ALL_PAIRS = 64  # up to this many darts, every pair is tested (fewer steps than any lookup)
 
 
 def _bucket_conflicts(
@@ -81,7 +82,11 @@ def _earlier_conflicts(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Pairs ``(earlier, later)`` of darts that conflict (closer than the larger radius): darts sharing a
     cell, then the darts of the cells in half of the window around each dart (or, for a wide window,
-    through buckets: ``_bucket_conflicts``)."""
+    through buckets: ``_bucket_conflicts``; for a few darts, every pair)."""
+    if ids.size <= ALL_PAIRS:
+        earlier, later = np.triu_indices(ids.size, 1)
+        sel = np.flatnonzero(_close(st, x, y, r, later, earlier))
+        return earlier[sel], later[sel]
     if st.window >= BUCKET_WINDOW:
         bucketed = _bucket_conflicts(st, x, y, r)
         if bucketed is not None:

@@ -31,6 +31,7 @@ def _one_at_a_time(x: np.ndarray, y: np.ndarray, r: np.ndarray, period: tuple[fl
         (False, True, (23.0, 17.0)),
         (True, True, (23.0, 17.0)),  # buckets that wrap around
         (True, True, (8.0, 7.0)),  # a torus too small for 3 x 3 buckets: the window of cells
+        (True, False, (4.0, 3.0)),  # a few darts: every pair
     ],
 )
 def test_time_order_equals_sequential(seed: int, variable: bool, tileable: bool, size: tuple[float, float]) -> None:
