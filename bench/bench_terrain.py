@@ -106,7 +106,7 @@ def lookup_rows(name: str, vertices: np.ndarray, triangles: np.ndarray) -> tuple
     query = best_of(5, lambda: lookup.sample(xy))
     row = (
         f"| {name} | {len(triangles):,} | {build:.2f} s | {QUERIES / query / 1e6:.2f} M/s "
-        f"| {len(lookup._grid.cells.items) / len(triangles):.1f} |"
+        f"| {len(lookup._tables.grid.cells.items) / len(triangles):.1f} |"
     )
     return row, lookup
 

@@ -54,14 +54,9 @@ class TriangleGrid:
         cell = iy * nx + ix
         return cell, None if inside_grid.all() else inside_grid
 
-    def candidates(self, x: NDArray[np.float64], y: NDArray[np.float64]) -> tuple[NDArray[np.intp], NDArray]:
-        """(query, triangle) pairs: the triangles listed in each query point's cell."""
-        return self.cells.candidates(*self.cells_of(x, y))
-
-    def locality_order(self, x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.intp]:
-        """An order of the points by runs of neighbouring cells (at most 65 536 runs: one 16-bit sort pass),
-        so queries taken in this order read the cell lists and triangle rows nearly in memory order."""
-        cell, _ = self.cells_of(x, y)
+    def locality_order(self, cell: NDArray[np.int64]) -> NDArray[np.intp]:
+        """An order of points in the given cells by runs of neighbouring cells (at most 65 536 runs: one 16-bit
+        sort pass), so queries taken in this order read the cell lists and triangle rows nearly in memory order."""
         shift = max(0, (int(self.shape.prod()) - 1).bit_length() - 16)
         return np.argsort((cell >> shift).astype(np.uint16), kind="stable")
 
