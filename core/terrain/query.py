@@ -99,8 +99,9 @@ def _block(tables: Tables, x: NDArray[np.float64], y: NDArray[np.float64], cells
     b1 = _affine(tables.bary[:3], cand, qx, qy)
     b2 = _affine(tables.bary[3:], cand, qx, qy)
     tol = BARYCENTRIC_TOLERANCE
-    hit = (b1 >= -tol) & (b2 >= -tol) & (b1 + b2 <= 1.0 + tol)
-    idx = np.flatnonzero(hit)
+    within = np.minimum(b1, b2) >= -tol
+    within &= b1 + b2 <= 1.0 + tol
+    idx = np.flatnonzero(within)
     if len(idx) == 0:
         return
     q_hit, t_hit, b1_hit, b2_hit = query[idx], cand[idx], b1[idx], b2[idx]
