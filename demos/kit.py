@@ -30,6 +30,7 @@ INSET = 0.02  # how far features that must not join the neighbour stop short of 
 KIT_NAME = "Tiles"
 COMPATIBLE = (("ceil", "floor"), ("ceil", "void"), ("ceil", "sky"), ("ground", "floor"))
 SIDE_ANGLE = {"e": 0, "n": 1, "w": 2, "s": 3}  # quarter turns that carry the east side to this side
+NEXT_CCW = {"e": "n", "n": "w", "w": "s", "s": "e"}  # the next side counter-clockwise
 PASSABLE_LABELS = {"open", "door", "arch", "cor"}
 COLORS = {
     "floor": ((0.45, 0.32, 0.22), 0.6), "tile": ((0.75, 0.72, 0.66), 0.4), "wall": ((0.86, 0.84, 0.78), 0.9),
@@ -101,7 +102,8 @@ def box_uv(mesh: bpy.types.Mesh, name: str = "UVMap") -> None:
 # --- side features, built for the east side (x = +H, u = y) and turned to their side ---------------------------
 
 
-def side_feature(p: Parts, label: str, side: str) -> None:
+def side_feature(p: Parts, label: str, side: str, void: frozenset[str] = frozenset()) -> None:
+    """The feature ``label`` on ``side``; ``void`` names the tile's sides that face the void (kept off them)."""
     t = SIDE_ANGLE[side]
     x0, x1 = H - WALL, H
     if label == "wall":
@@ -129,14 +131,18 @@ def side_feature(p: Parts, label: str, side: str) -> None:
     elif label == "cor":
         p.box(x0, x1, -H, -1.0, 0, HEIGHT, turn=t)
         p.box(x0, x1, 1.0, H, 0, HEIGHT, turn=t)
-    elif label == "rail":
-        p.box(H - 0.1, H, -H, H, SLAB + 0.95, SLAB + 1.05, "metal", turn=t)
+    elif label == "rail":  # off the side's plane, like the slab under it: the side is open to the void
+        left, right = NEXT_CCW[side], NEXT_CCW[NEXT_CCW[NEXT_CCW[side]]]  # the sides at u = +H and u = -H
+        y0, y1 = -H + (INSET if right in void else 0.0), H - (INSET if left in void else 0.0)
+        p.box(H - 0.1, H - INSET, y0, y1, SLAB + 0.95, SLAB + 1.05, "metal", turn=t)
         for y in np.linspace(-H + 0.1, H - 0.1, 6):
             p.box(H - 0.08, H - 0.02, y - 0.03, y + 0.03, SLAB, SLAB + 1.0, "metal", turn=t)
 
 
-def slab(p: Parts, material: str = "floor") -> None:
-    p.box(-H, H, -H, H, 0, SLAB, material)
+def slab(p: Parts, material: str = "floor", short: frozenset[str] = frozenset()) -> None:
+    """The floor slab; it stops INSET short of the sides in ``short`` (those facing the void)."""
+    cut = {side: INSET if side in short else 0.0 for side in SIDE_ANGLE}
+    p.box(-H + cut["w"], H - cut["e"], -H + cut["s"], H - cut["n"], 0, SLAB, material)
 
 
 def frame(p: Parts, material: str, strips) -> None:
@@ -149,7 +155,9 @@ def extra(p: Parts, kind: str) -> None:
     if kind == "tiles":
         for i in range(4):
             for j in range(4):
-                p.box(-H + i, -H + i + 1, -H + j, -H + j + 1, SLAB, SLAB + 0.01, "tile" if (i + j) % 2 else "stone")
+                x0, x1 = max(-H + i, -H + INSET), min(-H + i + 1, H - INSET)  # off the sides: a decoration
+                y0, y1 = max(-H + j, -H + INSET), min(-H + j + 1, H - INSET)  # does not change a side's label
+                p.box(x0, x1, y0, y1, SLAB, SLAB + 0.01, "tile" if (i + j) % 2 else "stone")
     elif kind == "rug":
         p.box(-1.1, 1.1, -0.8, 0.8, SLAB, SLAB + 0.02, "accent")
     elif kind == "crates":
@@ -236,9 +244,10 @@ def tile_geometry(tile: dict) -> Parts:
     p = Parts()
     kind, sides = tile["kind"], tile["sides"]
     if kind == "room":
-        slab(p, "floor")
+        void = frozenset(side for side, label in sides.items() if label == "rail")
+        slab(p, "floor", void)
         for side, label in sides.items():
-            side_feature(p, label, side)
+            side_feature(p, label, side, void)
         for name in tile["extras"]:
             extra(p, name)
     elif kind == "corridor":

@@ -134,9 +134,13 @@ def local_vertices(obj: bpy.types.Object) -> np.ndarray:
     return local_geometry(obj)[0]
 
 
+FLAT = 0.01  # a kit no higher than this share of its cell width is flat
+
+
 def bounds_cell_size(objects: list[bpy.types.Object]) -> tuple[float, float, float] | None:
     """The cell size the tiles' bounds suggest: the largest x/y extent (square cells) and z extent; a flat kit
-    (every tile without height, e.g. 2-D road tiles as planes) gets cubic cells (height = width)."""
+    (no tile higher than FLAT of the width: 2-D road tiles as planes, with markings a millimetre up against
+    z-fighting) gets cubic cells (height = width)."""
     extents = [np.ptp(v, axis=0) for v in (local_vertices(o) for o in objects) if len(v)]
     if not extents:
         return None
@@ -144,7 +148,7 @@ def bounds_cell_size(objects: list[bpy.types.Object]) -> tuple[float, float, flo
     side = float(max(e[0], e[1]))
     if side <= 0:
         return None
-    height = float(e[2]) if e[2] > 1e-6 else side
+    height = float(e[2]) if e[2] > FLAT * side else side
     return (round(side, 4), round(side, 4), round(height, 4))
 
 

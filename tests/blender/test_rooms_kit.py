@@ -11,12 +11,14 @@ from rooms_check import (
     OPPOSITE,
     border_violations,
     check_positions,
+    fits,
     placed_tiles,
     read_room,
     room_collection,
     source_tile,
     turn,
     violations,
+    walkable_regions,
 )
 from rooms_kits import adjacent_pairs, module, pairs, plane, road_kit
 
@@ -134,6 +136,16 @@ def test_flat_kits_take_cubic_cells_and_detect_their_sockets() -> None:
         assert sa == sb, (cell, side, a[:2], b[:2])
 
 
+def test_markings_a_millimetre_up_keep_a_kit_flat() -> None:
+    kit = road_kit()
+    cell_size = module("scene.room_kit").bounds_cell_size
+    street = kit.objects["street"]
+    street.data.vertices[-1].co.z = 0.001  # a road marking lifted against z-fighting
+    assert cell_size(list(kit.objects)) == (3.0, 3.0, 3.0)
+    street.data.vertices[-1].co.z = 0.1  # a kerb: 3 % of the width is a height
+    assert cell_size(list(kit.objects)) == (3.0, 3.0, 0.1)
+
+
 def _turned_side(side: str, degrees: int) -> str:
     order = ("e", "n", "w", "s")
     return order[(order.index(side) + degrees // 90) % 4]
@@ -143,21 +155,38 @@ def _turned_side(side: str, degrees: int) -> str:
 
 
 def test_detect_sockets_on_the_demo_kit_assembles_rooms_the_hand_set_sockets_allow() -> None:
+    """Detect Sockets, then the kit's own settings (12 × 12 × 2, every walkable cell connected): every adjacency
+    the detected labels allow also fits by hand; a railing and the air beyond it still fit each other."""
     assert bpy.ops.strew.build_demo_kit() == {'FINISHED'}
     kit = bpy.data.collections["Tiles"]
     hand = {obj.name: source_tile(obj) for obj in kit.objects}
     compatible = pairs(kit["strew_compatible"])
-    bpy.context.scene.strew.room.use_border = False  # the border names hand-set labels
+    bpy.context.scene.strew.room.use_border = False  # Border is tested below; here every side may face out
     assert bpy.ops.strew.detect_sockets() == {'FINISHED'}  # no warning either: nothing leaves its cell sideways
     detected = {obj.name: source_tile(obj) for obj in kit.objects}
     assert any(detected[n]["sockets"] != hand[n]["sockets"] for n in hand)
     assert "strew_sockets" not in kit.objects["air"]  # keeps its up/down, so its settings say "set"
-    for size, seed in (((10, 10, 2), 3), ((8, 8, 1), 4)):
-        assert bpy.ops.strew.assemble_room(size=size, seed=seed, connected=False) == {'FINISHED'}
+    found = {label for tile in detected.values() for label in tile["sockets"].values()}
+    twins = {frozenset((label.rstrip("~"), label.rstrip("~") + "~")) for label in found if label.startswith("m")}
+    # Every railing side against every side of every tile, in every pairing: fits by the detected labels exactly
+    # when it fits by hand (the railings stand off the side, so a railing side reads as open to the void).
+    for a, b in ((a, b) for a in hand for b in hand):
+        for side_a in ("n", "e", "s", "w"):
+            if hand[a]["sockets"][side_a] != "rail":
+                continue
+            for side_b in ("n", "e", "s", "w"):
+                by_hand = fits(hand[a]["sockets"][side_a], hand[b]["sockets"][side_b], compatible)
+                by_detect = fits(detected[a]["sockets"][side_a], detected[b]["sockets"][side_b], twins)
+                assert by_hand == by_detect, (a, side_a, b, side_b)
+    assert bpy.context.scene.strew.room.connected
+    size = (12, 12, 2)
+    for seed in (3, 4):
+        assert bpy.ops.strew.assemble_room(size=size, seed=seed) == {'FINISHED'}
         room = read_room()
         assert len({tile for tile, _, _ in room.values()}) >= 15  # rooms, not one family of tiles
         by_hand = {cell: turn(hand[tile], rotation) for cell, (tile, rotation, _) in room.items()}
         assert violations(by_hand, size, compatible) == []  # every adjacency the detected labels allowed, hand-set fit
+        assert len(walkable_regions(by_hand)) == 1
 
 
 def test_detect_sockets_keeps_the_closed_room_closed() -> None:

@@ -61,9 +61,10 @@ def state() -> dict[str, object]:
         "ui_scale": prefs.view.ui_scale,
         "strew_enabled": settings is not None,
         "modal": [op.bl_idname for op in getattr(window, "modal_operators", [])],
+        # Only the 3D views' sidebars: reading it on the file browser's UI region crashes Blender 4.3.
         "categories": {area.type: [region.active_panel_category for region in area.regions
                                    if region.type == 'UI' and hasattr(region, "active_panel_category")]
-                       for area in window.screen.areas},
+                       for area in window.screen.areas if area.type == 'VIEW_3D'},
     }
     if settings is not None:
         result["terrain"] = settings.terrain.name if settings.terrain else None
@@ -120,4 +121,7 @@ EXCHANGE.mkdir(parents=True, exist_ok=True)
 # Every session starts in English and leaves the user's saved preferences as they were.
 bpy.context.preferences.use_preferences_save = False
 bpy.context.preferences.view.language = 'en_US'
+# Preferences › Interface › Editors › File Browser: Maximized Area (a virtual screen without a window manager
+# cannot place a second window).
+bpy.context.preferences.view.filebrowser_display_type = 'SCREEN'
 bpy.app.timers.register(_poll, first_interval=1.0, persistent=True)

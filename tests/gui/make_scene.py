@@ -8,9 +8,14 @@ Strew itself is not touched here: the session does that with the mouse.
 from __future__ import annotations
 
 import math
+import shutil
 import sys
+from pathlib import Path
 
 import bpy
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import user_kits  # beside this script
 
 out = sys.argv[sys.argv.index("--") + 1]
 for obj in list(bpy.data.objects):
@@ -55,5 +60,10 @@ for collection in tuft.users_collection:
     collection.objects.unlink(tuft)
 moss.objects.link(tuft)
 bpy.context.view_layer.layer_collection.children["Moss"].exclude = True
+# Kits the user made (plain custom properties), hidden like asset collections; and an mxgmn tileset beside the
+# file, as a user keeps tilesets in the project's folder.
+for kit in (user_kits.streets(), user_kits.garden()):
+    bpy.context.view_layer.layer_collection.children[kit.name].exclude = True
+shutil.copyfile(Path(__file__).resolve().parents[1] / "data" / "mxgmn" / "Knots.xml", Path(out).parent / "Knots.xml")
 bpy.ops.object.select_all(action='DESELECT')
 bpy.ops.wm.save_as_mainfile(filepath=out)

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import scenario_kits
 import scenario_look
 import scenario_rooms
 from window import HERE, Rect, StepFailed, Window
@@ -300,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blender", default="blender")
     parser.add_argument("--zip", required=True, help="the built extension, e.g. dist/strew-0.1.0.zip")
     parser.add_argument("--out", default=str(HERE / "out"))
-    parser.add_argument("--steps", default="scatter,look,anywhere,room,russian", help="which parts to run")
+    parser.add_argument("--steps", default="scatter,look,anywhere,kits,room,russian", help="which parts to run")
     parser.add_argument("--docs", help="also copy the UI pictures (ui_*.png) to this folder")
     parser.add_argument("--hold", type=float, default=0.0,
                         help="keep Blender open this many seconds after the steps (to poke at it by hand)")
@@ -333,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
             scenario_look.brush_steps(session)
         if "anywhere" in parts:
             scenario_look.anywhere_steps(session)
+        if "kits" in parts:
+            scenario_kits.user_kit_steps(session)
         if "room" in parts:
             session.room_steps()
             scenario_rooms.pick_box_steps(session)

@@ -124,7 +124,31 @@ def test_counts_typed_in_the_panel_hold(session: dict) -> None:
 
 def test_detect_sockets_then_assemble_in_the_window(session: dict) -> None:
     detected = step(session, "detected")
-    assert detected["state"]["room"]["connected"] is False
+    room = detected["state"]["room"]
+    assert room["connected"] is True and room["size"] == [12, 12, 2]
     assert len(detected["reports"]) > len(step(session, "counted")["reports"])  # the room after Detect Sockets
     assert len(detected["tiles_used"]) > 10
-    assert detected["state"]["room"]["tiles"] > 0
+    assert room["tiles"] > 0
+
+
+def test_a_flat_kit_of_the_users_own(session: dict) -> None:
+    room = step(session, "streets")["room"]
+    assert room["kit"] == "Streets" and room["cells"] == 12 * 10
+    assert room["cell_size"] == [4.0, 4.0, 4.0]  # planes: cubic cells
+    assert room["checked"] == 11 * 10 + 12 * 9 and room["bad"] == []
+    assert {"verge", "road", "bend"} <= set(room["tiles"])
+
+
+def test_a_hand_made_kit_with_a_mirrored_tile(session: dict) -> None:
+    room = step(session, "garden")["room"]
+    assert room["kit"] == "Garden" and room["cells"] == 12 * 12
+    assert room["checked"] == 2 * 11 * 12 and room["bad"] == []
+    assert "hedge_path" in room["tiles"] and room["mirrored"] > 0
+
+
+def test_import_mxgmn_xml_from_the_panel(session: dict) -> None:
+    kit, tiles = step(session, "mxgmn_imported")["kit"]
+    assert kit == "Knots" and tiles == ["corner", "cross", "empty", "line", "t"], tiles  # Knots.xml's tiles
+    room = step(session, "mxgmn_assembled")["room"]
+    assert room["kit"] == kit and room["cells"] == 12 * 12
+    assert len(room["tiles"]) >= 3
