@@ -180,6 +180,7 @@ def test_queries_in_cell_order_give_the_same_answers(per_cell: float, monkeypatc
     ordered = terrain.sample(xy)
     for name in ("mask", "z", "normal", "triangle", "barycentric"):
         np.testing.assert_array_equal(getattr(ordered, name), getattr(plain, name))
+        assert getattr(ordered, name).flags.c_contiguous  # what foreach_set and the chunk results expect
     assert not ordered.mask[-2:].any()
     assert_matches_reference(vertices, triangles, xy[:300])
 
