@@ -53,8 +53,7 @@ def build(verts: NDArray[np.float64], tris: NDArray[np.int64], per_cell: float) 
     kept = order if keep.all() else np.flatnonzero(keep)[order]
     used = len(kept)
     bary = np.empty((BARY_ROWS, used))
-    height = np.empty((used, HEIGHT_COLUMNS))
-    normal = np.empty((used, 3))
+    height, normal = np.empty((2, used, HEIGHT_COLUMNS))  # one allocation, two contiguous tables
     pairs = PairCollector(frame, used)
     for start in range(0, used, BLOCK):
         part = slice(start, start + BLOCK)
