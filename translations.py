@@ -262,8 +262,9 @@ RUSSIAN: dict[str, str] = {
         "ПЛИТКА[@ПОВОРОТ] X Y Z через «;» (заменяет список на панели)",
     "Heuristic": "Эвристика",
     "Auto": "Авто",
-    "Minimum entropy first, scanline after a few restarts (scanline when connectivity is on)":
-        "Сначала минимальная энтропия, после нескольких перезапусков построчно (построчно при включённой связности)",
+    "Minimum entropy first, scanline after a few restarts (with connectivity: fewest options and scanline in turn)":
+        "Сначала минимальная энтропия, после нескольких перезапусков построчно (со связностью: попеременно "
+        "меньше вариантов и построчно)",
     "Minimum Entropy": "Мин. энтропия",
     "Collapse the least certain cell first": "Сначала определять наименее определённую ячейку",
     "Fewest Options": "Мин. вариантов",

@@ -27,7 +27,8 @@ from ..scene.room_output import OUTPUT_ITEMS
 from .object_settings import ROTATION_ITEMS
 
 _HEURISTIC_LABELS = {
-    "auto": ("Auto", "Minimum entropy first, scanline after a few restarts (scanline when connectivity is on)"),
+    "auto": ("Auto", "Minimum entropy first, scanline after a few restarts (with connectivity: fewest options "
+                     "and scanline in turn)"),
     "entropy": ("Minimum Entropy", "Collapse the least certain cell first"),
     "mrv": ("Fewest Options", "Collapse the cell with the fewest tiles left"),
     "scanline": ("Scanline", "Fill row by row (one growing front: fewer dead ends with connectivity)"),

@@ -77,6 +77,10 @@ class Step:
 
 FIRST_BACKTRACK_BUDGET = 50
 SCANLINE_AFTER_RESTARTS = 3
+CONNECTED_PORTFOLIO = ("mrv", "scanline")
+"""Default heuristics of successive attempts when walkable cells must be connected: scanline grows one front
+(few walkable pockets); fewest-variants-first meets long chains of forced neighbours (walls that must
+continue) before they close a region off. Neither wins on every kit, so attempts alternate."""
 STEP_SECONDS = 0.01
 
 
@@ -131,8 +135,9 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
     entrances = [tuple(e) for e in entrances]
     connected = bool(connected) or bool(entrances)
     switch_to_scanline = heuristic is None and not connected
-    if heuristic is None:  # scanline grows one connected front: far fewer dead ends for connectivity
-        heuristic = "scanline" if connected else "entropy"
+    portfolio = heuristic is None and connected
+    if heuristic is None:
+        heuristic = CONNECTED_PORTFOLIO[0] if connected else "entropy"
     if heuristic not in HEURISTICS:
         raise ValueError(f"heuristic: use one of {HEURISTICS}, got {heuristic!r}")
     axes = periodic_axes(periodic, len(shape))
@@ -175,6 +180,8 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
             counters["restarts"] = restart
             if switch_to_scanline and restart == SCANLINE_AFTER_RESTARTS:
                 search.heuristic = "scanline"  # default heuristic: entropy thrashes on some sets (mxgmn Summer)
+            if portfolio:
+                search.heuristic = CONNECTED_PORTFOLIO[restart % len(CONNECTED_PORTFOLIO)]
             # Small budgets first (cheap restarts beat long thrashing), growing to max_backtracks.
             budget = min(max_backtracks, FIRST_BACKTRACK_BUDGET << restart)
             attempt = search.attempt(rng, budget, counters)
@@ -239,8 +246,8 @@ def solve(rules: Rules, shape: tuple[int, ...], seed: int = 0, **options: Any) -
     seed : seed of the ``numpy.random.Generator``; same inputs and seed give the same grid.
     periodic : bool (x and y wrap; z never) or one bool per axis.
     heuristic : ``"entropy"``, ``"mrv"`` or ``"scanline"``; default (None): entropy for the first three
-        attempts, then scanline; scanline from the start when ``connected`` (one growing front leaves far
-        fewer walkable pockets to backtrack out of).
+        attempts, then scanline; when ``connected``, attempts alternate between mrv and scanline
+        (``CONNECTED_PORTFOLIO``).
     fixed : ``{cell: variant index or name}`` or an int array of ``shape`` with -1 for free cells.
     border : what surrounds the grid: a socket label (socket rules), a variant index/name that stands
         outside, or a (T,) bool mask of the variants allowed along the edge; one value for the sides in

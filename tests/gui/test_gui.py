@@ -125,7 +125,7 @@ def test_counts_typed_in_the_panel_hold(session: dict) -> None:
 def test_detect_sockets_then_assemble_in_the_window(session: dict) -> None:
     detected = step(session, "detected")
     room = detected["state"]["room"]
-    assert room["connected"] is True and room["size"] == [12, 12, 2]
+    assert room["connected"] is True and room["size"] == [30, 30, 3]
     assert len(detected["reports"]) > len(step(session, "counted")["reports"])  # the room after Detect Sockets
     assert len(detected["tiles_used"]) > 10
     assert room["tiles"] > 0
