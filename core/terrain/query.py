@@ -23,9 +23,9 @@ BARYCENTRIC_TOLERANCE = 1e-9
 QUERY_BLOCK = 16_384
 """Query points handled per step (the temporaries stay in the CPU cache)."""
 
-SORT_FROM = 65_536
+SORT_FROM = 16_384
 """From this many queries on, they are answered in the order of their grid cells and the answers put back
-in the callers' order."""
+in the callers' order (below, one block's gathers are few enough to pay no sort)."""
 
 
 @dataclass(frozen=True)
