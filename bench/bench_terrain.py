@@ -20,16 +20,17 @@ GRID_QUADS = 708  # 708 x 708 quads -> 1 002 528 triangles
 QUERIES = 1_000_000
 BVH_RAYS = 100_000
 FRESH_RUNS = 5
+TOTAL_QUERIES = (100_000, QUERIES, 3_000_000)  # what a Scatter pays: the build plus one pass of this many points
 ROOT = Path(__file__).resolve().parents[1]
 
 # What every Scatter from a new Blender session pays: the first build and the first query pass of a process.
 FRESH_LOOKUP = """
 import json, time
 import numpy as np
-from bench.bench_terrain import GRID_QUADS, QUERIES, displaced_grid
+from bench.bench_terrain import GRID_QUADS, displaced_grid
 vertices, triangles = displaced_grid(GRID_QUADS)
 triangles = triangles.astype(np.int32)  # what foreach_get("vertices") gives
-xy = np.random.default_rng(7).uniform(vertices[:, :2].min(0), vertices[:, :2].max(0), (QUERIES, 2))
+xy = np.random.default_rng(7).uniform(vertices[:, :2].min(0), vertices[:, :2].max(0), (QUERY_COUNT, 2))
 from strew.core.terrain import TerrainLookup
 started = time.perf_counter()
 lookup = TerrainLookup(vertices, triangles)
@@ -106,7 +107,7 @@ def lookup_rows(name: str, vertices: np.ndarray, triangles: np.ndarray) -> tuple
     query = best_of(5, lambda: lookup.sample(xy))
     row = (
         f"| {name} | {len(triangles):,} | {build:.2f} s | {QUERIES / query / 1e6:.2f} M/s "
-        f"| {len(lookup._grid.cells.items) / len(triangles):.1f} |"
+        f"| {len(lookup._tables.grid.cells.items) / len(triangles):.1f} |"
     )
     return row, lookup
 
@@ -160,14 +161,25 @@ def fresh_runs(script: str) -> list[dict[str, float]]:
     return runs
 
 
-def fresh_rows() -> list[str]:
-    """First build and first query pass in a fresh process: Strew's lookup beside Blender's BVHTree."""
+def fresh_rows() -> tuple[list[str], list[str]]:
+    """First build and first query pass in a fresh process: Strew's lookup beside Blender's BVHTree; and the
+    build plus one pass for each of :data:`TOTAL_QUERIES`."""
+    lookup_runs = {count: fresh_runs(FRESH_LOOKUP.replace("QUERY_COUNT", str(count))) for count in TOTAL_QUERIES}
+    totals = []
+    for count, runs in lookup_runs.items():
+        if not runs:
+            totals.append(f"| {count:,} | not available | | |")
+            continue
+        total = [r["build"] + r["query"] for r in runs]
+        totals.append(
+            f"| {count:,} | {min(total):.2f} s | {statistics.median(total):.2f} s "
+            f"| {statistics.median(r['query'] for r in runs):.2f} s |"
+        )
     rows = []
-    for name, script, count in (
-        ("TerrainLookup (numpy)", FRESH_LOOKUP, QUERIES),
-        ("Blender BVHTree.FromPolygons + ray_cast (lists given)", FRESH_BVH, BVH_RAYS),
+    for name, runs, count in (
+        ("TerrainLookup (numpy)", lookup_runs[QUERIES], QUERIES),
+        ("Blender BVHTree.FromPolygons + ray_cast (lists given)", fresh_runs(FRESH_BVH), BVH_RAYS),
     ):
-        runs = fresh_runs(script)
         if not runs:
             rows.append(f"| {name} | not available | | | | | |")
             continue
@@ -180,7 +192,7 @@ def fresh_rows() -> list[str]:
             f"| {statistics.median(rate):.2f} M/s | {f'{max(cpu):.2f} M/s' if cpu else '–'} "
             f"| {f'{max(second):.2f} M/s' if second else '–'} |"
         )
-    return rows
+    return rows, totals
 
 
 def blender_read_rows() -> list[str]:
@@ -289,7 +301,7 @@ def run() -> str:
     blender = blender_rows(grid_v, grid_t, grid_lookup)
     read = blender_read_rows()
     fields = field_rows(grid_lookup)
-    fresh = fresh_rows()
+    fresh, totals = fresh_rows()
     lines = [
         f"Queries are uniform over the bounds ({QUERIES:,} per run) on a shared 2-core machine; "
         f"load average {load_before:.1f} at the start of this section, {os.getloadavg()[0]:.1f} at its end.",
@@ -307,6 +319,13 @@ def run() -> str:
         "(best) | second pass (best) |",
         "|---|---:|---:|---:|---:|---:|---:|",
         *fresh,
+        "",
+        "What a Scatter pays for its terrain in a fresh process: the build plus one pass over N uniform points "
+        f"(best and median of {FRESH_RUNS} processes per N).",
+        "",
+        "| points in the pass | build + pass (best) | (median) | the pass alone (median) |",
+        "|---:|---:|---:|---:|",
+        *totals,
         "",
         "### TerrainLookup (numpy), warm: best of 3-5 runs in one process",
         "",

@@ -87,11 +87,13 @@ class CellLists:
 
         ``inside`` (optional) marks the queries that have a cell; the others get no pairs.
         """
-        start = self.starts[cells]
-        count = self.starts[cells + 1] - start
+        start = np.take(self.starts, cells)
+        count = np.take(self.starts[1:], cells)
+        count -= start
         if inside is not None:
             count *= inside
         owner = np.repeat(np.arange(len(cells)), count)
         start -= np.cumsum(count) - count
-        entry = np.arange(len(owner)) + np.repeat(start, count)
-        return owner, self.items[entry]
+        entry = np.repeat(start, count)
+        entry += np.arange(len(entry))
+        return owner, np.take(self.items, entry)

@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from .._grid import stable_order
 from .grid import Boxes, GridFrame, PairCollector, TriangleGrid
-from .planes import BARY_COLUMNS, SURFACE_COLUMNS, planes, usable
+from .planes import BARY_ROWS, HEIGHT_COLUMNS, planes, usable
 
 BLOCK = 16_384
 """Triangles handled per step."""
@@ -23,11 +23,12 @@ BLOCK = 16_384
 @dataclass(frozen=True)
 class Built:
     """What a lookup keeps: triangles renumbered in grid order (``kept[i]`` is the input index of
-    triangle ``i``), their barycentric and surface tables, the grid and the usable xy bounds."""
+    triangle ``i``), their barycentric, height and normal tables, the grid and the usable xy bounds."""
 
     kept: NDArray[np.intp]
     bary: NDArray[np.float64]
-    surface: NDArray[np.float64]
+    height: NDArray[np.float64]
+    normal: NDArray[np.float64]
     grid: TriangleGrid
     bounds: tuple[NDArray[np.float64], NDArray[np.float64]]
     centre: NDArray[np.float64]
@@ -51,18 +52,18 @@ def build(verts: NDArray[np.float64], tris: NDArray[np.int64], per_cell: float) 
     order = stable_order(ranges[1].astype(np.int64) * frame.shape[0] + ranges[0])
     kept = order if keep.all() else np.flatnonzero(keep)[order]
     used = len(kept)
-    bary = np.empty((used, BARY_COLUMNS))
-    surface = np.empty((used, SURFACE_COLUMNS))
+    bary = np.empty((BARY_ROWS, used))
+    height, normal = np.empty((2, used, HEIGHT_COLUMNS))  # one allocation, two contiguous tables
     pairs = PairCollector(frame, used)
     for start in range(0, used, BLOCK):
         part = slice(start, start + BLOCK)
         rows = order[part]
         corners = tris[kept[part]].T
         xs, ys = vx[corners], vy[corners]
-        planes(xs, ys, vz[corners], centre, bary[part], surface[part])
+        planes(xs, ys, vz[corners], centre, bary[:, part], height[part], normal[part])
         pairs.add((ranges[0][rows], ranges[1][rows], ranges[2][rows], ranges[3][rows]), xs, ys, start)
     grid = TriangleGrid(frame.origin, frame.inv_cell, frame.shape, pairs.cell_lists())
-    return Built(kept, bary, surface, grid, bounds, centre)
+    return Built(kept, bary, height, normal, grid, bounds, centre)
 
 
 def _usable_boxes(

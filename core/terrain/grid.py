@@ -43,25 +43,25 @@ class TriangleGrid:
         self, x: NDArray[np.float64], y: NDArray[np.float64]
     ) -> tuple[NDArray[np.int64], NDArray[np.bool_] | None]:
         """The cell of every point and which points lie on the grid (``None``: all of them)."""
-        fx = (x - self.origin[0]) * self.inv_cell[0]
-        fy = (y - self.origin[1]) * self.inv_cell[1]
+        fx = x - self.origin[0]
+        fx *= self.inv_cell[0]
+        fy = y - self.origin[1]
+        fy *= self.inv_cell[1]
         nx, ny = int(self.shape[0]), int(self.shape[1])
         # The grid is closed (a hair wider than the bounds) so points on the outer edges find their cells.
         slack = 1e-6
-        inside_grid = (fx >= -slack) & (fy >= -slack) & (fx <= nx + slack) & (fy <= ny + slack)
-        ix = np.clip(fx, 0, nx - 1).astype(np.int64)
-        iy = np.clip(fy, 0, ny - 1).astype(np.int64)
-        cell = iy * nx + ix
-        return cell, None if inside_grid.all() else inside_grid
+        inside: NDArray[np.bool_] | None = None
+        if len(fx) and not (fx.min() >= -slack and fy.min() >= -slack and fx.max() <= nx + slack
+                            and fy.max() <= ny + slack):
+            inside = (fx >= -slack) & (fy >= -slack) & (fx <= nx + slack) & (fy <= ny + slack)
+        cell = np.minimum(np.maximum(fy, 0.0, out=fy), ny - 1, out=fy).astype(np.int64)
+        cell *= nx
+        cell += np.minimum(np.maximum(fx, 0.0, out=fx), nx - 1, out=fx).astype(np.int64)
+        return cell, inside
 
-    def candidates(self, x: NDArray[np.float64], y: NDArray[np.float64]) -> tuple[NDArray[np.intp], NDArray]:
-        """(query, triangle) pairs: the triangles listed in each query point's cell."""
-        return self.cells.candidates(*self.cells_of(x, y))
-
-    def locality_order(self, x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.intp]:
-        """An order of the points by runs of neighbouring cells (at most 65 536 runs: one 16-bit sort pass),
-        so queries taken in this order read the cell lists and triangle rows nearly in memory order."""
-        cell, _ = self.cells_of(x, y)
+    def locality_order(self, cell: NDArray[np.int64]) -> NDArray[np.intp]:
+        """An order of points in the given cells by runs of neighbouring cells (at most 65 536 runs: one 16-bit
+        sort pass), so queries taken in this order read the cell lists and triangle rows nearly in memory order."""
         shift = max(0, (int(self.shape.prod()) - 1).bit_length() - 16)
         return np.argsort((cell >> shift).astype(np.uint16), kind="stable")
 

@@ -13,11 +13,11 @@ from numpy.typing import NDArray
 DEGENERATE_TOLERANCE = 1e-12
 """Triangles whose xy area is below this times their squared xy extent are vertical/degenerate: skipped."""
 
-BARY_COLUMNS = 6
-"""Columns of the barycentric table: a1, c1, k1, a2, c2, k2."""
+BARY_ROWS = 6
+"""Rows of the barycentric table (one column per triangle): a1, c1, k1, a2, c2, k2."""
 
-SURFACE_COLUMNS = 6
-"""Columns of the surface table: z0, dz1, dz2 and the unit normal nx, ny, nz."""
+HEIGHT_COLUMNS = 3
+"""Columns of the height table: z0, dz1, dz2 (the unit normals nx, ny, nz are a table of their own)."""
 
 
 def usable(xs: NDArray[np.float64], ys: NDArray[np.float64]) -> NDArray[np.bool_]:
@@ -36,9 +36,11 @@ def planes(
     zs: NDArray[np.float64],
     centre: NDArray[np.float64],
     bary: NDArray[np.float64],
-    surface: NDArray[np.float64],
+    height: NDArray[np.float64],
+    normal: NDArray[np.float64],
 ) -> None:
-    """Fill ``bary`` (B, 6) and ``surface`` (B, 6) for usable triangles with (3, B) corners ``xs, ys, zs``.
+    """Fill ``bary`` (6, B), ``height`` (B, 3) and ``normal`` (B, 3) for usable triangles with (3, B) corners
+    ``xs, ys, zs``.
 
     Barycentrics are relative to ``centre``, so far-from-origin terrains keep their precision (absolute
     coordinates of 1e5 with 1 cm triangles would lose ~1e-9 otherwise).
@@ -51,14 +53,14 @@ def planes(
     inv = 1.0 / cross_z
     a1, c1 = e2y * inv, -e2x * inv
     a2, c2 = -e1y * inv, e1x * inv
-    bary[:, 0], bary[:, 1], bary[:, 3], bary[:, 4] = a1, c1, a2, c2
-    bary[:, 2] = -(a1 * local_x + c1 * local_y)
-    bary[:, 5] = -(a2 * local_x + c2 * local_y)
+    bary[0], bary[1], bary[3], bary[4] = a1, c1, a2, c2
+    bary[2] = -(a1 * local_x + c1 * local_y)
+    bary[5] = -(a2 * local_x + c2 * local_y)
     dz1, dz2 = zs[1] - zs[0], zs[2] - zs[0]
-    surface[:, 0], surface[:, 1], surface[:, 2] = zs[0], dz1, dz2
+    height[:, 0], height[:, 1], height[:, 2] = zs[0], dz1, dz2
     flip = np.where(cross_z < 0, -1.0, 1.0)
     nx = (e1y * dz2 - dz1 * e2y) * flip
     ny = (dz1 * e2x - e1x * dz2) * flip
     nz = cross_z * flip
     inv_len = 1.0 / np.sqrt(nx * nx + ny * ny + nz * nz)
-    surface[:, 3], surface[:, 4], surface[:, 5] = nx * inv_len, ny * inv_len, nz * inv_len
+    normal[:, 0], normal[:, 1], normal[:, 2] = nx * inv_len, ny * inv_len, nz * inv_len

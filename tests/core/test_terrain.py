@@ -146,7 +146,7 @@ def test_triangles_per_cell_does_not_change_answers() -> None:
 def test_block_sizes_do_not_change_answers(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Triangles and queries are handled in blocks; tiny blocks (many boundaries) give the same bits."""
     import strew.core.terrain.build as build
-    import strew.core.terrain.lookup as lookup
+    import strew.core.terrain.query as query
 
     rng = np.random.default_rng(seed)
     vertices, triangles = grid_mesh(24, 17, rng, hole_rate=0.1)
@@ -154,7 +154,7 @@ def test_block_sizes_do_not_change_answers(seed: int, monkeypatch: pytest.Monkey
     xy = np.concatenate([random_queries(rng, vertices, 1500), vertices[:200, :2]])
     base = TerrainLookup(vertices, triangles).sample(xy)
     monkeypatch.setattr(build, "BLOCK", 37)
-    monkeypatch.setattr(lookup, "QUERY_BLOCK", 29)
+    monkeypatch.setattr(query, "QUERY_BLOCK", 29)
     small = TerrainLookup(vertices, triangles)
     blocked = small.sample(xy)
     for name in ("mask", "z", "normal", "triangle", "barycentric"):
@@ -166,20 +166,21 @@ def test_block_sizes_do_not_change_answers(seed: int, monkeypatch: pytest.Monkey
 def test_queries_in_cell_order_give_the_same_answers(per_cell: float, monkeypatch: pytest.MonkeyPatch) -> None:
     """Large query sets are answered in the order of their cells and put back: the same bits, in the
     callers' order, as answering them one block after another (queries off the terrain included)."""
-    import strew.core.terrain.lookup as lookup
+    import strew.core.terrain.query as query
 
     rng = np.random.default_rng(11)
     vertices, triangles = grid_mesh(24, 17, rng, hole_rate=0.1)
     xy = np.concatenate([random_queries(rng, vertices, 3000), vertices[:100, :2]])
     xy = np.concatenate([xy[rng.permutation(len(xy))], [[-1e3, 5.0], [1e9, 1e9]]])
     terrain = TerrainLookup(vertices, triangles, triangles_per_cell=per_cell)
-    monkeypatch.setattr(lookup, "QUERY_BLOCK", 257)
-    monkeypatch.setattr(lookup, "SORT_FROM", len(xy) + 1)
+    monkeypatch.setattr(query, "QUERY_BLOCK", 257)
+    monkeypatch.setattr(query, "SORT_FROM", len(xy) + 1)
     plain = terrain.sample(xy)
-    monkeypatch.setattr(lookup, "SORT_FROM", 1)
+    monkeypatch.setattr(query, "SORT_FROM", 1)
     ordered = terrain.sample(xy)
     for name in ("mask", "z", "normal", "triangle", "barycentric"):
         np.testing.assert_array_equal(getattr(ordered, name), getattr(plain, name))
+        assert getattr(ordered, name).flags.c_contiguous  # what foreach_set and the chunk results expect
     assert not ordered.mask[-2:].any()
     assert_matches_reference(vertices, triangles, xy[:300])
 
