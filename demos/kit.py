@@ -17,6 +17,7 @@ import math
 import bpy
 import numpy as np
 
+from ..core.wfc.vocab import OPPOSITE, TURN
 from ..scene.custom_props import CELL_SIZE_KEY, COMPATIBLE_KEY
 
 CELL = 4.0
@@ -30,7 +31,6 @@ INSET = 0.02  # how far features that must not join the neighbour stop short of 
 KIT_NAME = "Tiles"
 COMPATIBLE = (("ceil", "floor"), ("ceil", "void"), ("ceil", "sky"), ("ground", "floor"))
 SIDE_ANGLE = {"e": 0, "n": 1, "w": 2, "s": 3}  # quarter turns that carry the east side to this side
-NEXT_CCW = {"e": "n", "n": "w", "w": "s", "s": "e"}  # the next side counter-clockwise
 PASSABLE_LABELS = {"open", "door", "arch", "cor"}
 COLORS = {
     "floor": ((0.45, 0.32, 0.22), 0.6), "tile": ((0.75, 0.72, 0.66), 0.4), "wall": ((0.86, 0.84, 0.78), 0.9),
@@ -132,7 +132,7 @@ def side_feature(p: Parts, label: str, side: str, void: frozenset[str] = frozens
         p.box(x0, x1, -H, -1.0, 0, HEIGHT, turn=t)
         p.box(x0, x1, 1.0, H, 0, HEIGHT, turn=t)
     elif label == "rail":  # off the side's plane, like the slab under it: the side is open to the void
-        left, right = NEXT_CCW[side], NEXT_CCW[NEXT_CCW[NEXT_CCW[side]]]  # the sides at u = +H and u = -H
+        left, right = TURN[side], OPPOSITE[TURN[side]]  # the sides at u = +H and u = -H
         y0, y1 = -H + (INSET if right in void else 0.0), H - (INSET if left in void else 0.0)
         p.box(H - 0.1, H - INSET, y0, y1, SLAB + 0.95, SLAB + 1.05, "metal", turn=t)
         for y in np.linspace(-H + 0.1, H - 0.1, 6):

@@ -50,20 +50,18 @@ def sample(tables: Tables, pts: NDArray[np.float64]) -> TerrainHit:
     cells, inside = grid.cells_of(x, y)
     hit = TerrainHit(np.zeros(m, dtype=bool), np.empty(m), np.empty((m, 3)), np.empty(m, dtype=np.int64),
                      np.empty((m, 3)))
-    if m < SORT_FROM:
-        for start in range(0, m, QUERY_BLOCK):
-            part = slice(start, start + QUERY_BLOCK)
-            _block(tables, x[part], y[part], cells[part], None if inside is None else inside[part], hit, start)
-        return _with_misses(hit)
-    order = grid.locality_order(cells)
-    ordered = np.take(pts, order, axis=0)  # one gather of 16-byte rows: one cache miss per query
-    x, y = ordered[:, 0], ordered[:, 1]
-    cells = np.take(cells, order)
-    if inside is not None:
-        inside = np.take(inside, order)
+    order = grid.locality_order(cells) if m >= SORT_FROM else None
+    if order is not None:
+        ordered = np.take(pts, order, axis=0)  # one gather of 16-byte rows: one cache miss per query
+        x, y = ordered[:, 0], ordered[:, 1]
+        cells = np.take(cells, order)
+        if inside is not None:
+            inside = np.take(inside, order)
     for start in range(0, m, QUERY_BLOCK):
         part = slice(start, start + QUERY_BLOCK)
         _block(tables, x[part], y[part], cells[part], None if inside is None else inside[part], hit, start)
+    if order is None:
+        return _with_misses(hit)
     del ordered, x, y, cells, inside
     answers: list[NDArray[Any]] = [hit.mask, hit.z, hit.normal, hit.triangle, hit.barycentric]
     del hit

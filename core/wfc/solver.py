@@ -81,6 +81,17 @@ CONNECTED_PORTFOLIO = ("mrv", "scanline")
 """Default heuristics of successive attempts when walkable cells must be connected: scanline grows one front
 (few walkable pockets); fewest-variants-first meets long chains of forced neighbours (walls that must
 continue) before they close a region off. Neither wins on every kit, so attempts alternate."""
+
+
+def default_heuristic(attempt: int, connected: bool) -> str:
+    """The heuristic of attempt ``attempt`` (0 first) when none is given: entropy, then scanline from
+    ``SCANLINE_AFTER_RESTARTS`` on (entropy thrashes on some sets, e.g. mxgmn's Summer); when walkable cells
+    must be connected, ``CONNECTED_PORTFOLIO`` in turn."""
+    if connected:
+        return CONNECTED_PORTFOLIO[attempt % len(CONNECTED_PORTFOLIO)]
+    return "entropy" if attempt < SCANLINE_AFTER_RESTARTS else "scanline"
+
+
 STEP_SECONDS = 0.01
 
 
@@ -134,10 +145,9 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
     check_memory(rules, shape, memory_budget)
     entrances = [tuple(e) for e in entrances]
     connected = bool(connected) or bool(entrances)
-    switch_to_scanline = heuristic is None and not connected
-    portfolio = heuristic is None and connected
+    auto = heuristic is None
     if heuristic is None:
-        heuristic = CONNECTED_PORTFOLIO[0] if connected else "entropy"
+        heuristic = default_heuristic(0, connected)
     if heuristic not in HEURISTICS:
         raise ValueError(f"heuristic: use one of {HEURISTICS}, got {heuristic!r}")
     axes = periodic_axes(periodic, len(shape))
@@ -178,10 +188,8 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
         rng = np.random.default_rng(seed)
         for restart in range(max_restarts + 1):
             counters["restarts"] = restart
-            if switch_to_scanline and restart == SCANLINE_AFTER_RESTARTS:
-                search.heuristic = "scanline"  # default heuristic: entropy thrashes on some sets (mxgmn Summer)
-            if portfolio:
-                search.heuristic = CONNECTED_PORTFOLIO[restart % len(CONNECTED_PORTFOLIO)]
+            if auto:
+                search.heuristic = default_heuristic(restart, connected)
             # Small budgets first (cheap restarts beat long thrashing), growing to max_backtracks.
             budget = min(max_backtracks, FIRST_BACKTRACK_BUDGET << restart)
             attempt = search.attempt(rng, budget, counters)
