@@ -274,7 +274,7 @@ RUSSIAN: dict[str, str] = {
         "Заполнять ряд за рядом (один растущий фронт: меньше тупиков при связности)",
     "Backtracking Budget": "Лимит откатов",
     "Restarts": "Перезапуски",
-    "Time Limit": "Лимит времени",
+    "Give Up After": "Сдаться через",  # not "Time Limit": Blender's own catalogue would win and be cut
     "Build Demo Kit": "Создать демо-набор",
     "Build a modular kit of 53 tiles (floors, walls, corners, doors, arches, windows, corridors, stairs, "
     "balconies, air) with sockets set, in a new collection":

@@ -88,7 +88,7 @@ def room_options(*, operator: bool) -> dict[str, Any]:
             name="Restarts", default=DEFAULT_MAX_RESTARTS, **at_least(0), options=flags,
             description="Fresh attempts after a dead end before giving up"),
         "time_limit": FloatProperty(
-            name="Time Limit", default=DEFAULT_TIME_LIMIT, **at_least(0.1), subtype='TIME_ABSOLUTE',
+            name="Give Up After", default=DEFAULT_TIME_LIMIT, **at_least(0.1), subtype='TIME_ABSOLUTE',
             unit='TIME_ABSOLUTE',
             options=flags, description="Give up after this many seconds"),
         "output": EnumProperty(
