@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 from scipy.spatial import cKDTree
@@ -22,6 +26,7 @@ from .blender_distribute import distribute_points
 
 TITLE = "Poisson-disk sampling (core.poisson)"
 PROBES = 200_000
+ROOT = Path(__file__).resolve().parents[1]
 SCIPY_LIMIT_S = 60.0
 
 
@@ -64,17 +69,19 @@ def best_of(repeats: int, fn: Callable[[], np.ndarray]) -> tuple[float, np.ndarr
     return best, out
 
 
-def best_cpu_of(repeats: int, *fns: Callable[[], object]) -> list[float]:
-    """Best CPU time of the process over ``repeats`` runs of each function: what a single-threaded call
-    costs, whatever else the shared machine runs (wall time also counts the waits for a core). The
-    functions run in turn, so a change in the machine's load reaches all of them alike."""
-    best = [math.inf] * len(fns)
+def best_in_turn(repeats: int, *fns: Callable[[], object]) -> tuple[list[float], list[float]]:
+    """Best wall and best CPU seconds over ``repeats`` runs of each function. The functions run in turn,
+    so a change in the machine's speed or load reaches all of them alike; CPU time is what a
+    single-threaded call costs whatever else the shared machine runs (wall time also counts the waits
+    for a core)."""
+    wall, cpu = [math.inf] * len(fns), [math.inf] * len(fns)
     for _ in range(repeats):
         for k, fn in enumerate(fns):
-            started = time.process_time()
+            started, started_cpu = time.perf_counter(), time.process_time()
             fn()
-            best[k] = min(best[k], time.process_time() - started)
-    return best
+            wall[k] = min(wall[k], time.perf_counter() - started)
+            cpu[k] = min(cpu[k], time.process_time() - started_cpu)
+    return wall, cpu
 
 
 CPU_REPEATS = 11
@@ -258,8 +265,8 @@ def workload_1000(t_scipy_200: float) -> str:
     return text
 
 
-def workload_variable(t_const: float, n_const: int) -> str:
-    size = 500.0
+def variable_settings() -> PoissonSettings:
+    """500 x 500, radius 3-9 from value noise, a mask of islands (noise > 0.35)."""
     density, islands = value_noise(1, 1.0 / 60.0), value_noise(2, 1.0 / 45.0)
 
     def radius_at(xy: np.ndarray) -> np.ndarray:
@@ -268,8 +275,8 @@ def workload_variable(t_const: float, n_const: int) -> str:
     def is_allowed(xy: np.ndarray) -> np.ndarray:
         return islands(xy) > 0.35
 
-    settings = PoissonSettings(
-        size=(size, size),
+    return PoissonSettings(
+        size=(500.0, 500.0),
         min_radius=3.0,
         max_radius=9.0,
         radius_at=radius_at,
@@ -277,17 +284,44 @@ def workload_variable(t_const: float, n_const: int) -> str:
         seed=1,
         start_points=16,
     )
+
+
+FIRST_CALLS = 5  # fresh processes per workload
+
+
+def first_call_seconds(workload: str) -> float:
+    """Wall seconds of the first ``sample`` call in a fresh Python process (imports not counted): what a
+    script or a new Blender session pays, with the memory allocator not yet warmed by earlier calls."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.bench_poisson", workload], cwd=ROOT, check=True, capture_output=True, text=True
+    )
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def workload_variable(n_const: int) -> str:
+    settings = variable_settings()
+    size = settings.size[0]
+    radius_at, is_allowed = settings.radius_at, settings.is_allowed
     allowed_share = hole_fraction(np.zeros((0, 2)), np.zeros(0), (size, size), None, is_allowed)[1]
     area = size * size * allowed_share
 
     def holes_of(out: Samples) -> float:
         return hole_fraction(out.positions, out.radii, (size, size), radius_at, is_allowed, (3.0, 9.0))[0]
 
-    rows, t_max, n_max = _strew_rows(settings, area, (3, 1), holes_of, "; Bridson with 16 start points")
-    per_point = (t_max / max(1, n_max)) / (t_const / n_const)
-    # The same ratio in CPU time, the two calls measured here in turn (robust to the machine's load).
-    cpu_const, cpu_variable = best_cpu_of(CPU_REPEATS, lambda: sample(CONSTANT_200), lambda: sample(settings))
+    rows, _, n_max = _strew_rows(settings, area, (3, 1), holes_of, "; Bridson with 16 start points")
+    # Per point against the constant radius, the two calls measured here in turn (robust to the machine's
+    # changing speed and load), in wall and in CPU time.
+    (wall_const, wall_variable), (cpu_const, cpu_variable) = best_in_turn(
+        CPU_REPEATS, lambda: sample(CONSTANT_200), lambda: sample(settings)
+    )
+    per_point = (wall_variable / max(1, n_max)) / (wall_const / n_const)
     cpu_ratio = (cpu_variable / max(1, n_max)) / (cpu_const / n_const)
+    firsts: dict[str, list[float]] = {"constant": [], "variable": []}
+    for _ in range(FIRST_CALLS):
+        for workload, times in firsts.items():
+            times.append(first_call_seconds(workload))
+    first_const, first_variable = (statistics.median(firsts[k]) for k in ("constant", "variable"))
+    first_ratio = (first_variable / max(1, n_max)) / (first_const / n_const)
     share, evaluations = callback_share(settings)
     return (
         HEADER
@@ -295,13 +329,40 @@ def workload_variable(t_const: float, n_const: int) -> str:
         + "\n".join(rows)
         + f"\n\nrho here uses the allowed area ({allowed_share:.0%} of the square) and d_min against the "
         "hexagonal spacing of the *mean* density, so it is not comparable with the constant-radius rho. "
-        f"Per-point time of strew maximal, variable radius with mask ÷ constant radius (200 x 200): "
-        f"**{per_point:.1f}x** (target ≤ 2x; {t_max / n_max * 1e6:.1f} µs vs "
-        f"{t_const / n_const * 1e6:.1f} µs per point); in CPU time, best of {CPU_REPEATS} each, the two calls "
-        f"in turn: **{cpu_ratio:.1f}x** ({cpu_variable / n_max * 1e6:.1f} µs vs {cpu_const / n_const * 1e6:.1f} "
-        f"µs per point). Of the variable-radius time, {share:.0%} is spent in the workload's own `radius_at` and "
-        f"`is_allowed` (value noise; {evaluations / n_max:.0f} evaluations per point)."
+        f"Per-point time of strew maximal, variable radius with mask ÷ constant radius (200 x 200), best of "
+        f"{CPU_REPEATS} each, the two calls in turn: wall **{per_point:.2f}x** (target ≤ 2x; "
+        f"{wall_variable / n_max * 1e6:.1f} µs vs {wall_const / n_const * 1e6:.1f} µs per point), CPU "
+        f"**{cpu_ratio:.2f}x** ({cpu_variable / n_max * 1e6:.1f} µs vs {cpu_const / n_const * 1e6:.1f} "
+        f"µs per point). The first call in a fresh process (median of {FIRST_CALLS} processes each, in turn): "
+        f"**{first_ratio:.2f}x** ({first_variable / n_max * 1e6:.1f} µs vs {first_const / n_const * 1e6:.1f} µs "
+        f"per point). Of the variable-radius time, {share:.0%} is spent in the workload's own `radius_at` and "
+        f"`is_allowed` (value noise; {evaluations / n_max:.0f} evaluations per point).\n\n"
+        "Where the ratio comes from, one ingredient at a time:\n\n" + ratio_parts(settings, n_const)
     )
+
+
+def ratio_parts(settings: PoissonSettings, n_const: int) -> str:
+    """Where the variable-radius ratio comes from: the same domain with one ingredient added at a time, each
+    per point against the constant radius 200 x 200, all calls in turn (best of ``CPU_REPEATS``)."""
+    six = lambda xy: np.full(len(xy), 6.0)  # noqa: E731
+    no_mask = dataclasses.replace(settings, is_allowed=None)
+    steps = [
+        ("constant radius 6, no mask (grid and window for 6)", dataclasses.replace(no_mask, radius_at=None,
+                                                                                   min_radius=6.0, max_radius=6.0)),
+        ("radius 6 through `radius_at`, range 5.9-6.1", dataclasses.replace(no_mask, radius_at=six, min_radius=5.9,
+                                                                           max_radius=6.1)),
+        ("radius 6 through `radius_at`, range 3-9 (grid for 3, window for 9)", dataclasses.replace(no_mask,
+                                                                                                  radius_at=six)),
+        ("radius 3-9 from value noise", no_mask),
+        ("radius 3-9 from value noise, island mask (the workload above)", settings),
+    ]
+    counts = [len(sample(s).radii) for _, s in steps]
+    _, cpu = best_in_turn(CPU_REPEATS, lambda: sample(CONSTANT_200), *(lambda s=s: sample(s) for _, s in steps))
+    per_const = cpu[0] / n_const
+    rows = ["| 500 x 500 | points | CPU µs per point | ÷ constant radius 200 x 200 |", "|---|---:|---:|---:|"]
+    for (label, _), n, seconds in zip(steps, counts, cpu[1:], strict=True):
+        rows.append(f"| {label} | {n:,} | {seconds / n * 1e6:.1f} | {seconds / n / per_const:.2f}x |")
+    return "\n".join(rows)
 
 
 def callback_share(settings: PoissonSettings) -> tuple[float, int]:
@@ -333,7 +394,7 @@ def callback_share(settings: PoissonSettings) -> tuple[float, int]:
 
 def run() -> str:
     parts = [__doc__.split("\n\n", 1)[1].strip()]
-    text, t_const, n_const, t_scipy = workload_200()
+    text, _, n_const, t_scipy = workload_200()
     parts += ["### 200 x 200, r = 1 (constant radius)", text]
     parts += [
         "### 1000 x 1000, r = 1 (scaling; strew only, plus scipy when it fits in a minute)",
@@ -341,6 +402,13 @@ def run() -> str:
     ]
     parts += [
         "### 500 x 500, radius 3-9 from value noise, mask with islands (noise > 0.35)",
-        workload_variable(t_const, n_const),
+        workload_variable(n_const),
     ]
     return "\n\n".join(parts) + "\n"
+
+
+if __name__ == "__main__":  # one first call in this fresh process: ``python -m bench.bench_poisson constant``
+    chosen = CONSTANT_200 if sys.argv[1] == "constant" else variable_settings()
+    started = time.perf_counter()
+    sample(chosen)
+    print(time.perf_counter() - started)

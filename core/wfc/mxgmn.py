@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from .rules import Rules
+from .vocab import MIRROR, TURN
 
 _SYMMETRY: dict[str, tuple[int, Callable[[int], int], Callable[[int], int]]] = {
     "X": (1, lambda i: i, lambda i: i),
@@ -41,9 +42,6 @@ _SYMMETRY: dict[str, tuple[int, Callable[[int], int], Callable[[int], int]]] = {
     "T": (4, lambda i: (i + 1) % 4, lambda i: i if i % 2 == 0 else 4 - i),
     "F": (8, lambda i: (i + 1) % 4 if i < 4 else 4 + (i - 1) % 4, lambda i: i + 4 if i < 4 else i - 4),
 }
-# Direction after a quarter turn counter-clockwise, and after a mirror x -> -x.
-_TURN = {"e": "n", "n": "w", "w": "s", "s": "e"}
-_MIRROR = {"e": "w", "w": "e", "n": "n", "s": "s"}
 
 
 def load_mxgmn(source: str | Path, subset: str | None = None) -> Rules:
@@ -149,9 +147,9 @@ def load_mxgmn(source: str | Path, subset: str | None = None) -> Rules:
             ga, gb = action[a][g], action[b][g]
             direction = "e"
             if g >= 4:
-                direction = _MIRROR[direction]
+                direction = MIRROR[direction]
             for _ in range(g % 4):
-                direction = _TURN[direction]
+                direction = TURN[direction]
             if direction == "e":
                 allowed["e"][ga, gb] = True
             elif direction == "w":
