@@ -10,7 +10,9 @@ as a change, so a live run does not trigger itself.
 
 Inputs of a layer: its settings, the scene's Scatter settings, the geometry and transform of its targets (the
 terrain, or the meshes of its Targets collection), of the objects in its Exclude and Proximity collections, its
-density image, and with camera culling or falloff its camera (placement, lens, clipping).
+density image, with camera culling or falloff its camera (placement, lens, clipping), and the weights of the
+terrain's vertex groups it reads. Weights are compared at the pause after an edit of the terrain in Weight Paint
+mode (reading them takes a pass over every vertex: too slow for every brush dab).
 
 Between runs a :class:`~strew.scene.job_cache.JobCache` keeps each target's terrain lookup and each layer's
 fields and sampled points, keyed by fingerprints of what they depend on: a change re-does only what it touches.
@@ -28,8 +30,9 @@ from bpy.app.handlers import persistent
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..scene import scatter_job
-from ..scene.job_cache import JobCache, fingerprint
+from ..scene.job_cache import JobCache, fingerprint, weight_digests
 from ..scene.ownership import is_owned
+from ..scene.scatter_spec import groups_read
 from ..scene.targets import target_objects
 
 DELAY = 0.5  # seconds of quiet after the last change before the layers re-scatter
@@ -40,6 +43,8 @@ _PASSIVE = {"rna_type", "live_update", "active_layer_index", "show_preview", "ro
 _pending: dict[str, int] = {}  # scene name -> first layer to re-scatter
 _signatures: dict[str, tuple[tuple[Any, ...], list[tuple[Any, ...]]]] = {}
 _fingerprints: dict[str, tuple[Any, ...]] = {}  # object name -> placement and evaluated geometry
+_weights: dict[tuple[str, str], str] = {}  # (terrain, vertex group) -> hash of the weights last seen
+_repainted: set[str] = set()  # scenes whose terrain was edited in Weight Paint mode since the last check
 CACHE = JobCache()  # what live runs re-use from the previous one
 _jobs_running = 0
 
@@ -136,7 +141,42 @@ def first_changed(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) -> int
             break
         if any(_changed(name, depsgraph) for name in _sources(settings, layer) & touched):
             first = index
+    terrain = settings.terrain
+    if terrain is not None and terrain.name in touched and terrain.mode == 'WEIGHT_PAINT' and _painted_groups(settings):
+        # Weights are not part of the geometry's fingerprint and reading them is too slow for every brush
+        # dab: the check waits for the pause (:func:`_repaint_first`).
+        _repainted.add(scene.name)
     return first
+
+
+def _painted_groups(settings: Any) -> list[set[str]]:
+    """Per layer, the terrain vertex groups it reads (empty for layers on their own Targets)."""
+    return [set() if layer.targets is not None else
+            groups_read(layer.mask_vertex_group, layer.density_mode, layer.density_vertex_group)
+            for layer in settings.layers]
+
+
+def _remember_weights(settings: Any, depsgraph: bpy.types.Depsgraph) -> set[str]:
+    """Hash the weights of the terrain's vertex groups the layers read; the groups whose hash changed."""
+    terrain = settings.terrain
+    names = set().union(*_painted_groups(settings)) if terrain is not None else set()
+    if not names:
+        return set()
+    changed = set()
+    for name, digest in weight_digests(terrain, depsgraph, names).items():
+        if _weights.get((terrain.name, name)) != digest:
+            changed.add(name)
+            _weights[(terrain.name, name)] = digest
+    return changed
+
+
+def _repaint_first(scene: bpy.types.Scene) -> int | None:
+    """After weight painting: the first layer that reads a vertex group whose weights changed, or None."""
+    if scene.name not in _repainted:
+        return None
+    _repainted.discard(scene.name)
+    changed = _remember_weights(scene.strew, bpy.context.evaluated_depsgraph_get())
+    return next((i for i, groups in enumerate(_painted_groups(scene.strew)) if groups & changed), None)
 
 
 def _changed(name: str, depsgraph: bpy.types.Depsgraph) -> bool:
@@ -161,12 +201,13 @@ def on_depsgraph_update(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) 
     if settings is None or not settings.live_update:
         return
     first = first_changed(scene, depsgraph)
-    if first is None:
+    if first is None and scene.name not in _repainted:
         return
     if _running is not None:
-        first = min(first, _running.first)
+        first = _running.first if first is None else min(first, _running.first)
         _drop_running()
-    _pending[scene.name] = min(first, _pending.get(scene.name, first))
+    if first is not None:
+        _pending[scene.name] = min(first, _pending.get(scene.name, first))
     if bpy.app.timers.is_registered(_on_timer):
         bpy.app.timers.unregister(_on_timer)
     bpy.app.timers.register(_on_timer, first_interval=DELAY)
@@ -187,6 +228,8 @@ def start_watching(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph | None
             obj = bpy.data.objects.get(name)
             if obj is not None:
                 _fingerprints[name] = fingerprint(obj, depsgraph)
+    _remember_weights(settings, depsgraph)
+    _repainted.discard(scene.name)
 
 
 class _Run:
@@ -210,8 +253,13 @@ def _start() -> bool:
     """Begin the waiting re-scatter of the current scene; False when there is nothing to do."""
     global _running
     scene = bpy.context.scene
-    first = _pending.pop(scene.name, None) if scene is not None else None
-    if first is None or not scene.strew.live_update:
+    if scene is None or not scene.strew.live_update:
+        return False
+    first = _pending.pop(scene.name, None)
+    repainted = _repaint_first(scene)
+    if repainted is not None:
+        first = repainted if first is None else min(first, repainted)
+    if first is None:
         return False
     indices = scatter_job.layers_from(scene, first)
     if not indices:
@@ -282,6 +330,8 @@ def _forget() -> None:
     _pending.clear()
     _signatures.clear()
     _fingerprints.clear()
+    _weights.clear()
+    _repainted.clear()
     CACHE.clear()
 
 

@@ -25,6 +25,7 @@ from ..core.poisson import Samples
 from ..properties.modes import DensityMode, SurfaceMode
 from .scatter_spec import LayerInput
 from .targets import target_objects
+from .terrain import read_weights
 
 Key = Hashable
 
@@ -63,6 +64,11 @@ def fingerprint(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> tuple[
     finally:
         evaluated.to_mesh_clear()
     return (*matrix, len(co) // 3, len(sizes), _digest(co, loops, sizes, edges))
+
+
+def weight_digests(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, names: set[str]) -> dict[str, str]:
+    """A hash of each vertex group's weights on the evaluated mesh (groups the object lacks are left out)."""
+    return {name: _digest(w) for name, w in read_weights(obj, depsgraph, tuple(sorted(names))).items()}
 
 
 def camera_settings(data: bpy.types.Camera) -> tuple[Any, ...]:

@@ -71,10 +71,15 @@ class LayerInput:
     @property
     def vertex_groups(self) -> set[str]:
         """Names of terrain vertex groups the layer reads (read once per job with the terrain)."""
-        names = {self.mask.vertex_group} if self.mask.vertex_group else set()
-        if self.density.mode == DensityMode.VERTEX_GROUP:
-            names.add(self.density.vertex_group)
-        return names
+        return groups_read(self.mask.vertex_group, self.density.mode, self.density.vertex_group)
+
+
+def groups_read(mask_group: str, density_mode: str, density_group: str) -> set[str]:
+    """Terrain vertex groups a layer reads: its mask's group, and its density's in Vertex Group mode."""
+    names = {mask_group} if mask_group else set()
+    if DensityMode(density_mode) == DensityMode.VERTEX_GROUP and density_group:
+        names.add(density_group)
+    return names
 
 
 @dataclass(frozen=True)

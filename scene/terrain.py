@@ -26,22 +26,39 @@ def world_vertices(mesh: bpy.types.Mesh, matrix_world: object) -> np.ndarray:
     return local @ matrix[:3, :3].T + matrix[:3, 3]
 
 
-def _group_weights(obj: bpy.types.Object, mesh: bpy.types.Mesh, name: str) -> np.ndarray:
-    """Per-vertex weights of vertex group ``name`` on the evaluated mesh (0 where a vertex is not in it)."""
-    group = obj.vertex_groups.get(name)
-    if group is None:
-        known = ", ".join(g.name for g in obj.vertex_groups) or rpt_("none")
-        raise ValueError(rpt_('Terrain "{name}" has no vertex group "{group}" (it has: {known})').format(
-            name=obj.name, group=name, known=known))
-    index = group.index
-    weights = np.zeros(len(mesh.vertices), dtype=np.float64)
+def group_weights(obj: bpy.types.Object, mesh: bpy.types.Mesh, names: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """Per-vertex weights of the vertex groups ``names`` on ``mesh``, an evaluated mesh of ``obj`` (0 where a
+    vertex is not in a group), read in one pass over the vertices."""
+    columns: dict[int, np.ndarray] = {}
+    out: dict[str, np.ndarray] = {}
+    for name in names:
+        group = obj.vertex_groups.get(name)
+        if group is None:
+            known = ", ".join(g.name for g in obj.vertex_groups) or rpt_("none")
+            raise ValueError(rpt_('Terrain "{name}" has no vertex group "{group}" (it has: {known})').format(
+                name=obj.name, group=name, known=known))
+        out[name] = columns.setdefault(group.index, np.zeros(len(mesh.vertices), dtype=np.float64))
     # Blender exposes deform weights only per vertex; this loop runs once per job, not per candidate.
     for vertex in mesh.vertices:
         for element in vertex.groups:
-            if element.group == index:
-                weights[vertex.index] = element.weight
-                break
-    return weights
+            column = columns.get(element.group)
+            if column is not None:
+                column[vertex.index] = element.weight
+    return out
+
+
+def read_weights(
+    obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, names: tuple[str, ...]
+) -> dict[str, np.ndarray]:
+    """The weights of the vertex groups ``names`` on the evaluated mesh of ``obj``; groups it lacks are left
+    out (the Scatter job reports them)."""
+    evaluated = obj.evaluated_get(depsgraph)
+    present = tuple(name for name in names if name in obj.vertex_groups)
+    mesh = evaluated.to_mesh()
+    try:
+        return {} if mesh is None else group_weights(evaluated, mesh, present)
+    finally:
+        evaluated.to_mesh_clear()
 
 
 def read_mesh(
@@ -64,7 +81,7 @@ def read_mesh(
         vertices = world_vertices(mesh, evaluated.matrix_world)
         triangles = np.empty(len(mesh.loop_triangles) * 3, dtype=np.int64)
         mesh.loop_triangles.foreach_get("vertices", triangles)
-        weights = {name: _group_weights(evaluated, mesh, name) for name in vertex_groups if name}
+        weights = group_weights(evaluated, mesh, tuple(name for name in vertex_groups if name))
     finally:
         evaluated.to_mesh_clear()
     return MeshArrays(vertices, triangles.reshape(-1, 3), weights)

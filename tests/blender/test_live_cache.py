@@ -170,3 +170,42 @@ def test_painted_vertex_weights_are_part_of_the_key(layered_scene: bpy.types.Obj
     settle(lambda: setattr(trees, "scale_max", 1.7))  # any change: the weights are read again and compared
     assert not np.array_equal(positions("Trees"), before)
     assert_same_as_a_fresh_scatter()
+
+
+def test_weight_painting_re_scatters_the_layers_that_read_the_group(layered_scene: bpy.types.Object) -> None:
+    terrain = layered_scene
+    group = terrain.vertex_groups.new(name="Dense")
+    everything = list(range(len(terrain.data.vertices)))
+    group.add(everything, 1.0, 'REPLACE')
+    scene = bpy.context.scene
+    bushes = scene.strew.layers["Bushes"]
+    settle(lambda: setattr(bushes, "mask_vertex_group", "Dense"))
+    trees, before = positions("Trees"), positions("Bushes")
+    bpy.context.view_layer.objects.active = terrain
+    bpy.ops.object.mode_set(mode='WEIGHT_PAINT')
+    try:
+        settle(terrain.data.update)  # a stroke that leaves every weight as it was: nothing is sampled again
+        np.testing.assert_array_equal(positions("Bushes"), before)
+
+        def paint() -> None:
+            group.add(everything[: len(everything) // 2], 0.0, 'REPLACE')
+            terrain.data.update()
+
+        settle(paint)
+    finally:
+        bpy.ops.object.mode_set(mode='OBJECT')
+    assert len(positions("Bushes")) < 0.7 * len(before)  # half the terrain painted out of the mask
+    np.testing.assert_array_equal(positions("Trees"), trees)  # the layer above does not read the group
+    assert_same_as_a_fresh_scatter()
+
+
+def test_weights_are_not_read_outside_weight_paint_mode(layered_scene: bpy.types.Object) -> None:
+    terrain = layered_scene
+    group = terrain.vertex_groups.new(name="Dense")
+    group.add(list(range(len(terrain.data.vertices))), 1.0, 'REPLACE')
+    trees = bpy.context.scene.strew.layers["Trees"]
+    settle(lambda: (setattr(trees, "density_mode", 'VERTEX_GROUP'), setattr(trees, "density_vertex_group", "Dense")))
+    module = live_update()
+    terrain.data.update()  # in Object mode a geometry report with the same fingerprint is not a change
+    bpy.context.view_layer.update()
+    assert not module.scheduled()

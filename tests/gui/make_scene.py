@@ -30,6 +30,9 @@ faces = [(i * n + j, (i + 1) * n + j, (i + 1) * n + j + 1, i * n + j + 1) for i 
 mesh.from_pydata(vertices, [], faces)
 terrain = bpy.data.objects.new("Terrain", mesh)
 bpy.context.scene.collection.objects.link(terrain)
+# A vertex group to paint a layer's mask with (every vertex in it, weight 0: nothing allowed yet).
+terrain.vertex_groups.new(name="Meadow").add(list(range(n * n)), 0.0, 'REPLACE')
+bpy.data.brushes.new("Weight", mode='WEIGHT_PAINT').asset_mark()  # a brush of the file's own to paint it with
 
 trees = bpy.data.collections.new("Trees")
 bpy.context.scene.collection.children.link(trees)

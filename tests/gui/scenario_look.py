@@ -63,7 +63,8 @@ def open_sub_panel(session: Session, title: str, titles: tuple[str, ...] = SUB_P
     """Leave ``title`` the only open sub-panel of those (``titles``) whose first header follows ``anchor``.
 
     The open ones are closed from the top down (each header then sits where a closed list puts it), then
-    ``title``'s header is clicked. Which are open is tracked from the panels' defaults and these clicks.
+    ``title``'s header is clicked (if it was open with others below it, it is closed on the way and opened
+    again). Which are open is tracked from the panels' defaults and these clicks.
     """
     w = session.window
     is_open = OPEN[titles]
@@ -76,7 +77,9 @@ def open_sub_panel(session: Session, title: str, titles: tuple[str, ...] = SUB_P
     if w.under_mouse(x, first):  # a button, not a header: the layout is not what it should be
         raise StepFailed(f"no sub-panel header under {anchor!r} at y={first}")
     for k, name in enumerate(titles):
-        if name in is_open and name != title:
+        # ``title`` stays open only when no open one follows it (else the headers below are not where a
+        # closed list puts them).
+        if name in is_open and (name != title or is_open & set(titles[k + 1:])):
             w.click(x, first + HEADER_GAP * k, settle=1.2)
             is_open.discard(name)
     if title not in is_open:
@@ -184,3 +187,69 @@ def anywhere_steps(session: Session) -> None:
         if after["z_min"] is not None and after["z_min"] > before["z_min"] + 3.0:
             break
     session.record("live_update", moss=after, rock_z=moved)
+
+
+BRUSH = """
+window = bpy.context.window_manager.windows[0]
+area = next(a for a in window.screen.areas if a.type == 'VIEW_3D')
+region = next(r for r in area.regions if r.type == 'WINDOW')
+with bpy.context.temp_override(window=window, area=area, region=region):
+    bpy.ops.brush.asset_activate(asset_library_type='LOCAL', relative_asset_identifier='Brush/Weight')
+brush = bpy.context.scene.tool_settings.weight_paint.brush
+result = None if brush is None else brush.name
+"""
+"""Make the file's own weight brush the active one (this Blender package ships without Blender's brush assets)."""
+MODE_MENU = (110, 40)  # the 3D View header's mode menu (Object Mode, Edit Mode, ..., Weight Paint, ...)
+MODE_ITEM_Y = {"OBJECT": 65, "WEIGHT_PAINT": 157}
+
+
+def switch_mode(session: Session, mode: str) -> None:
+    """Pick ``mode`` for the active object from the 3D View header's mode menu."""
+    w = session.window
+    w.click(*MODE_MENU, settle=1.2)
+    w.click(MODE_MENU[0], MODE_ITEM_Y[mode], settle=1.5)
+    found = w.run("result = bpy.context.active_object.mode")
+    if found != mode:
+        raise StepFailed(f"the mode menu left the terrain in {found}, not {mode}")
+
+
+def weight_paint_steps(session: Session) -> None:
+    """Live Update on, the Trees layer masked by the terrain's "Meadow" group (weight 0 everywhere: no trees but
+    painted ones), then Weight Paint mode from the header and a stroke across the terrain: trees grow under it
+    after the pause."""
+    w = session.window
+    w.run("bpy.context.scene.strew.active_layer_index = 0")
+    if not w.run("result = bpy.context.scene.strew.live_update"):
+        session.press("strew.live_update", column=0.7, hint=280, settle=0.8)
+    open_sub_panel(session, "Masks")
+    session.pick("strew.layers[0].mask_vertex_group", "Meadow", hint=200,
+                 check="result = bpy.context.scene.strew.layers[0].mask_vertex_group == 'Meadow'")
+
+    def unpainted() -> int:
+        trees = layer_points(session, "Trees")
+        return int(trees["count"]) - int(trees["painted"])
+
+    w.wait_for(lambda: unpainted() == 0, 120, "the masked Trees layer to empty")
+    before = unpainted()
+    w.run("terrain = bpy.data.objects['Terrain']\n"
+          "for obj in bpy.context.view_layer.objects:\n    obj.select_set(obj == terrain)\n"
+          "bpy.context.view_layer.objects.active = terrain")  # as a click on it in the Outliner does
+    switch_mode(session, "WEIGHT_PAINT")
+    if w.run(BRUSH) != "Weight":
+        raise StepFailed("no weight brush to paint with")
+    view = session.viewport()
+    start = (view["x"] + int(0.30 * view["width"]), view["y"] + int(0.58 * view["height"]))
+    w.move(*start)
+    w.xdotool("mousedown", 1)
+    for k in range(1, 21):
+        w.xdotool("mousemove", start[0] + int(0.018 * view["width"]) * k, start[1] - 3 * k)
+        time.sleep(0.1)
+    w.xdotool("mouseup", 1)
+    after = w.wait_for(lambda: unpainted(), 120, "trees under the painted stroke")
+    time.sleep(1.0)
+    picture = session.picture("ui_weight_paint", view)
+    switch_mode(session, "OBJECT")
+    weights = w.run("g = bpy.data.objects['Terrain'].vertex_groups['Meadow']; "
+                    "result = sum(1 for v in bpy.data.objects['Terrain'].data.vertices "
+                    "for e in v.groups if e.group == g.index and e.weight > 0.5)")
+    session.record("weight_paint", before=before, after=after, painted_vertices=weights, pictures=[picture])

@@ -301,7 +301,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blender", default="blender")
     parser.add_argument("--zip", required=True, help="the built extension, e.g. dist/strew-0.1.0.zip")
     parser.add_argument("--out", default=str(HERE / "out"))
-    parser.add_argument("--steps", default="scatter,look,anywhere,kits,room,russian", help="which parts to run")
+    parser.add_argument("--steps", default="scatter,look,anywhere,weights,kits,room,russian",
+                        help="which parts to run")
     parser.add_argument("--docs", help="also copy the UI pictures (ui_*.png) to this folder")
     parser.add_argument("--hold", type=float, default=0.0,
                         help="keep Blender open this many seconds after the steps (to poke at it by hand)")
@@ -325,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
         parts = args.steps.split(",")
         if "scatter" in parts:
             session.scatter_steps()
-        elif "look" in parts or "anywhere" in parts:  # a shorter run: the scatter part's end state, set directly
+        elif {"look", "anywhere", "weights"} & set(parts):  # a shorter run: the scatter part's end state, set directly
             window.run(SCATTERED)
             session.wait_idle(300, lambda state: bool(state["scatter_output"]))
             session.record("scattered", shot=False)
@@ -334,6 +335,8 @@ def main(argv: list[str] | None = None) -> int:
             scenario_look.brush_steps(session)
         if "anywhere" in parts:
             scenario_look.anywhere_steps(session)
+        if "weights" in parts:
+            scenario_look.weight_paint_steps(session)
         if "kits" in parts:
             scenario_kits.user_kit_steps(session)
         if "room" in parts:

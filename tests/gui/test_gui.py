@@ -107,6 +107,13 @@ def test_live_update_follows_the_rock(session: dict) -> None:
     assert abs(after["moss"]["z_min"] - (before["z_min"] + 4.0)) < 0.5, (before, after)
 
 
+def test_live_update_follows_weight_painting(session: dict) -> None:
+    painted = step(session, "weight_paint")
+    assert painted["before"] == 0  # the mask's group is 0 everywhere: no tree but painted ones
+    assert painted["painted_vertices"] > 0
+    assert painted["after"] > 0, painted  # trees grew under the stroke after the pause
+
+
 def test_pick_box_in_the_viewport_then_regenerate(session: dict) -> None:
     regenerated = step(session, "box_regenerated")
     low, high = regenerated["box"]
