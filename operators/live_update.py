@@ -12,7 +12,7 @@ Inputs of a layer: its settings, the scene's Scatter settings, the geometry and 
 terrain, or the meshes of its Targets collection), of the objects in its Exclude and Proximity collections, its
 density image, with camera culling or falloff its camera (placement, lens, clipping), and the weights of the
 terrain's vertex groups it reads. Weights are compared at the pause after an edit of the terrain in Weight Paint
-mode (reading them takes a pass over every vertex: too slow for every brush dab).
+or Edit mode (reading them takes a pass over every vertex: too slow for every brush dab).
 
 Between runs a :class:`~strew.scene.job_cache.JobCache` keeps each target's terrain lookup and each layer's
 fields and sampled points, keyed by fingerprints of what they depend on: a change re-does only what it touches.
@@ -39,12 +39,14 @@ DELAY = 0.5  # seconds of quiet after the last change before the layers re-scatt
 SLICE = 0.05  # seconds of work per timer call while a re-scatter runs (the interface stays responsive)
 # Scene settings that do not change any layer's result.
 _PASSIVE = {"rna_type", "live_update", "active_layer_index", "show_preview", "room", "layers"}
+# Object modes in which vertex weights change (painted, or assigned from the Vertex Groups panel).
+WEIGHT_MODES = {'WEIGHT_PAINT', 'EDIT'}
 
 _pending: dict[str, int] = {}  # scene name -> first layer to re-scatter
 _signatures: dict[str, tuple[tuple[Any, ...], list[tuple[Any, ...]]]] = {}
 _fingerprints: dict[str, tuple[Any, ...]] = {}  # object name -> placement and evaluated geometry
 _weights: dict[tuple[str, str], str] = {}  # (terrain, vertex group) -> hash of the weights last seen
-_repainted: set[str] = set()  # scenes whose terrain was edited in Weight Paint mode since the last check
+_repainted: set[str] = set()  # scenes whose terrain was edited in a weight mode since the last check
 CACHE = JobCache()  # what live runs re-use from the previous one
 _jobs_running = 0
 
@@ -142,7 +144,7 @@ def first_changed(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) -> int
         if any(_changed(name, depsgraph) for name in _sources(settings, layer) & touched):
             first = index
     terrain = settings.terrain
-    if terrain is not None and terrain.name in touched and terrain.mode == 'WEIGHT_PAINT' and _painted_groups(settings):
+    if terrain is not None and terrain.name in touched and terrain.mode in WEIGHT_MODES and _painted_groups(settings):
         # Weights are not part of the geometry's fingerprint and reading them is too slow for every brush
         # dab: the check waits for the pause (:func:`_repaint_first`).
         _repainted.add(scene.name)
@@ -171,7 +173,7 @@ def _remember_weights(settings: Any, depsgraph: bpy.types.Depsgraph) -> set[str]
 
 
 def _repaint_first(scene: bpy.types.Scene) -> int | None:
-    """After weight painting: the first layer that reads a vertex group whose weights changed, or None."""
+    """After weights were edited: the first layer that reads a vertex group whose weights changed, or None."""
     if scene.name not in _repainted:
         return None
     _repainted.discard(scene.name)

@@ -209,3 +209,35 @@ def test_weights_are_not_read_outside_weight_paint_mode(layered_scene: bpy.types
     terrain.data.update()  # in Object mode a geometry report with the same fingerprint is not a change
     bpy.context.view_layer.update()
     assert not module.scheduled()
+
+
+def test_weights_assigned_in_edit_mode_re_scatter(layered_scene: bpy.types.Object) -> None:
+    import bmesh
+
+    terrain = layered_scene
+    group = terrain.vertex_groups.new(name="Dense")
+    group.add(list(range(len(terrain.data.vertices))), 1.0, 'REPLACE')
+    bushes = bpy.context.scene.strew.layers["Bushes"]
+    settle(lambda: setattr(bushes, "mask_vertex_group", "Dense"))
+    module = live_update()
+    bpy.context.view_layer.objects.active = terrain
+    bpy.ops.object.mode_set(mode='EDIT')
+    try:
+        bpy.context.view_layer.update()  # Edit mode shows the modifiers set to show there: a re-scatter
+        assert module.flush()
+        before = positions("Bushes")
+
+        def assign() -> None:  # what Assign in the Vertex Groups panel does, for half the vertices, weight 0
+            mesh = bmesh.from_edit_mesh(terrain.data)
+            deform = mesh.verts.layers.deform.active
+            for vertex in mesh.verts[: len(mesh.verts) // 2]:
+                vertex[deform][group.index] = 0.0
+            bmesh.update_edit_mesh(terrain.data)
+
+        settle(assign)  # the geometry is as it was: only the weights tell
+        assert len(positions("Bushes")) < 0.7 * len(before)
+    finally:
+        bpy.ops.object.mode_set(mode='OBJECT')
+    bpy.context.view_layer.update()
+    assert module.flush()
+    assert_same_as_a_fresh_scatter()
