@@ -144,14 +144,15 @@ def first_changed(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) -> int
         if any(_changed(name, depsgraph) for name in _sources(settings, layer) & touched):
             first = index
     terrain = settings.terrain
-    if terrain is not None and terrain.name in touched and terrain.mode in WEIGHT_MODES and _painted_groups(settings):
+    edited = terrain is not None and terrain.name in touched and terrain.mode in WEIGHT_MODES
+    if edited and any(_groups_per_layer(settings)):
         # Weights are not part of the geometry's fingerprint and reading them is too slow for every brush
         # dab: the check waits for the pause (:func:`_repaint_first`).
         _repainted.add(scene.name)
     return first
 
 
-def _painted_groups(settings: Any) -> list[set[str]]:
+def _groups_per_layer(settings: Any) -> list[set[str]]:
     """Per layer, the terrain vertex groups it reads (empty for layers on their own Targets)."""
     return [set() if layer.targets is not None else
             groups_read(layer.mask_vertex_group, layer.density_mode, layer.density_vertex_group)
@@ -161,7 +162,7 @@ def _painted_groups(settings: Any) -> list[set[str]]:
 def _remember_weights(settings: Any, depsgraph: bpy.types.Depsgraph) -> set[str]:
     """Hash the weights of the terrain's vertex groups the layers read; the groups whose hash changed."""
     terrain = settings.terrain
-    names = set().union(*_painted_groups(settings)) if terrain is not None else set()
+    names = set().union(*_groups_per_layer(settings)) if terrain is not None else set()
     if not names:
         return set()
     changed = set()
@@ -178,7 +179,7 @@ def _repaint_first(scene: bpy.types.Scene) -> int | None:
         return None
     _repainted.discard(scene.name)
     changed = _remember_weights(scene.strew, bpy.context.evaluated_depsgraph_get())
-    return next((i for i, groups in enumerate(_painted_groups(scene.strew)) if groups & changed), None)
+    return next((i for i, groups in enumerate(_groups_per_layer(scene.strew)) if groups & changed), None)
 
 
 def _changed(name: str, depsgraph: bpy.types.Depsgraph) -> bool:
@@ -255,9 +256,12 @@ def _start() -> bool:
     """Begin the waiting re-scatter of the current scene; False when there is nothing to do."""
     global _running
     scene = bpy.context.scene
-    if scene is None or not scene.strew.live_update:
+    if scene is None:
         return False
     first = _pending.pop(scene.name, None)
+    if not scene.strew.live_update:
+        _repainted.discard(scene.name)
+        return False
     repainted = _repaint_first(scene)
     if repainted is not None:
         first = repainted if first is None else min(first, repainted)

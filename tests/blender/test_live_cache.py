@@ -241,3 +241,20 @@ def test_weights_assigned_in_edit_mode_re_scatter(layered_scene: bpy.types.Objec
     bpy.context.view_layer.update()
     assert module.flush()
     assert_same_as_a_fresh_scatter()
+
+
+def test_painting_a_group_no_layer_reads_changes_nothing(layered_scene: bpy.types.Object) -> None:
+    terrain = layered_scene
+    group = terrain.vertex_groups.new(name="Unused")
+    module = live_update()
+    bpy.context.view_layer.objects.active = terrain
+    bpy.ops.object.mode_set(mode='WEIGHT_PAINT')
+    try:
+        bpy.context.view_layer.update()
+        assert module.flush()
+        group.add(list(range(len(terrain.data.vertices))), 1.0, 'REPLACE')
+        terrain.data.update()
+        bpy.context.view_layer.update()
+        assert not module.scheduled()
+    finally:
+        bpy.ops.object.mode_set(mode='OBJECT')
