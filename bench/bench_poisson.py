@@ -344,7 +344,10 @@ def workload_variable(n_const: int) -> str:
 def ratio_parts(settings: PoissonSettings, n_const: int) -> str:
     """Where the variable-radius ratio comes from: the same domain with one ingredient added at a time, each
     per point against the constant radius 200 x 200, all calls in turn (best of ``CPU_REPEATS``)."""
-    six = lambda xy: np.full(len(xy), 6.0)  # noqa: E731
+
+    def six(xy: np.ndarray) -> np.ndarray:
+        return np.full(len(xy), 6.0)
+
     no_mask = dataclasses.replace(settings, is_allowed=None)
     steps = [
         ("constant radius 6, no mask (grid and window for 6)", dataclasses.replace(no_mask, radius_at=None,

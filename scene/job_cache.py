@@ -68,7 +68,7 @@ def fingerprint(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> tuple[
 
 def weight_digests(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, names: set[str]) -> dict[str, str]:
     """A hash of each vertex group's weights on the evaluated mesh (groups the object lacks are left out)."""
-    return {name: _digest(w) for name, w in read_weights(obj, depsgraph, tuple(sorted(names))).items()}
+    return {name: _digest(w) for name, w in read_weights(obj, depsgraph, tuple(names)).items()}
 
 
 def camera_settings(data: bpy.types.Camera) -> tuple[Any, ...]:
