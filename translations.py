@@ -798,8 +798,7 @@ def translation_table() -> dict[str, dict[tuple[str, str], str]]:
 
 
 def register() -> None:
-    # The stubs type the keys as str; Blender takes (context, msgid) tuples.
-    bpy.app.translations.register(__package__, translation_table())  # type: ignore[arg-type]
+    bpy.app.translations.register(__package__, translation_table())
 
 
 def unregister() -> None:

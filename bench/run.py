@@ -13,6 +13,7 @@ import datetime
 import importlib
 import os
 import platform
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -49,6 +50,16 @@ def machine_description() -> str:
     )
 
 
+def commit() -> str:
+    """The checkout's commit, with "+changes" when the work tree differs from it."""
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=BENCH_DIR.parent, capture_output=True, text=True, check=False)
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    head = git("rev-parse", "--short=10", "HEAD") or "unknown"
+    return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
 def run_topic(topic: str) -> Path:
     module = importlib.import_module(f"bench.bench_{topic}")
     started = time.perf_counter()
@@ -56,7 +67,7 @@ def run_topic(topic: str) -> Path:
     took = time.perf_counter() - started
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     text = (
-        f"## {module.TITLE}\n\n_Measured {stamp} on {machine_description()}; "
+        f"## {module.TITLE}\n\n_Measured {stamp} at commit {commit()} on {machine_description()}; "
         f"this section took {took:.0f} s._\n\n{body.strip()}\n"
     )
     RESULTS_DIR.mkdir(exist_ok=True)

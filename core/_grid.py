@@ -32,9 +32,9 @@ def stable_order(keys: NDArray[np.integer]) -> NDArray[np.intp]:
     >>> stable_order(np.array([70000, 3, 70000, 0])).tolist()
     [3, 1, 0, 2]
     """
-    if len(keys) == 0 or int(keys.max()) < (1 << 16):
+    if len(keys) == 0 or int(np.max(keys)) < (1 << 16):
         return np.argsort(keys.astype(np.uint16), kind="stable")
-    if int(keys.max()) >= (1 << 32):
+    if int(np.max(keys)) >= (1 << 32):
         return np.argsort(keys, kind="stable")
     first = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")
     second = np.argsort((keys >> 16).astype(np.uint16)[first], kind="stable")

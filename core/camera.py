@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import fpmath
 from .terrain import TerrainLookup
 
 ArrayFunction = Callable[[np.ndarray], np.ndarray]
@@ -71,7 +72,7 @@ def _validate(view: CameraView) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"matrix_world must be a finite (4, 4) matrix, got shape {matrix.shape}")
     if frame.shape != (4, 3) or not np.isfinite(frame).all():
         raise ValueError(f"frame must be the (4, 3) corners of the view rectangle, got shape {frame.shape}")
-    if abs(np.linalg.det(matrix[:3, :3])) < 1e-12:
+    if abs(fpmath.det3(matrix[:3, :3])) < 1e-12:
         raise ValueError("matrix_world is singular (a camera scaled to zero): give the camera a non-zero scale")
     if not view.orthographic and (frame[:, 2] >= 0).any():
         raise ValueError("a perspective frame must lie in front of the camera (z < 0 in camera space)")
@@ -87,13 +88,13 @@ def _side_planes(frame: np.ndarray, orthographic: bool) -> tuple[np.ndarray, np.
         a, b = frame[i], frame[(i + 1) % 4]
         along = np.array([0.0, 0.0, -1.0]) if orthographic else a
         n = np.cross(b - a, along)
-        length = np.linalg.norm(n)
+        length = float(fpmath.norm3(n))
         if length < 1e-12:
             raise ValueError("the camera frame is degenerate (two corners coincide): check the camera's lens")
         n /= length
-        if n @ (centre - a) > 0:
+        if fpmath.dot3(n, centre - a) > 0:
             n = -n
-        normals[i], offsets[i] = n, n @ a
+        normals[i], offsets[i] = n, fpmath.dot3(n, a)
     return normals, offsets
 
 
@@ -104,11 +105,11 @@ def _half_spaces(view: CameraView, margin: float) -> tuple[np.ndarray, np.ndarra
     rot = matrix[:3, :3]
     # Distances are measured in camera space; turn the world margin into its largest camera-space equivalent,
     # so everything within ``margin`` in the world is kept even on a non-uniformly scaled camera.
-    local_margin = margin / float(np.linalg.norm(rot, axis=0).min())
+    local_margin = margin / float(np.min(fpmath.norm3(rot.T)))
     normals, offsets = _side_planes(frame, view.orthographic)
     local = np.vstack([normals, [0.0, 0.0, 1.0]])  # side planes, then "in front of the camera"
     # Camera space of p is R⁻¹ (p − t), so n · R⁻¹ (p − t) = (R⁻ᵀ n) · (p − t).
-    return np.linalg.solve(rot.T, local.T).T, np.append(offsets, 0.0) + local_margin
+    return fpmath.solve3(rot.T, local.T).T, np.append(offsets, 0.0) + local_margin
 
 
 def in_view(points: np.ndarray, view: CameraView, margin: float = 0.0,
@@ -131,7 +132,7 @@ def _inside(points: np.ndarray, view: CameraView, rows: np.ndarray, limits: np.n
     points = np.asarray(points, dtype=np.float64)
     if points.ndim != 2 or points.shape[1] != 3:
         raise ValueError(f"points must have shape (N, 3), got {points.shape}")
-    keep = ((points - view.location) @ rows.T <= limits).all(axis=1)
+    keep = (fpmath.project(points - view.location, rows) <= limits).all(axis=1)
     if max_distance is not None:
         keep &= distance_to(points, view) <= max_distance
     return keep
@@ -167,21 +168,21 @@ def footprint(view: CameraView, bounds: np.ndarray, z_range: tuple[float, float]
     camera_rows, camera_limits = _half_spaces(view, margin)
     eye3 = np.eye(3)
     rows = np.vstack([camera_rows, eye3, -eye3])
-    limits = np.concatenate([camera_limits + camera_rows @ view.location,
+    limits = np.concatenate([camera_limits + fpmath.project(view.location[None], camera_rows)[0],
                              [box[1, 0], box[1, 1], high, -box[0, 0], -box[0, 1], -low]])
     corners = []
     for i in range(len(rows)):
         for j in range(i + 1, len(rows)):
             for k in range(j + 1, len(rows)):
                 a = rows[[i, j, k]]
-                if abs(np.linalg.det(a)) < 1e-12:
+                if abs(fpmath.det3(a)) < 1e-12:
                     continue
-                corners.append(np.linalg.solve(a, limits[[i, j, k]]))
+                corners.append(fpmath.solve3(a, limits[[i, j, k]]))
     if not corners:
         return None
     points = np.array(corners)
-    slack = 1e-9 * (1.0 + np.abs(limits) + np.abs(points) @ np.abs(rows).T)
-    points = points[(points @ rows.T <= limits + slack).all(axis=1)]
+    slack = 1e-9 * (1.0 + np.abs(limits) + fpmath.project(np.abs(points), np.abs(rows)))
+    points = points[(fpmath.project(points, rows) <= limits + slack).all(axis=1)]
     if not len(points):
         return None
     lo, hi = points[:, :2].min(axis=0), points[:, :2].max(axis=0)
@@ -197,7 +198,7 @@ def distance_to(points: np.ndarray, view: CameraView) -> np.ndarray:
     points = np.asarray(points, dtype=np.float64)
     if points.ndim != 2 or points.shape[1] != 3:
         raise ValueError(f"points must have shape (N, 3), got {points.shape}")
-    return np.linalg.norm(points - view.location, axis=1)
+    return fpmath.norm3(points - view.location)
 
 
 def distance_falloff(distance: np.ndarray, start: float, end: float, floor: float = 0.0) -> np.ndarray:
@@ -252,14 +253,15 @@ class ViewMask(_OnSurface):
         xy = np.asarray(xy, dtype=np.float64)
         rows, limits = self._planes
         ends = [np.column_stack([xy, np.full(len(xy), z)]) - self.view.location for z in self._segment]
-        beyond = [end @ rows.T > limits for end in ends]
+        beyond = [fpmath.project(end, rows) > limits for end in ends]
         sure_in = ~beyond[0].any(axis=1) & ~beyond[1].any(axis=1)
         sure_out = (beyond[0] & beyond[1]).any(axis=1)
         if self.max_distance is not None:
-            far = [np.einsum("ij,ij->i", end, end) > self.max_distance**2 for end in ends]
+            far = [fpmath.dot3(end, end) > self.max_distance**2 for end in ends]
             sure_in &= ~far[0] & ~far[1]
             closest = np.clip(self.view.location[2], *self._segment) - self.view.location[2]
-            sure_out |= np.einsum("ij,ij->i", ends[0][:, :2], ends[0][:, :2]) + closest**2 > self.max_distance**2
+            across = ends[0][:, 0] * ends[0][:, 0] + ends[0][:, 1] * ends[0][:, 1]
+            sure_out |= across + closest**2 > self.max_distance**2
         keep = sure_in
         unsure = ~(sure_in | sure_out)
         if unsure.any():

@@ -6,6 +6,8 @@ read these angles directly.
 Examples
 --------
 >>> import numpy as np
+
+from . import fpmath
 >>> normals = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 1.0]]) / np.array([[1.0], [np.sqrt(2.0)]])
 >>> euler = instance_rotations(normals, yaw=np.zeros(2), align=1.0)
 >>> np.allclose(rotation_matrices(euler)[1] @ [0, 0, 1], normals[1])
@@ -15,6 +17,8 @@ True
 from __future__ import annotations
 
 import numpy as np
+
+from . import fpmath
 
 
 def _check(normals: np.ndarray, yaw: np.ndarray, align: float) -> tuple[np.ndarray, np.ndarray]:
@@ -34,7 +38,7 @@ def _check(normals: np.ndarray, yaw: np.ndarray, align: float) -> tuple[np.ndarr
 def rotation_matrices(euler: np.ndarray) -> np.ndarray:
     """(N, 3, 3) rotation matrices of Euler XYZ angles (``R = Rz · Ry · Rx``)."""
     rx, ry, rz = np.asarray(euler, dtype=np.float64).T
-    cx, sx, cy, sy, cz, sz = np.cos(rx), np.sin(rx), np.cos(ry), np.sin(ry), np.cos(rz), np.sin(rz)
+    (sx, cx), (sy, cy), (sz, cz) = fpmath.sincos(rx), fpmath.sincos(ry), fpmath.sincos(rz)
     out = np.empty((len(rx), 3, 3))
     out[:, 0] = np.stack([cy * cz, sx * sy * cz - cx * sz, cx * sy * cz + sx * sz], axis=1)
     out[:, 1] = np.stack([cy * sz, sx * sy * sz + cx * cz, cx * sy * sz - sx * cz], axis=1)
@@ -45,21 +49,21 @@ def rotation_matrices(euler: np.ndarray) -> np.ndarray:
 def euler_from_matrices(matrices: np.ndarray) -> np.ndarray:
     """Euler XYZ angles (N, 3) of rotation matrices (N, 3, 3); inverse of :func:`rotation_matrices`."""
     m = np.asarray(matrices, dtype=np.float64)
-    ry = -np.arcsin(np.clip(m[:, 2, 0], -1.0, 1.0))
-    rx = np.arctan2(m[:, 2, 1], m[:, 2, 2])
-    rz = np.arctan2(m[:, 1, 0], m[:, 0, 0])
+    ry = -fpmath.arcsin(np.clip(m[:, 2, 0], -1.0, 1.0))
+    rx = fpmath.arctan2(m[:, 2, 1], m[:, 2, 2])
+    rz = fpmath.arctan2(m[:, 1, 0], m[:, 0, 0])
     # Gimbal lock (|cos ry| ~ 0): put the whole turn into rx.
     locked = np.abs(m[:, 2, 0]) > 1.0 - 1e-12
     if locked.any():
         rz[locked] = 0.0
-        rx[locked] = np.arctan2(-m[locked, 1, 2], m[locked, 1, 1])
+        rx[locked] = fpmath.arctan2(-m[locked, 1, 2], m[locked, 1, 1])
     return np.stack([rx, ry, rz], axis=1)
 
 
 def _tilt_matrices(angle: np.ndarray, heading: np.ndarray) -> np.ndarray:
     """(N, 3, 3) rotations by ``angle`` about the horizontal axis at ``heading`` (radians from +X)."""
-    kx, ky = np.cos(heading), np.sin(heading)
-    c, s = np.cos(angle), np.sin(angle)
+    ky, kx = fpmath.sincos(heading)
+    s, c = fpmath.sincos(angle)
     t = 1.0 - c
     out = np.empty((len(angle), 3, 3))
     out[:, 0] = np.stack([c + t * kx * kx, t * kx * ky, s * ky], axis=1)
@@ -70,7 +74,8 @@ def _tilt_matrices(angle: np.ndarray, heading: np.ndarray) -> np.ndarray:
 
 def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Stacked 3×3 products written out (bit-identical results, unlike BLAS-backed ``matmul``)."""
-    return (a[:, :, :, None] * b[:, None, :, :]).sum(axis=2)
+    first = a[:, :, 0, None] * b[:, None, 0, :] + a[:, :, 1, None] * b[:, None, 1, :]
+    return first + a[:, :, 2, None] * b[:, None, 2, :]
 
 
 def instance_rotations(normals: np.ndarray, yaw: np.ndarray, align: float,
@@ -85,15 +90,16 @@ def instance_rotations(normals: np.ndarray, yaw: np.ndarray, align: float,
     normals, yaw = _check(normals, yaw, align)
     if (tilt is None) != (heading is None):
         raise ValueError("tilt and heading go together: give both or neither")
-    length = np.linalg.norm(normals, axis=1, keepdims=True)
+    length = fpmath.norm3(normals)[:, None]
     n = normals / np.where(length > 0, length, 1.0)
     cos_full = np.clip(n[:, 2], -1.0, 1.0)
-    angle = align * np.arccos(cos_full)
+    angle = align * fpmath.arccos(cos_full)
     axis = np.stack([-n[:, 1], n[:, 0], np.zeros(len(n))], axis=1)  # z × n
-    axis_length = np.linalg.norm(axis, axis=1, keepdims=True)
+    axis_length = fpmath.norm3(axis)[:, None]
     axis = np.where(axis_length > 1e-12, axis / np.where(axis_length > 0, axis_length, 1.0), [1.0, 0.0, 0.0])
     # Rodrigues: R = I cosθ + sinθ [k]× + (1 − cosθ) k kᵀ
-    c, s = np.cos(angle)[:, None, None], np.sin(angle)[:, None, None]
+    sin_angle, cos_angle = fpmath.sincos(angle)
+    c, s = cos_angle[:, None, None], sin_angle[:, None, None]
     kx, ky, kz = axis.T
     cross = np.zeros((len(n), 3, 3))
     cross[:, 0, 1], cross[:, 0, 2] = -kz, ky
@@ -107,7 +113,8 @@ def instance_rotations(normals: np.ndarray, yaw: np.ndarray, align: float,
         lean = _product(lean, _tilt_matrices(tilt, heading))
     # lean · Rz(yaw), written out element by element: np.matmul may call BLAS kernels whose rounding depends on
     # memory alignment, and the same inputs must give bit-identical rotations.
-    cy, sy = np.cos(yaw)[:, None], np.sin(yaw)[:, None]
+    sin_yaw, cos_yaw = fpmath.sincos(yaw)
+    cy, sy = cos_yaw[:, None], sin_yaw[:, None]
     turned = np.empty_like(lean)
     turned[:, :, 0] = lean[:, :, 0] * cy + lean[:, :, 1] * sy
     turned[:, :, 1] = lean[:, :, 1] * cy - lean[:, :, 0] * sy

@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from . import fpmath
 from .hashing import Stream, hash_uniform
 
 SMALLEST = 0.05  # the smallest scale multiplier density and slope can give
@@ -45,6 +46,6 @@ def scale_factors(density: np.ndarray, up: np.ndarray, by_density: float, by_slo
     normal (1 on flat ground, 0 on a vertical wall).
     """
     d = np.clip(np.nan_to_num(np.asarray(density, dtype=np.float64), nan=0.0), 0.0, 1.0)
-    slope = np.arccos(np.clip(np.asarray(up, dtype=np.float64), -1.0, 1.0)) / (math.pi / 2)
+    slope = fpmath.arccos(np.clip(np.asarray(up, dtype=np.float64), -1.0, 1.0)) / (math.pi / 2)
     factor = (1.0 - by_density * (1.0 - d)) * (1.0 - by_slope * np.clip(slope, 0.0, 1.0))
     return np.maximum(factor, SMALLEST)

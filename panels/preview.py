@@ -43,7 +43,7 @@ def _batches(obj: bpy.types.Object):
     if "strew_radius" in mesh.attributes:
         mesh.attributes["strew_radius"].data.foreach_get("value", radii)
     shader = gpu.shader.from_builtin('UNIFORM_COLOR')
-    dots = batch_for_shader(shader, 'POINTS', {"pos": points})
+    dots = batch_for_shader(shader, 'POINTS', {"pos": points})  # type: ignore[dict-item]
     shown = slice(0, min(count, MAX_CIRCLES))
     lines = _circle_lines(points[shown], radii[shown])
     circles = batch_for_shader(shader, 'LINES', {"pos": lines})  # type: ignore[dict-item]

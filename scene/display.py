@@ -8,10 +8,13 @@ the prefabs' Pick Instance order.
 
 from __future__ import annotations
 
+from typing import Any
+
 import bpy
 import numpy as np
 
 from ..properties.modes import DisplayMode
+from .compat import set_modifier_inputs
 from .instancer import OWNER, PREFAB_ATTRIBUTE, RADIUS_ATTRIBUTE, ROTATION_ATTRIBUTE, SCALE_ATTRIBUTE, Prefab
 from .ownership import LAYER_KEY, is_owned, mark
 
@@ -88,12 +91,12 @@ def viewport_node_group() -> bpy.types.NodeTree:
     group = bpy.data.node_groups.new(NODE_GROUP_NAME, 'GeometryNodeTree')
     mark(group, OWNER, strew_version=NODE_GROUP_VERSION, strew_kind="viewport")
     interface = group.interface
-    interface.new_socket("Geometry", in_out='INPUT', socket_type='NodeSocketGeometry')
-    interface.new_socket("Share", in_out='INPUT', socket_type='NodeSocketFloat')
-    interface.new_socket("Bounds", in_out='INPUT', socket_type='NodeSocketBool')
-    interface.new_socket("Points", in_out='INPUT', socket_type='NodeSocketBool')
-    interface.new_socket("Boxes", in_out='INPUT', socket_type='NodeSocketCollection')
-    interface.new_socket("Geometry", in_out='OUTPUT', socket_type='NodeSocketGeometry')
+    interface.new_socket("Geometry", in_out='INPUT', socket_type='NodeSocketGeometry')  # type: ignore[arg-type]
+    interface.new_socket("Share", in_out='INPUT', socket_type='NodeSocketFloat')  # type: ignore[arg-type]
+    interface.new_socket("Bounds", in_out='INPUT', socket_type='NodeSocketBool')  # type: ignore[arg-type]
+    interface.new_socket("Points", in_out='INPUT', socket_type='NodeSocketBool')  # type: ignore[arg-type]
+    interface.new_socket("Boxes", in_out='INPUT', socket_type='NodeSocketCollection')  # type: ignore[arg-type]
+    interface.new_socket("Geometry", in_out='OUTPUT', socket_type='NodeSocketGeometry')  # type: ignore[arg-type]
     nodes, links = group.nodes, group.links
     group_in, group_out = nodes.new('NodeGroupInput'), nodes.new('NodeGroupOutput')
 
@@ -163,9 +166,8 @@ def show_in_viewport(obj: bpy.types.Object, prefabs: list[Prefab], mode: Display
     modifier = obj.modifiers.new(MODIFIER_NAME, 'NODES')
     group = viewport_node_group()
     modifier.node_group = group
-    sockets = {item.name: item.identifier for item in group.interface.items_tree if item.in_out == 'INPUT'}
-    modifier[sockets["Share"]] = float(share)
-    modifier[sockets["Bounds"]] = mode == DisplayMode.BOUNDS
-    modifier[sockets["Points"]] = mode == DisplayMode.POINTS
+    values: dict[str, Any] = {"Share": float(share), "Bounds": mode == DisplayMode.BOUNDS,
+                              "Points": mode == DisplayMode.POINTS}
     if mode == DisplayMode.BOUNDS:
-        modifier[sockets["Boxes"]] = _bounds_collection(layer_name, prefabs)
+        values["Boxes"] = _bounds_collection(layer_name, prefabs)
+    set_modifier_inputs(modifier, values)

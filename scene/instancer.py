@@ -17,6 +17,7 @@ import numpy as np
 from mathutils import Matrix
 
 from ..core.orient import rotation_matrices
+from .compat import set_modifier_inputs
 from .custom_props import prefab_weight
 from .naming import natural_name_key
 from .ownership import is_owned, mark
@@ -65,9 +66,9 @@ def build_instancer_group(name: str, owner: str, version: int, wire: Wiring) -> 
     group = bpy.data.node_groups.new(name, 'GeometryNodeTree')
     mark(group, owner, strew_version=version)
     interface = group.interface
-    interface.new_socket("Geometry", in_out='INPUT', socket_type='NodeSocketGeometry')
-    interface.new_socket("Prefabs", in_out='INPUT', socket_type='NodeSocketCollection')
-    interface.new_socket("Geometry", in_out='OUTPUT', socket_type='NodeSocketGeometry')
+    interface.new_socket("Geometry", in_out='INPUT', socket_type='NodeSocketGeometry')  # type: ignore[arg-type]
+    interface.new_socket("Prefabs", in_out='INPUT', socket_type='NodeSocketCollection')  # type: ignore[arg-type]
+    interface.new_socket("Geometry", in_out='OUTPUT', socket_type='NodeSocketGeometry')  # type: ignore[arg-type]
 
     nodes, links = group.nodes, group.links
     group_in = nodes.new('NodeGroupInput')
@@ -113,8 +114,7 @@ def set_instancer_modifier(obj: bpy.types.Object, group: bpy.types.NodeTree,
     """Give ``obj`` the "Strew Instancer" modifier running ``group`` on the children of ``collection``."""
     modifier = obj.modifiers.new("Strew Instancer", 'NODES')
     modifier.node_group = group
-    prefabs_socket = next(item for item in group.interface.items_tree if item.name == "Prefabs")
-    modifier[prefabs_socket.identifier] = collection
+    set_modifier_inputs(modifier, {"Prefabs": collection})
     return modifier
 
 

@@ -39,9 +39,9 @@ def _image_luminance(image: bpy.types.Image) -> np.ndarray:
     width, height = image.size
     if width == 0 or height == 0:
         raise ValueError(rpt_('image "{name}" has no pixels (is the file missing?)').format(name=image.name))
-    pixels = np.empty(width * height * image.channels, dtype=np.float32)
-    image.pixels.foreach_get(pixels)
-    pixels = pixels.reshape(height, width, image.channels)
+    flat = np.empty(width * height * image.channels, dtype=np.float32)
+    image.pixels.foreach_get(flat)
+    pixels = flat.reshape(height, width, image.channels)
     if image.channels >= 3:
         return (0.2126 * pixels[..., 0] + 0.7152 * pixels[..., 1] + 0.0722 * pixels[..., 2]).astype(np.float64)
     return pixels[..., 0].astype(np.float64)
@@ -120,7 +120,7 @@ def _camera(look: LookInput, terrain: TerrainLookup) -> tuple[Mask | None, Field
     if camera.margin is not None:
         z = terrain.vertices[:, 2]
         mask = FunctionMask(ViewMask(camera.view, heights, camera.margin, camera.max_distance,
-                                     (float(z.min()), float(z.max()))), "camera view")
+                                     (float(np.min(z)), float(np.max(z)))), "camera view")
     falloff = None
     if camera.falloff is not None:
         falloff = FunctionField(FalloffDensity(camera.view, heights, *camera.falloff), "camera falloff")

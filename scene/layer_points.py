@@ -14,6 +14,7 @@ import numpy as np
 
 from ..core.poisson import Samples
 from ..core.scatter import LayerPoints
+from .compat import modifier_input_values, set_modifier_inputs
 from .instancer import (
     OUTPUT_COLLECTION,
     OWNER,
@@ -127,7 +128,7 @@ def replace_points(scene: bpy.types.Scene, layer_name: str, collection: bpy.type
     if old is not None:
         for modifier in list(old.modifiers)[1:]:
             if modifier.type == 'NODES':
-                extra.append((modifier.name, modifier.node_group, {k: modifier[k] for k in modifier.keys()}))  # noqa: SIM118
+                extra.append((modifier.name, modifier.node_group, modifier_input_values(modifier)))
         mesh = old.data
         bpy.data.objects.remove(old)
         if isinstance(mesh, bpy.types.Mesh) and mesh.users == 0 and is_owned(mesh, OWNER):
@@ -136,6 +137,5 @@ def replace_points(scene: bpy.types.Scene, layer_name: str, collection: bpy.type
     for name, group, values in extra:
         modifier = obj.modifiers.new(name, 'NODES')
         modifier.node_group = group
-        for key, value in values.items():
-            modifier[key] = value
+        set_modifier_inputs(modifier, values)
     return obj

@@ -115,7 +115,7 @@ def view_region(camera: CameraInput, surface: Surface, source: Surface
     distance) through the height range where the view mask looks (the fields source's surface; where it has no
     surface, the mask looks at the camera's height), or None when nothing of the surface is in view."""
     z = source.lookup.vertices[:, 2]
-    low, high = float(z.min()), float(z.max())
+    low, high = float(np.min(z)), float(np.max(z))
     if source is not surface:
         eye = float(camera.view.location[2])
         low, high = min(low, eye), max(high, eye)

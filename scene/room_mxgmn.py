@@ -36,7 +36,7 @@ def _material(name: str, picture: Path | None) -> bpy.types.Material:
     material = bpy.data.materials.new(f"mxgmn {name}")
     digest = hashlib.blake2b(name.encode(), digest_size=3).digest()
     colour = (*(0.25 + 0.6 * b / 255 for b in digest), 1.0)
-    material.diffuse_color = colour
+    material.diffuse_color = colour  # type: ignore[assignment]
     if material.node_tree is None:
         material.use_nodes = True
     bsdf = material.node_tree.nodes.get("Principled BSDF")

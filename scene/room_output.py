@@ -213,7 +213,7 @@ def read_placed(collection: bpy.types.Collection) -> PlacedTiles:
             continue
         if TILES_KEY in obj and obj.type == 'MESH':
             mesh, n = obj.data, len(obj.data.vertices)
-            values = {}
+            values: dict[str, np.ndarray] = {}
             for key, field, dtype, width in ((CELL_KEY, "vector", np.float32, 3), (TILE_KEY, "value", np.int32, 1),
                                              (ROTATION_KEY, "value", np.int32, 1), (MIRROR_KEY, "value", bool, 1)):
                 array = np.empty(n * width, dtype=dtype)

@@ -13,6 +13,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import bpy
 import numpy as np
@@ -127,8 +128,8 @@ def _layer_points(parts: Path, job: FarmJob, number: int) -> PointSet:
     """A layer's points from its part files, then its painted instances (as the Scatter job writes them)."""
     chunks = [0] if job.specs[number].tile_size is not None else range(job.grids[number].count)
     pieces = [_load(parts, job, number, chunk) for chunk in chunks]
-    sampled = PointSet.of(LayerPoints(**{name: np.concatenate([getattr(p, name) for p in pieces]) for name in ARRAYS}),
-                          False)
+    arrays: dict[str, Any] = {name: np.concatenate([getattr(p, name) for p in pieces]) for name in ARRAYS}
+    sampled = PointSet.of(LayerPoints(**arrays), False)
     painted = job.painted[number]
     return sampled if painted is None else PointSet.join(sampled, painted)
 

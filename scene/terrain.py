@@ -19,9 +19,9 @@ class MeshArrays:
 
 
 def world_vertices(mesh: bpy.types.Mesh, matrix_world: object) -> np.ndarray:
-    local = np.empty(len(mesh.vertices) * 3, dtype=np.float64)
-    mesh.vertices.foreach_get("co", local)
-    local = local.reshape(-1, 3)
+    co = np.empty(len(mesh.vertices) * 3, dtype=np.float64)
+    mesh.vertices.foreach_get("co", co)
+    local = co.reshape(-1, 3)
     matrix = np.array(matrix_world, dtype=np.float64)
     return local @ matrix[:3, :3].T + matrix[:3, 3]
 

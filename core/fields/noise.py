@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from .. import fpmath
 from ..inputs import finite_number, integer, positive_number
 from .field import Field
 
@@ -66,7 +67,7 @@ class PerlinNoise(Field):
         perm = rng.permutation(TABLE_SIZE).astype(np.intp)
         self._perm = np.concatenate([perm, perm])
         angle = rng.uniform(0.0, 2.0 * np.pi, TABLE_SIZE)
-        self._gx, self._gy = np.cos(angle), np.sin(angle)
+        self._gy, self._gx = fpmath.sincos(angle)
         self._offsets = rng.uniform(0.0, TABLE_SIZE, (self.octaves, 2))
 
     def _octave(self, x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64]:

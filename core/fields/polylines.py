@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -73,7 +74,7 @@ class SegmentIndex:
         hi = np.maximum(a, b) + reach
         origin, top = lo.min(axis=0), hi.max(axis=0)
         span = top - origin
-        mean_len = float(np.mean(np.abs(b - a).sum(axis=1))) if count else 0.0
+        mean_len = math.fsum((np.abs(b - a).sum(axis=1)).tolist()) / count if count else 0.0
         side = max(reach, mean_len, float(span.max()) / 2048.0)
         shape = np.maximum(1, np.ceil(span / side)).astype(np.int64)
         inv = shape / span

@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 
+from .. import fpmath
 from .state import SamplerState
 
 # Share of the active list processed per round (1 = every active point at once).
@@ -92,8 +93,9 @@ def grow_bridson(st: SamplerState) -> None:
         u = st.rng.random((2, batch, k))
         dist = st.pr[centres][:, None] * np.sqrt(1.0 + 3.0 * u[1])  # uniform by area in r..2r
         angle = two_pi * u[0]
-        x = (st.px[centres][:, None] + dist * np.cos(angle)).ravel()
-        y = (st.py[centres][:, None] + dist * np.sin(angle)).ravel()
+        sin_angle, cos_angle = fpmath.sincos(angle)
+        x = (st.px[centres][:, None] + dist * cos_angle).ravel()
+        y = (st.py[centres][:, None] + dist * sin_angle).ravel()
         if st.tileable:
             x, y = _wrap(x, st.w), _wrap(y, st.h)
         valid, radius, cell = _fits(st, x, y)

@@ -133,8 +133,8 @@ def _split(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> 
 def fill_maximal(st: SamplerState) -> None:
     """Fill ``st`` with a maximal conflict-free set of points."""
     cells = st.coarse
-    ix, iy = np.meshgrid(np.arange(0, st.cols, cells), np.arange(0, st.rows, cells))
-    ix, iy = ix.ravel(), iy.ravel()
+    gx, gy = np.meshgrid(np.arange(0, st.cols, cells), np.arange(0, st.rows, cells))
+    ix, iy = gx.ravel(), gy.ravel()
     bw, bh = st.sx * cells, st.sy * cells
     boxes: Boxes = (ix * st.sx, iy * st.sy, st.cell_ids(ix, iy))
     if st.blockers is not None:

@@ -139,7 +139,7 @@ def corner_values(
     m = x0.size
     kx = np.rint(x0 / bw).astype(np.int64)
     ky = np.rint(y0 / bh).astype(np.int64)
-    nx, ny = int(kx.max()) + 2, int(ky.max()) + 2
+    nx, ny = int(np.max(kx)) + 2, int(np.max(ky)) + 2
     if nx * ny > LATTICE_PER_CORNER * 4 * m:  # sparse boxes: evaluate every corner directly
         px = np.concatenate((x0, x0 + bw, x0, x0 + bw))
         py = np.concatenate((y0, y0, y0 + bh, y0 + bh))

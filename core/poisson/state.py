@@ -41,8 +41,8 @@ class SamplerState:
         self.dart_start = np.zeros(self.slots.size, dtype=np.int32)
         self.dart_count = np.zeros(self.slots.size, dtype=np.int32)
         span = np.arange(-self.window, self.window + 1)
-        ox, oy = np.meshgrid(span, span)
-        ox, oy = ox.ravel(), oy.ravel()
+        gx, gy = np.meshgrid(span, span)
+        ox, oy = gx.ravel(), gy.ravel()
         gap2 = (np.maximum(np.abs(ox) - 1, 0) * sx) ** 2 + (np.maximum(np.abs(oy) - 1, 0) * sy) ** 2
         keep = gap2 < self.max_radius * self.max_radius
         self.off_x, self.off_y = ox[keep], oy[keep]

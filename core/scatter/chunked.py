@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Generator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -138,7 +139,8 @@ def sample_chunked(work: ChunkWork, backend: Backend | None) -> Generator[float,
     finally:
         if backend is not None:
             backend.release(handle)
-    return LayerPoints(**{name: np.concatenate([getattr(p, name) for p in parts]) for name in POINT_ARRAYS})
+    arrays: dict[str, Any] = {name: np.concatenate([getattr(p, name) for p in parts]) for name in POINT_ARRAYS}
+    return LayerPoints(**arrays)
 
 
 def sample_and_place_chunk(work: ChunkWork, chunk: int, earlier: Samples | None) -> LayerPoints:

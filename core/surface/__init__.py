@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from .. import fpmath
 from ..poisson.settings import _finite_positive
 from ..poisson.settings import validate_blockers as validate_plane_blockers
 from ..steps import run_to_end
@@ -167,7 +168,7 @@ def slope_between(up: Any, min_angle: float, max_angle: float) -> SurfaceMaskFn:
     [False, True]
     """
     axis = np.asarray(up, dtype=np.float64)
-    length = float(np.linalg.norm(axis)) if axis.shape == (3,) else 0.0
+    length = float(fpmath.norm3(axis)) if axis.shape == (3,) else 0.0
     if not (math.isfinite(length) and length > 0):
         raise ValueError(f"up must be a non-zero (x, y, z) direction, got {up!r}")
     if not 0.0 <= min_angle <= max_angle <= math.pi:
@@ -176,7 +177,7 @@ def slope_between(up: Any, min_angle: float, max_angle: float) -> SurfaceMaskFn:
     lo, hi = math.cos(max_angle), math.cos(min_angle)
 
     def allowed(xyz: np.ndarray, normals: np.ndarray) -> np.ndarray:
-        c = normals @ axis
+        c = fpmath.dot3(normals, axis)
         return (c >= lo - 1e-12) & (c <= hi + 1e-12)
 
     return allowed

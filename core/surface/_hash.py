@@ -7,6 +7,8 @@ bounding box, so a thin surface in a large box costs no more than a flat one.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -20,7 +22,7 @@ MAX_BUCKETS = 1 << 23
 def table_size(items: float) -> int:
     """A power of two with about two buckets per item, within ``[MIN_BUCKETS, MAX_BUCKETS]``."""
     wanted = min(max(2.0 * items, MIN_BUCKETS), MAX_BUCKETS)
-    return 1 << int(np.ceil(np.log2(wanted)))
+    return 1 << (math.ceil(wanted) - 1).bit_length()  # the smallest power of two >= wanted
 
 
 def cells_of(xyz: NDArray[np.float64], side: float) -> NDArray[np.int64]:
@@ -74,7 +76,7 @@ class ReachHash:
 
     def __init__(self, positions: NDArray[np.float64], reach: NDArray[np.float64], floor: float) -> None:
         reach = np.maximum(reach, floor)
-        self.side = max(floor, float(np.median(reach)), float(reach.max()) / self.MAX_SPAN)
+        self.side = max(floor, float(np.median(reach)), float(np.max(reach)) / self.MAX_SPAN)
         lo = cells_of(positions - reach[:, None], self.side)
         span = cells_of(positions + reach[:, None], self.side) - lo + 1
         ball, local = expand_ranges(span.prod(axis=1))

@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from .. import fpmath
+
 # A face whose area is below this share of (longest edge)² is degenerate (a segment or a point): skipped.
 DEGENERATE = 1e-12
 
@@ -42,7 +44,7 @@ def validate_mesh(vertices: Any, triangles: Any) -> tuple[NDArray[np.float64], N
 def face_frames(corners: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Areas (F,) and unit normals (F, 3) of triangles (F, 3, 3); the normal follows the corner order."""
     cross = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
-    double = np.linalg.norm(cross, axis=1)
+    double = fpmath.norm3(cross)
     normals = cross / np.where(double > 0, double, 1.0)[:, None]
     return 0.5 * double, normals
 

@@ -39,7 +39,9 @@ _FOLD = np.array([[1.0, 0.0], [0.0, 1.0], [0.7548776662466927, 0.569840290998053
 
 def hash_key(positions: np.ndarray) -> np.ndarray:
     """The (M, 2) key under which a 3-D position draws its prefab, yaw and scale."""
-    return np.asarray(positions, dtype=np.float64) @ _FOLD
+    p = np.asarray(positions, dtype=np.float64)
+    # Written out (not ``p @ _FOLD``): BLAS kernels round differently on different CPUs.
+    return np.column_stack([p[:, 0] + p[:, 2] * _FOLD[2, 0], p[:, 1] + p[:, 2] * _FOLD[2, 1]])
 
 
 def _settings(spec: LayerSpec, up: np.ndarray, slope_range: tuple[float, float]) -> SurfaceSettings:

@@ -40,7 +40,7 @@ def build(verts: NDArray[np.float64], tris: NDArray[np.int64], per_cell: float) 
     keep, boxes = _usable_boxes(vx, vy, tris)
     if not keep.all():
         boxes = (boxes[0][keep], boxes[1][keep], boxes[2][keep], boxes[3][keep])
-    bounds = (np.array([boxes[0].min(), boxes[1].min()]), np.array([boxes[2].max(), boxes[3].max()]))
+    bounds = (np.array([np.min(boxes[0]), np.min(boxes[1])]), np.array([np.max(boxes[2]), np.max(boxes[3])]))
     # Barycentrics are evaluated relative to the bounds' centre, so far-from-origin terrains keep
     # their precision (absolute coordinates of 1e5 with 1 cm triangles would lose ~1e-9 otherwise).
     centre = 0.5 * (bounds[0] + bounds[1])

@@ -98,7 +98,7 @@ class GridFrame:
                 pairs += int(np.dot(width, height))
                 ranges[0][part], ranges[1][part], ranges[2][part], ranges[3][part] = cx0, cy0, width, height
             # A few huge triangles over a fine grid would blow up memory: coarsen until bounded.
-            if pairs <= 16 * count + 4 * int(shape.prod()) or shape.max() == 1:
+            if pairs <= 16 * count + 4 * int(shape.prod()) or np.max(shape) == 1:
                 return frame, ranges
             side *= 2.0
 
@@ -136,8 +136,8 @@ class PairCollector:
         index = np.arange(first, first + len(cx0), dtype=np.int64)
         base = ((cy0 * frame.shape[0] + cx0) << KEY_SHIFT) | index
         cell_w, cell_h = 1.0 / frame.inv_cell
-        span_u = int(width[small].max(initial=1))
-        span_v = int(height[small].max(initial=1))
+        span_u = int(np.max(width[small], initial=1))
+        span_v = int(np.max(height[small], initial=1))
         # The separating-axis reach of cell (du, dv) along edge e is  across[e][du] + along[e][dv].
         across = [[nx * (frame.origin[0] + (cx0 + (du + 0.5)) * cell_w) for du in range(span_u)]
                   for nx, _, _ in edges]
@@ -169,7 +169,7 @@ class PairCollector:
             block_keys.append(keys)
         cells = np.concatenate(block_keys) >> KEY_SHIFT
         if len(cells):
-            low = int(cells.min())
+            low = int(np.min(cells))
             counts = np.bincount(cells - low)
             self.per_cell[low:low + len(counts)] += counts
 

@@ -32,9 +32,9 @@ def validate_mesh(vertices: Any, triangles: Any) -> tuple[NDArray[np.float64], N
     if not integral:
         raise ValueError(f"triangles: expected integer vertex indices, got dtype {tris_in.dtype}")
     tris = tris_in.astype(np.int64)
-    if tris.min() < 0 or tris.max() >= len(verts):
+    if np.min(tris) < 0 or np.max(tris) >= len(verts):
         raise ValueError(
-            f"triangles: vertex indices must lie in [0, {len(verts) - 1}], got [{tris.min()}, {tris.max()}]"
+            f"triangles: vertex indices must lie in [0, {len(verts) - 1}], got [{np.min(tris)}, {np.max(tris)}]"
         )
     return np.ascontiguousarray(verts), np.ascontiguousarray(tris)
 

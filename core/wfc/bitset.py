@@ -13,6 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import fpmath
+
+_BITWISE_OR: np.ufunc = np.bitwise_or  # typed as a ufunc: numpy 2.5's stubs miss reduce()'s overload on Python 3.11
+
 TABLE_BYTES_FOR_16_BIT_CHUNKS = 48 << 20
 
 
@@ -88,7 +92,7 @@ class ChunkTables:
         w = np.zeros(padded)
         w[:count] = weights
         wlog = np.zeros(padded)
-        wlog[:count] = weights * np.log(weights)
+        wlog[:count] = weights * fpmath.log(weights)
         ones = np.zeros(padded, dtype=np.int64)
         ones[:count] = 1
 
@@ -124,4 +128,4 @@ def flag_table(tables: ChunkTables, variant_flags: np.ndarray) -> np.ndarray:
 def flags_of(tables: ChunkTables, table: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Per domain row ((k, W) uint64), the OR of the flags of the variants it holds (a :func:`flag_table`)."""
     chunks: np.ndarray = np.ascontiguousarray(rows).view(tables.chunk_dtype)[:, : tables.chunks]
-    return np.bitwise_or.reduce(table[chunks + tables.chunk_offsets], axis=1)
+    return _BITWISE_OR.reduce(table[chunks + tables.chunk_offsets], axis=1)

@@ -113,8 +113,8 @@ def initial_masks(rules: Rules, shape: tuple[int, ...], *, fixed: Any = None, bo
             raise ValueError("entrances: the rules have no walkable tile (set walkable on some tiles)")
         rows[cell] &= pack(walk)
     fixed_grid = fixed_array(rules, shape, fixed) if fixed is not None else np.zeros((0,) * len(shape))
-    for cell in np.argwhere(fixed_grid >= 0):
-        cell = tuple(int(c) for c in cell)
+    for found in np.argwhere(fixed_grid >= 0):
+        cell = tuple(int(c) for c in found)
         variant = int(fixed_grid[cell])
         if not unpack(rows[cell], rules.count)[variant]:
             raise ValueError(f"fixed: {rules.name(variant)!r} at cell {cell} contradicts the "

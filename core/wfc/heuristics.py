@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import fpmath
 from .bitset import ChunkTables
 
 
@@ -22,7 +23,7 @@ def cell_keys(heuristic: str, tables: ChunkTables, rows: np.ndarray, cells: np.n
     count = tables.popcount[chunks].sum(axis=1)
     if heuristic == "entropy":
         total = np.maximum(tables.weight_sum[chunks].sum(axis=1), 1e-300)  # 0 only for an empty domain
-        key = np.log(total) - tables.weight_log_sum[chunks].sum(axis=1) / total
+        key = fpmath.log(total) - tables.weight_log_sum[chunks].sum(axis=1) / total
         key += noise[cells]
     elif heuristic == "mrv":
         key = count + noise[cells]

@@ -22,10 +22,16 @@ from .vocab import FORWARD
 
 ALL_ONES = np.iinfo(np.uint64).max
 
+# Typed as plain ufuncs: numpy 2.5's stubs mark the usual overload of ``reduce`` with ``typing.override``
+# (Python 3.12+), so mypy checking for 3.11 sees none that takes neither ``out`` nor ``keepdims``.
+_LOGICAL_OR: np.ufunc = np.logical_or
+_BITWISE_OR: np.ufunc = np.bitwise_or
+_BITWISE_AND: np.ufunc = np.bitwise_and
+
 
 def _any_rows(rows: np.ndarray) -> np.ndarray:
     """Row-wise any of a (k, W) array (the ufunc directly: no Python wrapper per call)."""
-    return np.logical_or.reduce(rows, axis=1) if rows.shape[1] > 1 else rows[:, 0].astype(bool)
+    return _LOGICAL_OR.reduce(rows, axis=1) if rows.shape[1] > 1 else rows[:, 0].astype(bool)
 
 
 class Exhausted(Exception):
@@ -126,8 +132,8 @@ class Search:
             nbr = self.neighbours[:, around]
             index = chunk_view[nbr, :chunks] + tables.support_offsets
             support = tables.support[index]
-            support = np.bitwise_or.reduce(support, axis=2) if chunks > 1 else support[:, :, 0]
-            support = np.bitwise_and.reduce(support, axis=0)
+            support = _BITWISE_OR.reduce(support, axis=2) if chunks > 1 else support[:, :, 0]
+            support = _BITWISE_AND.reduce(support, axis=0)
             old = self.dom[around]
             new = old & support
             changed = _any_rows(new != old)
