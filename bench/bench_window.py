@@ -99,7 +99,8 @@ def summary(reports: list[dict]) -> str:
             lines.append(
                 f"| {name} | {record['run']} | {first} | {load} | {h_op:.2f} s ({h_solve:.2f} s) | "
                 f"{w_op:.2f} s ({w_solve:.2f} s) | **{ratio:.2f}×** | "
-                f"{ticks.get('in_slices', 0):.2f} s / {ticks.get('between', 0):.2f} s ({ticks.get('ticks', 0)} ticks) | "
+                f"{ticks.get('in_slices', 0):.2f} s / {ticks.get('between', 0):.2f} s "
+                f"({ticks.get('ticks', 0)} ticks) | "
                 f"{window['cpu']['main']:.2f} s / {window['cpu']['others']:.2f} s | {window['seconds']:.2f} s |")
     lines.append("")
     for name, values in ratios.items():

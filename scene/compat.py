@@ -31,7 +31,8 @@ def _identifiers(modifier: bpy.types.Modifier) -> dict[str, str]:
 
 
 def set_modifier_inputs(modifier: bpy.types.Modifier, values: dict[str, Any]) -> None:
-    """Set Geometry Nodes modifier inputs by socket name (``{"Prefabs": collection, "Share": 0.25}``).
+    """Set Geometry Nodes modifier inputs by socket name (``{"Prefabs": collection, "Share": 0.25}``) and tag
+    the object for re-evaluation.
 
     ``KeyError`` for a name the modifier's node group does not have.
     """
@@ -43,6 +44,8 @@ def set_modifier_inputs(modifier: bpy.types.Modifier, values: dict[str, Any]) ->
             getattr(structs, identifier).value = value
         else:
             modifier[identifier] = value
+    # Neither way of setting an input tells the depsgraph: tag the object so the next evaluation sees it.
+    modifier.id_data.update_tag()
 
 
 def modifier_input_values(modifier: bpy.types.Modifier) -> dict[str, Any]:
