@@ -7,13 +7,12 @@ plain Python with numpy.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from types import ModuleType
+from .version import __version__
 
-__version__ = "0.1.0"
+__all__ = ["__version__", "ensure_registered", "register", "unregister"]
 
 # Blender-side modules, registered in this order and unregistered in reverse.
-_BLENDER_MODULES = ("translations", "properties", "operators", "panels", "scene.worker_pool")
+_BLENDER_MODULES = ("translations", "properties", "scene.live_update", "operators", "panels", "scene.worker_pool")
 
 
 def _blender_modules() -> list:
@@ -40,20 +39,3 @@ def unregister() -> None:
     """Unregister in reverse order (called by Blender when the extension is disabled)."""
     for module in reversed(_blender_modules()):
         module.unregister()
-
-
-def register_modules_factory(modules: Sequence[ModuleType]) -> tuple[Callable[[], None], Callable[[], None]]:
-    """``register, unregister`` of a package: its modules' in order, and in reverse order.
-
-    The module counterpart of ``bpy.utils.register_classes_factory``.
-    """
-
-    def register() -> None:
-        for module in modules:
-            module.register()
-
-    def unregister() -> None:
-        for module in reversed(modules):
-            module.unregister()
-
-    return register, unregister

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from . import cli_farm, cli_room, ensure_registered
 from .cli_blend import add_output_options, input_output, open_blend, save_blend
 from .cli_files import CliError, readable_blend, writable_blend, writable_folder
+from .core.modes import DensityMode
 from .core.scatter import LayerSpec
 
 Command = Callable[[argparse.Namespace], int]
@@ -108,8 +109,9 @@ def _scatter(args: argparse.Namespace) -> int:
         layer.name = name
         layer.collection = collection
         layer.min_radius, layer.max_radius = low, high
-        if high > low and layer.density_mode == 'NONE':
-            layer.density_mode = 'NOISE'  # MIN < MAX asks for varying spacing: groves at MIN, clearings at MAX
+        if high > low and layer.density_mode == DensityMode.NONE:
+            # MIN < MAX asks for varying spacing: groves at MIN, clearings at MAX
+            layer.density_mode = DensityMode.NOISE
         if args.seed is not None:
             layer.seed = args.seed + number
         if args.max_slope is not None:

@@ -8,6 +8,7 @@ import time
 
 from .cli_blend import add_output_options, blender_message, input_output, open_blend, save_blend
 from .cli_files import CliError
+from .core.modes import RoomOutput
 from .core.wfc.room import ROOM_HEURISTICS
 
 
@@ -72,7 +73,7 @@ def room(args: argparse.Namespace) -> int:
     if args.periodic:
         options["periodic"] = True
     if args.real_objects is not None:
-        options["output"] = 'OBJECTS' if args.real_objects else 'INSTANCES'
+        options["output"] = RoomOutput.OBJECTS if args.real_objects else RoomOutput.INSTANCES
     started = time.perf_counter()
     try:
         result = bpy.ops.strew.assemble_room(**options)

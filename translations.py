@@ -540,7 +540,7 @@ RUSSIAN: dict[str, str] = {
         "Одна связанная копия на ячейку, для ручной правки (медленно для больших комнат)",
     "How the room is written: one instancer object, or one real object per cell":
         "Как записывается комната: один объект-размножитель или по настоящему объекту на ячейку",
-    "output: use INSTANCES or OBJECTS, got {value!r}": "output: укажите INSTANCES или OBJECTS, получено {value!r}",
+    "output: use {choices}, got {value!r}": "output: укажите {choices}, получено {value!r}",
     "From": "От",
     "First cell (x, y, z) of the box Regenerate Box re-solves":
         "Первая ячейка (x, y, z) блока, который пересобирает «Пересобрать блок»",

@@ -16,8 +16,7 @@ def run() -> str:
     import bpy
     from strew import ensure_registered
     from strew.demos import valley
-    from strew.operators import live_update
-    from strew.scene import scatter_job
+    from strew.scene import live_update, scatter_job
 
     bpy.ops.wm.read_homefile(use_empty=True)
     ensure_registered()

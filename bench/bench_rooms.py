@@ -39,7 +39,7 @@ def _timed_build(bpy, scene, plan, params) -> tuple[float, float, float]:
     from strew.scene import room_output
 
     started = time.perf_counter()
-    for _ in room_output.build_steps(scene, plan, params):
+    for _ in room_output.build_steps(scene, plan, params.destination):
         pass
     build = time.perf_counter() - started
     started = time.perf_counter()

@@ -20,6 +20,7 @@ from pathlib import Path
 import bpy
 from mathutils import Vector
 
+from ..core.modes import RoomOutput
 from ..scene.room_output import room_collection
 from .kit import CELL, HEIGHT, build_demo_kit
 from .render import camera, render, setup_render
@@ -48,7 +49,7 @@ def build_room_demo(scene: bpy.types.Scene, out: Path, render_images: bool = Tru
     started = time.perf_counter()
     result = bpy.ops.strew.assemble_room(kit=kit.name, size=tuple(size), seed=seed, origin=tuple(origin),
                                          connected=True, fixed=f"floor {ENTRANCE[0]} {ENTRANCE[1]} {ENTRANCE[2]}",
-                                         output='OBJECTS')  # real objects: the ground-floor view hides some
+                                         output=RoomOutput.OBJECTS)  # real objects: the ground-floor view hides some
     timings["room: assemble"] = time.perf_counter() - started
     if result != {'FINISHED'}:
         raise RuntimeError("the demo room could not be assembled")

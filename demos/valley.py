@@ -10,6 +10,7 @@ import math
 import bpy
 import numpy as np
 
+from ..core.modes import DensityMode
 from ..scene.custom_props import WEIGHT_KEY
 from .render import camera
 
@@ -205,12 +206,12 @@ def configure_layers(scene: bpy.types.Scene, terrain: bpy.types.Object, prefabs,
     common = {"exclusion_collection": roads, "use_height_range": True, "height_min": WATER_LEVEL + 0.4,
               "height_max": 1000.0}
     layers = [
-        ("Trees", dict(min_radius=4.0, max_radius=10.0, seed=42, density_mode='NOISE', noise_scale=60.0,
+        ("Trees", dict(min_radius=4.0, max_radius=10.0, seed=42, density_mode=DensityMode.NOISE, noise_scale=60.0,
                        density_low=0.35, density_high=0.65, max_slope=math.radians(28), exclusion_margin=4.0,
                        scale_min=0.8, scale_max=1.25)),
-        ("Bushes", dict(min_radius=1.6, max_radius=3.5, seed=43, keep_away=2.0, density_mode='NOISE',
+        ("Bushes", dict(min_radius=1.6, max_radius=3.5, seed=43, keep_away=2.0, density_mode=DensityMode.NOISE,
                         noise_scale=25.0, max_slope=math.radians(35), exclusion_margin=2.5, align_to_normal=0.4)),
-        ("Rocks", dict(min_radius=1.2, max_radius=4.0, seed=44, keep_away=1.0, density_mode='NOISE',
+        ("Rocks", dict(min_radius=1.2, max_radius=4.0, seed=44, keep_away=1.0, density_mode=DensityMode.NOISE,
                        noise_scale=15.0, density_invert=True, max_slope=math.radians(60), exclusion_margin=2.0,
                        align_to_normal=1.0, scale_min=0.6, scale_max=1.6)),
     ]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .. import register_modules_factory
-from . import about, brush, layers, live_update, presets, room_pick, room_tools, rooms, scatter
+from ..registration import register_modules_factory
+from . import about, brush, layers, presets, room_pick, room_tools, rooms, scatter
 
 # Each module owns a ``classes`` tuple and a register/unregister pair; order matters for dependencies.
-_modules = (about, layers, presets, scatter, brush, rooms, room_tools, room_pick, live_update)
+_modules = (about, layers, presets, scatter, brush, rooms, room_tools, room_pick)
 
 register, unregister = register_modules_factory(_modules)

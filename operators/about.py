@@ -5,7 +5,7 @@ from __future__ import annotations
 import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from .. import __version__
+from ..version import __version__
 
 
 class STREW_OT_about(bpy.types.Operator):

@@ -16,7 +16,7 @@ from typing import Any
 import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
-from . import live_update
+from ..scene import live_update
 
 Progress = float | tuple[float, str]
 """What a job yields: the fraction done, optionally with a short text of what is happening."""

@@ -12,7 +12,7 @@ from bpy.app.translations import pgettext_rpt as rpt_
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty, StringProperty
 
 from ..core.wfc.socket_detect import follow_labels
-from ..core.wfc.vocab import SIDES_2D, SIDES_3D
+from ..core.wfc.vocab import DEFAULT_CELL_SIZE, SIDES_2D, SIDES_3D
 from ..demos.kit import build_demo_kit
 from ..properties.rooms import ROOM_OPTIONS, room_options
 from ..scene import room_job
@@ -70,7 +70,7 @@ class STREW_OT_assemble_room(ModalJob):
     # Every property overrides the Tile Rooms panel's value when a script sets it.
     __annotations__ = {
         "kit": StringProperty(name="Kit", description="Name of the kit collection", options={'SKIP_SAVE'}),
-        "cell_size": FloatVectorProperty(name="Cell Size", size=3, default=(2.0, 2.0, 2.0), min=0.001,
+        "cell_size": FloatVectorProperty(name="Cell Size", size=3, default=DEFAULT_CELL_SIZE, min=0.001,
                                          subtype='XYZ_LENGTH', unit='LENGTH', options={'SKIP_SAVE'}),
         "border": StringProperty(name="Border", description="Label(s) outside the four walls; empty: no border",
                                  options={'SKIP_SAVE'}),

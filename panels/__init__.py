@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import register_modules_factory
+from ..registration import register_modules_factory
 from . import main, presets, preview, rooms, scatter, scatter_look
 
 # Parent panels first: sub-panels (``bl_parent_id``) need their parent registered.

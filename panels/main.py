@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bpy
 
-from .. import __version__
+from ..version import __version__
 
 
 def property_layout(layout: bpy.types.UILayout) -> bpy.types.UILayout:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
-from ..properties.modes import SurfaceMode
+from ..core.modes import DensityMode, SurfaceMode
+from ..scene import live_update
 from ..scene.custom_props import WEIGHT_KEY, CustomPropertyError
 from ..scene.instancer import prefabs_of
 from .main import property_layout
@@ -81,6 +82,9 @@ class STREW_PT_scatter(_ScatterPanel, bpy.types.Panel):
         row.operator("strew.clear", icon='TRASH')
         layout.prop(settings, "show_preview", icon='HIDE_OFF')
         layout.prop(settings, "live_update", icon='FILE_REFRESH')
+        problem = live_update.problem(context.scene) if settings.live_update else None
+        if problem:
+            layout.label(text=problem, icon='ERROR', translate=False)
 
 
 class STREW_PT_scatter_source(_LayerPanel, bpy.types.Panel):
@@ -127,9 +131,9 @@ class STREW_PT_scatter_spacing(_LayerPanel, bpy.types.Panel):
         column = layout.column(align=True)
         column.prop(layer, "min_radius")
         row = column.row()
-        row.active = layer.density_mode != 'NONE'  # Uniform density places every instance at Min Radius
+        row.active = layer.density_mode != DensityMode.NONE  # Uniform density places every instance at Min Radius
         row.prop(layer, "max_radius")
-        if layer.density_mode == 'NONE' and layer.max_radius > layer.min_radius:
+        if layer.density_mode == DensityMode.NONE and layer.max_radius > layer.min_radius:
             layout.label(text="Uniform density uses Min Radius", icon='INFO')
         layout.prop(layer, "keep_away")
         layout.prop(layer, "seed")
@@ -145,17 +149,17 @@ class STREW_PT_scatter_density(_LayerPanel, bpy.types.Panel):
         settings = context.scene.strew
         layout = self._layout()
         layout.prop(layer, "density_mode")
-        if layer.density_mode == 'NOISE':
+        if layer.density_mode == DensityMode.NOISE:
             layout.prop(layer, "noise_scale")
             layout.prop(layer, "noise_octaves")
-        elif layer.density_mode == 'VERTEX_GROUP':
+        elif layer.density_mode == DensityMode.VERTEX_GROUP:
             if settings.terrain is not None:
                 layout.prop_search(layer, "density_vertex_group", settings.terrain, "vertex_groups")
             else:
                 layout.prop(layer, "density_vertex_group")
-        elif layer.density_mode == 'IMAGE':
+        elif layer.density_mode == DensityMode.IMAGE:
             layout.template_ID(layer, "density_image", open="image.open")
-        if layer.density_mode != 'NONE':
+        if layer.density_mode != DensityMode.NONE:
             column = layout.column(align=True)
             column.prop(layer, "density_low")
             column.prop(layer, "density_high")

@@ -5,7 +5,7 @@ Headless scripts set the same properties the panels show, so a saved file reprod
 
 from __future__ import annotations
 
-from .. import register_modules_factory
+from ..registration import register_modules_factory
 from . import object_settings, rooms, scatter
 
 _modules = (object_settings, rooms, scatter)

@@ -11,7 +11,7 @@ import math
 import bpy
 from bpy.props import BoolProperty, CollectionProperty, EnumProperty, FloatProperty, PointerProperty, StringProperty
 
-from .modes import DisplayMode, ProximityMode
+from ..core.modes import DisplayMode, ProximityMode
 
 
 def _is_camera(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:

@@ -21,9 +21,9 @@ from bpy.props import (
     StringProperty,
 )
 
+from ..core.modes import RoomOutput
 from ..core.wfc.room import ROOM_HEURISTICS
-from ..core.wfc.vocab import DEFAULT_MAX_BACKTRACKS, DEFAULT_MAX_RESTARTS, DEFAULT_TIME_LIMIT
-from ..scene.room_output import OUTPUT_ITEMS
+from ..core.wfc.vocab import DEFAULT_CELL_SIZE, DEFAULT_MAX_BACKTRACKS, DEFAULT_MAX_RESTARTS, DEFAULT_TIME_LIMIT
 from .object_settings import ROTATION_ITEMS
 
 _HEURISTIC_LABELS = {
@@ -34,6 +34,12 @@ _HEURISTIC_LABELS = {
     "scanline": ("Scanline", "Fill row by row (one growing front: fewer dead ends with connectivity)"),
 }
 HEURISTIC_ITEMS = [(name.upper(), *_HEURISTIC_LABELS[name]) for name in ROOM_HEURISTICS]
+_OUTPUT_LABELS = {
+    RoomOutput.INSTANCES: ("Instances", "One object per room: points instancing the tiles with Geometry Nodes "
+                                        "(fast, light; the cell, tile and turn are point attributes)"),
+    RoomOutput.OBJECTS: ("Real Objects", "One linked duplicate per cell, to edit by hand (slow for large rooms)"),
+}
+OUTPUT_ITEMS = [(str(mode), *_OUTPUT_LABELS[mode]) for mode in RoomOutput]
 """Enum items of the solver heuristics: the identifier is the core name in capitals."""
 
 
@@ -92,7 +98,7 @@ def room_options(*, operator: bool) -> dict[str, Any]:
             unit='TIME_ABSOLUTE',
             options=flags, description="Give up after this many seconds"),
         "output": EnumProperty(
-            name="Output", items=OUTPUT_ITEMS, default='INSTANCES', options=flags,
+            name="Output", items=OUTPUT_ITEMS, default=RoomOutput.INSTANCES, options=flags,
             description="How the room is written: one instancer object, or one real object per cell"),
     }
 
@@ -126,7 +132,7 @@ class StrewRoomSettings(bpy.types.PropertyGroup):
             description="Take the cell size from the kit (its \"strew_cell_size\" property, else the tiles' "
             "bounds)"),
         "cell_size": FloatVectorProperty(
-            name="Cell Size", size=3, default=(2.0, 2.0, 2.0), min=0.001, soft_max=50.0, subtype='XYZ_LENGTH',
+            name="Cell Size", size=3, default=DEFAULT_CELL_SIZE, min=0.001, soft_max=50.0, subtype='XYZ_LENGTH',
             unit='LENGTH', description="Width, depth and height of one cell"),
         "use_border": BoolProperty(
             name="Closed Room", default=False,

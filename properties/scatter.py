@@ -15,7 +15,10 @@ from bpy.props import (
     StringProperty,
 )
 
+from ..core.modes import DensityMode, OutputMode, SurfaceMode
 from ..core.pool import close_kept_pool, default_workers
+from ..core.scatter.spec import DEFAULT_CHUNK_SIZE
+from . import hooks
 from .layer_look import (
     LayerCameraSettings,
     LayerDisplaySettings,
@@ -24,7 +27,6 @@ from .layer_look import (
     LayerVarietySettings,
     StrewKeepAwayRule,
 )
-from .modes import DensityMode, OutputMode, SurfaceMode
 from .rooms import StrewRoomSettings
 
 
@@ -199,11 +201,8 @@ class StrewLayer(LayerCameraSettings, LayerDisplaySettings, LayerVarietySettings
     )
 
 
-def _live_update_switched(self: bpy.types.PropertyGroup, context: bpy.types.Context) -> None:
-    from ..operators import live_update  # the operators package imports properties: import when used
-
-    if self.live_update:
-        live_update.start_watching(context.scene)
+def _live_update_switched(_self: bpy.types.PropertyGroup, context: bpy.types.Context) -> None:
+    hooks.live_update_switched(context.scene)
 
 
 class StrewSceneSettings(bpy.types.PropertyGroup):
@@ -222,7 +221,7 @@ class StrewSceneSettings(bpy.types.PropertyGroup):
     chunk_size: FloatProperty(
         name="Chunk Size", description="Large terrains are processed in square chunks of this side, in bounded "
         "memory and without seams",
-        default=512.0, min=1.0, soft_max=4096.0, subtype='DISTANCE', unit='LENGTH',
+        default=DEFAULT_CHUNK_SIZE, min=1.0, soft_max=4096.0, subtype='DISTANCE', unit='LENGTH',
     )
     workers: IntProperty(
         name="Workers", description="Processes that sample the chunks of a large terrain at the same time "

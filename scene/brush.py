@@ -16,10 +16,10 @@ import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.brush import erase, paint
+from ..core.modes import OutputMode, SurfaceMode
 from ..core.poisson import Samples
 from ..core.scatter import layer_functions, place
 from ..core.terrain import TerrainLookup
-from ..properties.modes import OutputMode, SurfaceMode
 from . import layer_fields, scatter_spec
 from .layer_points import PointSet, output_object, read_points, replace_points
 from .scatter_job import blockers_for, existing_points

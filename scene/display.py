@@ -13,7 +13,7 @@ from typing import Any
 import bpy
 import numpy as np
 
-from ..properties.modes import DisplayMode
+from ..core.modes import DisplayMode
 from .compat import set_modifier_inputs
 from .instancer import OWNER, PREFAB_ATTRIBUTE, RADIUS_ATTRIBUTE, ROTATION_ATTRIBUTE, SCALE_ATTRIBUTE, Prefab
 from .ownership import LAYER_KEY, is_owned, mark

@@ -21,8 +21,8 @@ from typing import Any
 import bpy
 import numpy as np
 
+from ..core.modes import DensityMode, SurfaceMode
 from ..core.poisson import Samples
-from ..properties.modes import DensityMode, SurfaceMode
 from .scatter_spec import LayerInput
 from .targets import target_objects
 from .terrain import read_weights

@@ -21,9 +21,9 @@ from ..core.fields import (
     PerlinNoise,
     VertexField,
 )
+from ..core.modes import DensityMode
 from ..core.proximity import Proximity
 from ..core.terrain import TerrainLookup
-from ..properties.modes import DensityMode
 from .layer_look import LookInput
 from .scatter_spec import DensityInput, LayerInput, MaskInput
 from .terrain import MeshArrays, read_exclusions

@@ -13,7 +13,7 @@ import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.camera import CameraView
-from ..properties.modes import DisplayMode, ProximityMode
+from ..core.modes import DisplayMode, ProximityMode
 
 
 class LookError(ValueError):

@@ -16,11 +16,11 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.camera import footprint
 from ..core.chunks import Backend
+from ..core.modes import SurfaceMode
 from ..core.poisson import Samples
 from ..core.scatter import LayerPoints, place, scatter_layer_steps
 from ..core.surface.layer import surface_layer_steps
 from ..core.terrain import TerrainLookup
-from ..properties.modes import SurfaceMode
 from . import job_cache, layer_fields
 from .job_cache import JobCache, Key
 from .layer_look import CameraInput

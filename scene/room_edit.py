@@ -13,9 +13,10 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
+from ..core.modes import RoomOutput
 from ..core.wfc import Contradiction, regenerate
-from .room_job import Plan, RoomError, RoomParams, RoomResult, prepare
-from .room_output import CELL_KEY, TILES_KEY, build_steps, read_placed, room_collection
+from .room_job import RoomError, RoomParams, RoomResult, prepare
+from .room_output import CELL_KEY, TILES_KEY, Plan, build_steps, read_placed, room_collection
 
 
 def _box(box_min, box_max, shape: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
@@ -80,7 +81,7 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
             name=params.room_name))
     origin, _size, shape = frame
     box = _box(box_min, box_max, shape)
-    mode = 'INSTANCES' if any(TILES_KEY in obj for obj in collection.objects) else 'OBJECTS'
+    mode = RoomOutput.INSTANCES if any(TILES_KEY in obj for obj in collection.objects) else RoomOutput.OBJECTS
     params = dataclasses.replace(params, size=shape, fixed=(), output=mode,
                                  origin=(float(origin[0]), float(origin[1]), float(origin[2])))
     kit, problem = prepare(params)
@@ -108,7 +109,7 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
     except (Contradiction, ValueError) as error:
         raise RoomError(rpt_("No room found: {error}").format(error=error)) from error
     plan = Plan(kit, rules, np.asarray(new).reshape(shape), 0, 0)
-    for _ in build_steps(scene, plan, params):
+    for _ in build_steps(scene, plan, params.destination):
         pass
     changed = int((plan.grid != grid).sum())
     return RoomResult(params.room_name, changed, len({rules.tiles[v] for v in np.unique(plan.grid)}), 0, 0)

@@ -23,18 +23,20 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core.wfc import Contradiction, Rules, Step
+from ..core.modes import RoomOutput
+from ..core.wfc import Contradiction, Step
 from ..core.wfc.room import FixedTile, RoomInputError, RoomProblem, RoomSpec, parse_fixed, room_problem
 from .room_kit import Kit, KitError, read_kit
 from .room_mxgmn import MXGMN_KEY, prepare_mxgmn
 from .room_output import (  # noqa: F401 (the output's names, re-exported for callers of the job)
     CELL_KEY,
     MIRROR_KEY,
-    OUTPUT_ITEMS,
     OWNER,
     ROOM_KEY,
     ROTATION_KEY,
     TILE_KEY,
+    Destination,
+    Plan,
     build_steps,
     clear_room,
     room_objects,
@@ -61,13 +63,15 @@ class RoomParams(RoomSpec):
     origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
     compatible: str = ""
     border: str | None = None  # no border unless asked for: any kit assembles whatever its labels
-    output: str = 'INSTANCES'  # or 'OBJECTS' (see room_output)
+    output: RoomOutput = RoomOutput.INSTANCES
 
     def __post_init__(self) -> None:
         if not self.kit:
             raise RoomError(rpt_("kit: name the collection that holds the tiles"))
-        if self.output not in {item[0] for item in OUTPUT_ITEMS}:
-            raise RoomError(rpt_("output: use INSTANCES or OBJECTS, got {value!r}").format(value=self.output))
+        if self.output not in set(RoomOutput):
+            raise RoomError(rpt_("output: use {choices}, got {value!r}").format(
+                choices=" | ".join(RoomOutput), value=self.output))
+        object.__setattr__(self, "output", RoomOutput(self.output))
         if not self.room_name.strip():
             raise RoomError(rpt_("room name: give the output collection a name"))
         if len(self.origin) != 3 or not all(math.isfinite(c) for c in self.origin):
@@ -77,6 +81,11 @@ class RoomParams(RoomSpec):
             super().__post_init__()
         except RoomInputError as error:
             raise _translated(error) from None
+
+    @property
+    def destination(self) -> Destination:
+        """Where the room is written, for :func:`~.room_output.build_steps`."""
+        return Destination(self.room_name, self.origin, self.output)
 
 
 def parse_room_text(fixed: str) -> tuple[FixedTile, ...]:
@@ -103,17 +112,6 @@ class RoomResult:
         ).format(name=self.name, placed=self.placed, kinds=self.tiles_used, seconds=sum(self.stages.values()),
                  solve=self.stages.get('solve', 0), build=self.stages.get('build', 0), restarts=self.restarts,
                  backtracks=self.backtracks)
-
-
-@dataclass
-class Plan:
-    """What a solve decided: rules, grid and the kit, ready to be built."""
-
-    kit: Kit
-    rules: Rules
-    grid: np.ndarray
-    restarts: int
-    backtracks: int
 
 
 def prepare(params: RoomParams) -> tuple[Kit, RoomProblem]:
@@ -169,7 +167,7 @@ def assemble(scene: bpy.types.Scene, params: RoomParams) -> Generator[tuple[floa
     stages["solve"] = time.perf_counter() - started
     started = time.perf_counter()
     total = int(plan.grid.size)
-    for fraction in build_steps(scene, plan, params):
+    for fraction in build_steps(scene, plan, params.destination):
         yield 0.5 + 0.5 * fraction, rpt_("Placing tiles: {done:,} of {total:,}").format(
             done=min(total, math.ceil(fraction * total)), total=total)
     stages["build"] = time.perf_counter() - started

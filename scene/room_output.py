@@ -22,18 +22,17 @@ from __future__ import annotations
 import math
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import bpy
 import numpy as np
 from mathutils import Matrix
 
+from ..core.modes import RoomOutput
+from ..core.wfc import Rules
 from .instancer import build_instancer_group, set_instancer_modifier
 from .naming import natural_name_key
 from .ownership import OWNER_KEY, is_owned, mark, owned_collection, rename
-
-if TYPE_CHECKING:
-    from .room_job import Plan, RoomParams
+from .room_kit import Kit
 
 OWNER = "room"
 ROOM_KEY = "strew_room"
@@ -44,14 +43,29 @@ MIRROR_KEY = "strew_mirror"
 SCALE_KEY = "strew_scale"
 TILES_KEY = "strew_tiles"
 TILE_SET_KEY = "strew_tile_set"
-OUTPUT_ITEMS = [
-    ('INSTANCES', "Instances", "One object per room: points instancing the tiles with Geometry Nodes "
-                               "(fast, light; the cell, tile and turn are point attributes)"),
-    ('OBJECTS', "Real Objects", "One linked duplicate per cell, to edit by hand (slow for large rooms)"),
-]
 NODE_GROUP_NAME = "Strew Room Instancer"
 NODE_GROUP_VERSION = 1
 BUILD_CHUNK = 250
+
+
+@dataclass
+class Plan:
+    """What a solve decided: rules, grid and the kit, ready to be built."""
+
+    kit: Kit
+    rules: Rules
+    grid: np.ndarray
+    restarts: int
+    backtracks: int
+
+
+@dataclass(frozen=True)
+class Destination:
+    """Where and how a room is written: the output collection's name, the room's origin, the kind of output."""
+
+    room_name: str
+    origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    output: RoomOutput = RoomOutput.INSTANCES
 
 
 @dataclass(frozen=True)
@@ -109,7 +123,7 @@ def _set_attribute(mesh: bpy.types.Mesh, name: str, kind: str, field: str, value
     attribute.data.foreach_set(field, np.ascontiguousarray(values).ravel())
 
 
-def write_instances(staging: bpy.types.Collection, plan: Plan, params: RoomParams) -> list[bpy.types.ID]:
+def write_instances(staging: bpy.types.Collection, plan: Plan, params: Destination) -> list[bpy.types.ID]:
     """The room as one point object with the room instancer modifier; returns the data-blocks created."""
     cells, tiles, rotations, mirrored = _variant_arrays(plan)
     tile_set, names = _tile_set(plan, params.room_name)
@@ -138,7 +152,7 @@ def write_instances(staging: bpy.types.Collection, plan: Plan, params: RoomParam
     return [tile_set, mesh, obj]
 
 
-def write_objects(staging: bpy.types.Collection, plan: Plan, params: RoomParams,
+def write_objects(staging: bpy.types.Collection, plan: Plan, params: Destination,
                   created: list[bpy.types.ID]) -> Generator[float, None, None]:
     """One linked duplicate per cell, in chunks (yields the fraction done); appends to ``created``."""
     cells, tiles, rotations, mirrored = _variant_arrays(plan)
@@ -166,13 +180,13 @@ def write_objects(staging: bpy.types.Collection, plan: Plan, params: RoomParams,
         yield min(1.0, (start + BUILD_CHUNK) / max(1, len(cells)))
 
 
-def build_steps(scene: bpy.types.Scene, plan: Plan, params: RoomParams) -> Generator[float, None, None]:
+def build_steps(scene: bpy.types.Scene, plan: Plan, params: Destination) -> Generator[float, None, None]:
     """Write the plan into a new collection (as ``params.output`` says), then swap it in for the old room."""
     staging = bpy.data.collections.new(params.room_name)
     mark(staging, OWNER, strew_name=params.room_name, strew_kit=plan.kit.collection.name)
     created: list[bpy.types.ID] = [staging]
     try:
-        if getattr(params, "output", 'INSTANCES') == 'OBJECTS':
+        if params.output == RoomOutput.OBJECTS:
             yield from write_objects(staging, plan, params, created)
         else:
             created += write_instances(staging, plan, params)

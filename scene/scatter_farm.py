@@ -20,10 +20,10 @@ import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.chunks import ChunkGrid, concat
+from ..core.modes import SurfaceMode
 from ..core.poisson import Samples
 from ..core.scatter import LayerPoints, LayerSpec, chunk_work, place_chunk, sample_chunk, scatter_layer
 from ..core.terrain import TerrainLookup
-from ..properties.modes import SurfaceMode
 from . import layer_fields, layer_surface, scatter_job, scatter_spec
 from .layer_points import PointSet, as_blockers, painted_points
 from .scatter_spec import LayerInput

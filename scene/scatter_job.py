@@ -15,10 +15,10 @@ import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.chunks import Backend
+from ..core.modes import OutputMode
 from ..core.poisson import Samples
 from ..core.scatter import LayerPoints
 from ..core.steps import run_to_end as run_steps
-from ..properties.modes import OutputMode
 from . import layer_surface, scatter_spec, worker_pool
 from .display import remove_unused_bounds, show_in_viewport
 from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, Placement, write_objects

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 
+from ..core.modes import DensityMode, OutputMode, SurfaceMode
 from ..core.scatter import LayerSpec
-from ..properties.modes import DensityMode, OutputMode, SurfaceMode
 from . import layer_look
 from .custom_props import CustomPropertyError
 from .instancer import Prefab, prefabs_of

@@ -5,12 +5,15 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
+from typing import Any, NamedTuple, Protocol, TypeVar, cast
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from .state import SamplerState
+
+class _Blocked(Protocol):
+    """What :func:`blockwise` needs of the object whose method it wraps (a ``SamplerState``)."""
+
+    block_rows: int
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 
@@ -21,7 +24,7 @@ def blockwise(method: _Method) -> _Method:
     ``None`` pass through unchanged."""
 
     @functools.wraps(method)
-    def run(self: SamplerState, first: np.ndarray, *rest: object) -> Any:
+    def run(self: _Blocked, first: np.ndarray, *rest: object) -> Any:
         n, rows = first.size, self.block_rows
         if n <= rows:
             return method(self, first, *rest)

@@ -20,6 +20,9 @@ from .. import variety
 
 ArrayFunction = Callable[[np.ndarray], np.ndarray]
 
+DEFAULT_CHUNK_SIZE = 512.0
+"""Side of the square chunks a large terrain is sampled in (world units), unless a layer sets its own."""
+
 
 @dataclass(frozen=True)
 class LayerSpec:
@@ -50,7 +53,7 @@ class LayerSpec:
     tile_size: float | None = None
     region: tuple[tuple[float, float], tuple[float, float]] | None = None
     tile_keep: float = 1.0
-    chunk_size: float = 512.0
+    chunk_size: float = DEFAULT_CHUNK_SIZE
     method: str = "maximal"
     max_points: int = 20_000_000
 

@@ -20,8 +20,7 @@ Examples
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from collections.abc import Generator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -34,9 +33,7 @@ from ..steps import run_to_end
 from ._fill import fill
 from ._mesh import face_frames, usable_faces, validate_mesh
 from ._state import SurfaceState
-
-RadiusFn = Callable[[np.ndarray], np.ndarray]
-SurfaceMaskFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
+from .settings import SurfaceMaskFn, SurfaceSettings
 
 
 class SurfaceSamples(NamedTuple):
@@ -47,42 +44,6 @@ class SurfaceSamples(NamedTuple):
     normals: np.ndarray
     faces: np.ndarray
     radii: np.ndarray
-
-
-@dataclass(frozen=True)
-class SurfaceSettings:
-    """What to sample.
-
-    Parameters
-    ----------
-    min_radius, max_radius
-        Radii are clamped to ``[min_radius, max_radius]``; ``max_radius=None`` means ``min_radius``.
-    radius_at
-        Array function ``xyz (M, 3) -> (M,)`` radius at each place; ``None`` means ``min_radius``.
-    is_allowed
-        Array function ``(xyz (M, 3), normals (M, 3)) -> (M,) bool``; ``None`` allows the whole surface.
-        :func:`slope_between` builds the usual one (walls, overhangs) from an up direction.
-    seed
-        Seed of the ``numpy.random.Generator`` behind every random choice.
-    max_points
-        Budget: refuse surfaces whose estimated point count ``area / min_radius**2`` exceeds it.
-
-    Examples
-    --------
-    >>> SurfaceSettings(min_radius=0.5).max_radius
-    0.5
-    """
-
-    min_radius: float
-    max_radius: float | None = None
-    radius_at: RadiusFn | None = None
-    is_allowed: SurfaceMaskFn | None = None
-    seed: int = 0
-    max_points: int = 20_000_000
-
-    def __post_init__(self) -> None:
-        if self.max_radius is None:  # one value from here on: the field itself
-            object.__setattr__(self, "max_radius", self.min_radius)
 
 
 def validate(settings: SurfaceSettings) -> None:

@@ -8,16 +8,14 @@ blocks of ``CHUNK`` queries so the (query, candidate) pair arrays stay small.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import numpy as np
 from numpy.typing import NDArray
 
 from .._grid import expand_ranges
 from ._hash import PointHash, ReachHash, table_size
-
-if TYPE_CHECKING:
-    from . import SurfaceSettings
+from .settings import SurfaceSettings
 
 CHUNK = 1 << 14
 Floats = NDArray[np.float64]

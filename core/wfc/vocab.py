@@ -29,6 +29,8 @@ ROTATIONS = (0, 90, 180, 270)
 HEURISTICS = ("entropy", "mrv", "scanline")
 """Cell-selection heuristics of the solver (see :mod:`.heuristics`)."""
 
+DEFAULT_CELL_SIZE = (2.0, 2.0, 2.0)
+"""A kit's cell (x, y, z, world units) when neither its tiles nor the settings give one."""
 DEFAULT_MAX_BACKTRACKS = 2000
 DEFAULT_MAX_RESTARTS = 20
 DEFAULT_TIME_LIMIT = 60.0

@@ -12,7 +12,7 @@ from scenes import add_layer, make_prefabs, make_terrain, point_attributes
 
 
 def live_update():  # the module as Blender loaded it
-    return importlib.import_module("bl_ext.strew_dev.strew.operators.live_update")
+    return importlib.import_module("bl_ext.strew_dev.strew.scene.live_update")
 
 
 def positions(layer_name: str) -> np.ndarray:
@@ -58,7 +58,7 @@ def layered_scene() -> bpy.types.Object:
 
 
 def test_a_look_setting_places_the_same_points_again(layered_scene: bpy.types.Object) -> None:
-    cache = live_update().CACHE
+    cache = live_update().service(bpy.context.scene).cache
     settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 5))  # fills the cache
     trees, bushes = cache.samples["Trees"][1], cache.samples["Bushes"][1]
     before = positions("Trees")
@@ -69,7 +69,7 @@ def test_a_look_setting_places_the_same_points_again(layered_scene: bpy.types.Ob
 
 
 def test_a_seed_change_samples_that_layer_and_the_ones_it_moves(layered_scene: bpy.types.Object) -> None:
-    cache = live_update().CACHE
+    cache = live_update().service(bpy.context.scene).cache
     settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 7))  # fills the cache
     trees, bushes = cache.samples["Trees"][1], cache.samples["Bushes"][1]
     settle(lambda: setattr(bpy.context.scene.strew.layers["Bushes"], "seed", 8))
@@ -80,7 +80,7 @@ def test_a_seed_change_samples_that_layer_and_the_ones_it_moves(layered_scene: b
 
 @pytest.mark.parametrize("edit", ["geometry", "transform", "modifier"])
 def test_a_terrain_edit_rebuilds_the_lookup(layered_scene: bpy.types.Object, edit: str) -> None:
-    cache = live_update().CACHE
+    cache = live_update().service(bpy.context.scene).cache
     terrain = layered_scene
     settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 3))
     surface = cache.surfaces["Terrain"][1]
@@ -104,7 +104,7 @@ def test_a_terrain_edit_rebuilds_the_lookup(layered_scene: bpy.types.Object, edi
 
 
 def test_the_cache_is_dropped_when_a_file_loads(layered_scene: bpy.types.Object, tmp_path) -> None:
-    cache = live_update().CACHE
+    cache = live_update().service(bpy.context.scene).cache
     settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 3))
     assert cache.surfaces and cache.samples
     path = tmp_path / "cache.blend"
@@ -258,3 +258,28 @@ def test_painting_a_group_no_layer_reads_changes_nothing(layered_scene: bpy.type
         assert not module.scheduled()
     finally:
         bpy.ops.object.mode_set(mode='OBJECT')
+
+
+def test_a_renamed_scene_keeps_its_live_update_and_sees_a_change_made_with_the_rename(layered_scene) -> None:
+    before = positions("Trees")
+    scene = bpy.context.scene
+
+    def rename_and_reseed() -> None:
+        scene.name = "Renamed"
+        scene.strew.layers["Trees"].seed = 7
+
+    settle(rename_and_reseed)
+    assert not np.array_equal(positions("Trees"), before)
+    assert_same_as_a_fresh_scatter()
+
+
+def test_a_failing_live_run_shows_its_problem_until_a_run_succeeds(layered_scene) -> None:
+    module = live_update()
+    scene = bpy.context.scene
+    layer = scene.strew.layers["Bushes"]
+    settle(lambda: setattr(layer, "mask_vertex_group", "nowhere"))
+    problem = module.problem(scene)
+    assert problem is not None and 'no vertex group "nowhere"' in problem and "\n" not in problem
+    settle(lambda: setattr(layer, "mask_vertex_group", ""))
+    assert module.problem(scene) is None
+    assert_same_as_a_fresh_scatter()

@@ -60,7 +60,8 @@ def test_mirrored_variants_are_negative_scale_in_both_modes() -> None:
     grid = np.array([[0, 1], [2, 1]]).reshape(2, 2, 1)
     for output in ('INSTANCES', 'OBJECTS'):
         params = room_job.RoomParams(kit=kit.name, size=(2, 2, 1), output=output, origin=(10.0, 0.0, 0.0))
-        for _ in room_job.build_steps(bpy.context.scene, room_job.Plan(parsed, rules, grid, 0, 0), params):
+        plan = room_job.Plan(parsed, rules, grid, 0, 0)
+        for _ in room_job.build_steps(bpy.context.scene, plan, params.destination):
             pass
         placed = read_room()
         for cell, (tile, rotation, p) in placed.items():
@@ -268,7 +269,7 @@ def test_realized_mirrored_tiles_face_outwards_after_flip_faces_on_strew_mirror(
     grid = np.array([0, 1, 1, 0]).reshape(2, 2, 1)
     params = room_job.RoomParams(kit=kit.name, size=(2, 2, 1), cell_size=(2.0, 2.0, 2.0))
     plan = room_job.Plan(room_kit.read_kit(kit, "", (2.0, 2.0, 2.0)), rules, grid, 0, 0)
-    for _ in room_job.build_steps(bpy.context.scene, plan, params):
+    for _ in room_job.build_steps(bpy.context.scene, plan, params.destination):
         pass
     room = room_collection().objects[0]
     tree = bpy.data.node_groups.new("Realize", 'GeometryNodeTree')

@@ -137,7 +137,7 @@ def test_targets_from_above_without_a_terrain() -> None:
 
 
 def test_live_update_follows_a_terrain_edit() -> None:
-    live_update = importlib.import_module("bl_ext.strew_dev.strew.operators.live_update")
+    live_update = importlib.import_module("bl_ext.strew_dev.strew.scene.live_update")
     terrain = make_terrain(size=30.0, subdivisions=8)
     scene = bpy.context.scene
     scene.strew.terrain = terrain
@@ -157,7 +157,7 @@ def test_live_update_follows_a_terrain_edit() -> None:
 
 
 def test_live_update_runs_in_slices_and_a_new_change_restarts_it() -> None:
-    live_update = importlib.import_module("bl_ext.strew_dev.strew.operators.live_update")
+    live_update = importlib.import_module("bl_ext.strew_dev.strew.scene.live_update")
     terrain = make_terrain(size=60.0, subdivisions=12)
     scene = bpy.context.scene
     scene.strew.terrain = terrain
@@ -167,7 +167,8 @@ def test_live_update_runs_in_slices_and_a_new_change_restarts_it() -> None:
     scene.strew.live_update = True
     terrain.location.z += 2.0
     bpy.context.view_layer.update()
-    assert live_update._on_timer() == 0.0  # one slice done, called again at once; nothing written yet
+    live = live_update.service(scene)
+    assert live._on_timer() == 0.0  # one slice done, called again at once; nothing written yet
     assert np.array_equal(before, output("Grass")["position"])
     terrain.location.z += 3.0
     bpy.context.view_layer.update()  # a new change drops the unfinished run and waits for the pause again
@@ -179,7 +180,7 @@ def test_live_update_runs_in_slices_and_a_new_change_restarts_it() -> None:
 
 
 def test_a_file_saved_with_live_update_on_does_not_rescatter_when_loaded(tmp_path: Path) -> None:
-    live_update = importlib.import_module("bl_ext.strew_dev.strew.operators.live_update")
+    live_update = importlib.import_module("bl_ext.strew_dev.strew.scene.live_update")
     scene = bpy.context.scene
     scene.strew.terrain = make_terrain(size=30.0, subdivisions=8)
     add_layer("Bushes", make_prefabs("Bushes"), 1.5, 1.5)
@@ -198,7 +199,7 @@ def test_a_file_saved_with_live_update_on_does_not_rescatter_when_loaded(tmp_pat
 
 
 def test_live_update_is_off_by_default_and_waits_for_a_running_job() -> None:
-    live_update = importlib.import_module("bl_ext.strew_dev.strew.operators.live_update")
+    live_update = importlib.import_module("bl_ext.strew_dev.strew.scene.live_update")
     terrain = make_terrain(size=30.0, subdivisions=8)
     scene = bpy.context.scene
     scene.strew.terrain = terrain

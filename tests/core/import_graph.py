@@ -2,13 +2,13 @@
 
 ``imports(root, package)`` maps each module to the modules it imports: package modules by their dotted name
 (``from .x import y`` resolves to ``package.x.y`` when that is a module, else to ``package.x``) and outside
-modules by their top-level name (``bpy``). Imports under ``if TYPE_CHECKING:`` are left out: they never run.
+modules by their top-level name (``bpy``). Every import counts: at the top, inside functions (lazy) and under
+``if TYPE_CHECKING:`` (a type-only import is still a dependency of the design).
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
 from pathlib import Path
 
 SKIP = {"tests", "bench", "docs", "dist", "build"}
@@ -28,19 +28,6 @@ def module_names(root: Path, package: str) -> dict[str, Path]:
     return names
 
 
-def _run_time_nodes(tree: ast.Module) -> Iterable[ast.AST]:
-    """Every node except the bodies of ``if TYPE_CHECKING:`` blocks."""
-    stack: list[ast.AST] = [tree]
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
-                stack.extend(child.orelse)
-            else:
-                stack.append(child)
-
-
 def imports(root: Path, package: str) -> dict[str, set[str]]:
     """Module → imported modules, for every module of the package (see the module docstring)."""
     modules = module_names(root, package)
@@ -48,7 +35,7 @@ def imports(root: Path, package: str) -> dict[str, set[str]]:
     for name, path in modules.items():
         here = name if path.name == "__init__.py" else name.rpartition(".")[0]
         found: set[str] = set()
-        for node in _run_time_nodes(ast.parse(path.read_text(), str(path))):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     found.add(alias.name if alias.name in modules else alias.name.split(".")[0])

@@ -1,7 +1,8 @@
-"""The layering holds: no import cycle between Strew's modules, and core/ reaches neither Blender nor its side.
+"""The layering holds: no import cycle between Strew's modules, core/ reaches neither Blender nor its side, and
+the Blender side imports one way only: core ← properties ← scene ← demos ← operators ← panels.
 
-The graph comes from the AST of every module (``import_graph``), lazy imports inside functions included: a cycle
-hidden in a function body is still a cycle of the design.
+The graph comes from the AST of every module (``import_graph``), lazy and type-only imports included: a cycle
+hidden in a function body or under ``TYPE_CHECKING`` is still a cycle of the design.
 """
 
 from __future__ import annotations
@@ -13,6 +14,42 @@ from import_graph import cycles, imports
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BLENDER_MODULES = {"bpy", "mathutils", "gpu", "bmesh", "bpy_extras", "bl_ui", "addon_utils"}
+# Each part of the package, lowest first: a module may import its own part and the parts below it.
+LAYERS = ("core", "properties", "scene", "demos", "operators", "panels")
+# Modules any part may use, which use nothing of Strew themselves.
+BASE = {"version", "registration", "translations"}
+# Entry points: they start things (the extension's register, the command line, make demo) and may use anything.
+ENTRY = {"", "__main__", "cli", "cli_blend", "cli_farm", "cli_files", "cli_room", "demos.build"}
+
+
+def layer_of(module: str, package: str) -> int | None:
+    """The layer index of a package module (-1 for the base modules), None for an entry point."""
+    inner = module.removeprefix(package).removeprefix(".")
+    if inner in ENTRY:
+        return None
+    if inner in BASE:
+        return -1
+    top = inner.split(".")[0]
+    if top not in LAYERS:
+        raise AssertionError(f"{module}: put it in one of {LAYERS}, the base modules or the entry points")
+    return LAYERS.index(top)
+
+
+def upward_imports(graph: dict[str, set[str]], package: str) -> list[str]:
+    """``module -> import`` for every import from a part to a part above it (or to an entry point)."""
+    found = []
+    for module, targets in graph.items():
+        here = layer_of(module, package)
+        if here is None:
+            continue
+        for target in targets:
+            if not (target == package or target.startswith(package + ".")):
+                continue
+            there = layer_of(target, package)
+            if there is None or there > here or (here == -1 and there != -1 and not target.startswith(
+                    f"{package}.core")):
+                found.append(f"{module} -> {target}")
+    return sorted(found)
 
 
 def core_violations(graph: dict[str, set[str]], package: str) -> list[str]:
@@ -49,6 +86,12 @@ def test_core_imports_nothing_from_blender_or_the_blender_side(graph: dict[str, 
     assert not found, "core/ must stay pure Python + numpy:\n" + "\n".join("  " + line for line in found)
 
 
+def test_the_blender_side_imports_only_downward(graph: dict[str, set[str]]) -> None:
+    found = upward_imports(graph, "strew")
+    assert not found, (f"imports against the direction {' <- '.join(LAYERS)} (a property update that must start "
+                       "work goes through properties/hooks.py):\n" + "\n".join("  " + line for line in found))
+
+
 def _package(root: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
         path = root / name
@@ -73,6 +116,20 @@ def test_the_checks_find_a_synthetic_cycle_and_a_core_import_of_bpy(tmp_path: Pa
     })
     graph = imports(root, "pkg")
     assert "pkg.tests.test_x" not in graph
-    assert graph["pkg.core.pure"] == {"numpy", "typing"}  # TYPE_CHECKING imports never run
+    assert graph["pkg.core.pure"] == {"numpy", "typing", "bpy"}  # a type-only import counts too
     assert cycles(graph) == [["pkg.a", "pkg.b", "pkg.sub.c"]]
-    assert core_violations(graph, "pkg") == ["pkg.core.bad -> mathutils", "pkg.core.bad -> pkg.scene.job"]
+    assert core_violations(graph, "pkg") == [
+        "pkg.core.bad -> mathutils", "pkg.core.bad -> pkg.scene.job", "pkg.core.pure -> bpy"]
+
+
+def test_the_direction_check_finds_an_upward_import_and_a_type_only_one(tmp_path: Path) -> None:
+    root = _package(tmp_path / "pkg", {
+        "__init__.py": "from . import panels\n",  # the entry point may import anything
+        "version.py": "",
+        "core/__init__.py": "",
+        "properties/__init__.py": "from ..core import x\nfrom .. import version\n",
+        "scene/__init__.py": "def f():\n    from ..operators import run\n",  # lazy: still upward
+        "operators/__init__.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..panels import p\n",
+        "panels/__init__.py": "from ..scene import s\nfrom ..properties import t\n",
+    })
+    assert upward_imports(imports(root, "pkg"), "pkg") == ["pkg.operators -> pkg.panels", "pkg.scene -> pkg.operators"]

@@ -1,5 +1,6 @@
-"""Identifiers of the Scatter enum settings, shared by the properties that declare them and the scene code that
-reads them (``layer.density_mode == DensityMode.IMAGE``), so a renamed item cannot drift apart."""
+"""Identifiers of the enum settings of Scatter and Tile Rooms, declared once: the properties build their items
+from them, and the scene code and the command line compare with them (``layer.density_mode ==
+DensityMode.IMAGE``), so a renamed item cannot drift apart."""
 
 from __future__ import annotations
 
@@ -43,3 +44,10 @@ class SurfaceMode(StrEnum):
 
     TOP = 'TOP'
     ALL = 'ALL'
+
+
+class RoomOutput(StrEnum):
+    """What Assemble Room writes (``StrewRoomSettings.output``)."""
+
+    INSTANCES = 'INSTANCES'
+    OBJECTS = 'OBJECTS'

@@ -1,0 +1,191 @@
+"""What a live update looks at: which layer's inputs a depsgraph update changed.
+
+Inputs of a layer: its settings, the scene's Scatter settings, the geometry and transform of its targets (the
+terrain, or the meshes of its Targets collection), of the objects in its Exclude and Proximity collections, its
+density image, with camera culling or falloff its camera (placement, lens, clipping), and the weights of the
+terrain's vertex groups it reads. Weights are compared at the pause after an edit of the terrain in Weight Paint
+or Edit mode (reading them takes a pass over every vertex: too slow for every brush dab).
+
+A :class:`Watch` keeps what was last seen, keyed by ``session_uid`` (a rename loses nothing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import bpy
+
+from .job_cache import fingerprint, weight_digests
+from .ownership import is_owned
+from .scatter_spec import groups_read
+from .targets import target_objects
+
+# Scene settings that do not change any layer's result.
+PASSIVE = {"rna_type", "live_update", "active_layer_index", "show_preview", "room", "layers"}
+# Object modes in which vertex weights change (painted, or assigned from the Vertex Groups panel).
+WEIGHT_MODES = {'WEIGHT_PAINT', 'EDIT'}
+
+Snapshot = tuple[tuple[Any, ...], list[tuple[Any, ...]]]
+
+
+@dataclass
+class Watch:
+    """What one scene's live update saw last: settings, source fingerprints, vertex group weights."""
+
+    snapshot: Snapshot | None = None
+    fingerprints: dict[int, tuple[Any, ...]] = field(default_factory=dict)  # object session_uid -> fingerprint
+    weights: dict[tuple[int, str], str] = field(default_factory=dict)  # (terrain uid, group) -> weights' hash
+    repainted: bool = False  # the terrain was edited in a weight mode since the last check
+
+    def start(self, scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph | None = None) -> None:
+        """Take the current settings and sources as the reference."""
+        settings = scene.strew
+        self.snapshot = snapshot(settings)
+        depsgraph = depsgraph or bpy.context.evaluated_depsgraph_get()
+        for layer in settings.layers:
+            for obj in sources(settings, layer):
+                if isinstance(obj, bpy.types.Object):
+                    self.fingerprints[obj.session_uid] = fingerprint(obj, depsgraph)
+        self.remember_weights(settings, depsgraph)
+        self.repainted = False
+
+    def first_changed(self, scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) -> int | None:
+        """Index of the first layer whose inputs this depsgraph update changed, or None."""
+        settings = scene.strew
+        before = self.snapshot
+        if before is None:  # a file loaded with Live Update on: what it holds now is the reference
+            self.start(scene, depsgraph)
+            return None
+        now = snapshot(settings)
+        self.snapshot = now
+        first: int | None = None
+        if before != now:
+            if before[0] != now[0]:
+                first = 0
+            else:
+                old, new = before[1], now[1]
+                first = next((i for i in range(len(new)) if i >= len(old) or old[i] != new[i]), None)
+        touched = _touched(depsgraph)
+        for index, layer in enumerate(settings.layers):
+            if first is not None and index >= first:
+                break
+            if any(self._changed(block, depsgraph) for block in sources(settings, layer)
+                   if block.session_uid in touched):
+                first = index
+        terrain = settings.terrain
+        edited = terrain is not None and terrain.session_uid in touched and terrain.mode in WEIGHT_MODES
+        if edited and any(groups_per_layer(settings)):
+            # Weights are not part of the geometry's fingerprint and reading them is too slow for every brush
+            # dab: the check waits for the pause (:meth:`repaint_first`).
+            self.repainted = True
+        return first
+
+    def _changed(self, block: bpy.types.ID, depsgraph: bpy.types.Depsgraph) -> bool:
+        """Whether the object (or image) differs from when it was last seen; remembers it. Blender also reports
+        objects as updated when only the relations around them were rebuilt (Strew adding its output), so an
+        update counts only when the fingerprint changed."""
+        if not isinstance(block, bpy.types.Object):
+            return True  # an image: reported only when it changed
+        now = fingerprint(block, depsgraph)
+        if self.fingerprints.get(block.session_uid) == now:
+            return False
+        self.fingerprints[block.session_uid] = now
+        return True
+
+    def remember_weights(self, settings: Any, depsgraph: bpy.types.Depsgraph) -> set[str]:
+        """Hash the weights of the terrain's vertex groups the layers read; the groups whose hash changed."""
+        terrain = settings.terrain
+        names = set().union(*groups_per_layer(settings)) if terrain is not None else set()
+        if not names:
+            return set()
+        changed = set()
+        for name, digest in weight_digests(terrain, depsgraph, names).items():
+            key = (terrain.session_uid, name)
+            if self.weights.get(key) != digest:
+                changed.add(name)
+                self.weights[key] = digest
+        return changed
+
+    def repaint_first(self, scene: bpy.types.Scene) -> int | None:
+        """After weights were edited: the first layer that reads a vertex group whose weights changed, or None."""
+        if not self.repainted:
+            return None
+        self.repainted = False
+        changed = self.remember_weights(scene.strew, bpy.context.evaluated_depsgraph_get())
+        return next((i for i, groups in enumerate(groups_per_layer(scene.strew)) if groups & changed), None)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, bpy.types.ID):
+        return ("ID", value.session_uid)
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    try:
+        return tuple(value)
+    except TypeError:
+        return repr(value)
+
+
+def _signature(group: bpy.types.PropertyGroup, skip: set[str]) -> tuple[Any, ...]:
+    return tuple(_plain(getattr(group, p.identifier)) for p in group.bl_rna.properties if p.identifier not in skip)
+
+
+def snapshot(settings: Any) -> Snapshot:
+    """The scene's and each layer's settings; a layer that looks through a camera also notes which one (picking
+    another scene camera changes it)."""
+    return _signature(settings, PASSIVE), [(*_signature(layer, {"rna_type"}), _camera_uid(settings, layer))
+                                           for layer in settings.layers]
+
+
+def _camera(settings: Any, layer: Any) -> bpy.types.Object | None:
+    """The camera a layer culls or thins by (its own, else the scene's), or None."""
+    if not (layer.camera_cull or layer.camera_falloff):
+        return None
+    return layer.camera or settings.id_data.camera
+
+
+def _camera_uid(settings: Any, layer: Any) -> int | None:
+    camera = _camera(settings, layer)
+    return None if camera is None else camera.session_uid
+
+
+def sources(settings: Any, layer: Any) -> list[bpy.types.ID]:
+    """The data-blocks a layer reads from the scene (objects and its density image)."""
+    found: list[bpy.types.ID] = []
+    if layer.targets is not None:
+        found += target_objects(layer.targets)
+    elif settings.terrain is not None:
+        found.append(settings.terrain)
+    for collection in (layer.exclusion_collection, layer.proximity_collection):
+        if collection is not None:
+            found += collection.all_objects
+    if layer.density_image is not None:
+        found.append(layer.density_image)
+    camera = _camera(settings, layer)
+    if camera is not None:
+        found.append(camera)
+    return found
+
+
+def _touched(depsgraph: bpy.types.Depsgraph) -> set[int]:
+    """session_uids of the objects and images this update changed (not Strew's own output)."""
+    touched: set[int] = set()
+    for update in depsgraph.updates:
+        block = update.id.original
+        if isinstance(block, bpy.types.Camera):  # lens or clipping: the objects showing it through
+            touched |= {obj.session_uid for obj in bpy.data.objects if obj.data == block}
+        elif isinstance(block, bpy.types.Image) or (
+            isinstance(block, bpy.types.Object)
+            and (update.is_updated_geometry or update.is_updated_transform)
+            and not is_owned(block)
+        ):
+            touched.add(block.session_uid)
+    return touched
+
+
+def groups_per_layer(settings: Any) -> list[set[str]]:
+    """Per layer, the terrain vertex groups it reads (empty for layers on their own Targets)."""
+    return [set() if layer.targets is not None else
+            groups_read(layer.mask_vertex_group, layer.density_mode, layer.density_vertex_group)
+            for layer in settings.layers]
