@@ -9,9 +9,10 @@ from ..version import __version__
 
 
 class STREW_OT_about(bpy.types.Operator):
+    """Show which version of Strew is running"""
+
     bl_idname = "strew.about"
     bl_label = "About Strew"
-    bl_description = "Show which version of Strew is running"
     bl_options = {'REGISTER'}
 
     def execute(self, context: bpy.types.Context) -> set[str]:

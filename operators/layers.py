@@ -1,66 +1,57 @@
-"""Scatter layer list operators: add, remove, move."""
+"""Scatter layer list operators: add, remove, move layers; add and remove keep-away rules."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import bpy
 from bpy.props import EnumProperty
+
+from .list_edit import ListAdd, ListRemove
 
 
 def _settings(context: bpy.types.Context):  # -> StrewSceneSettings
     return context.scene.strew
 
 
-class STREW_OT_layer_add(bpy.types.Operator):
+class STREW_OT_layer_add(ListAdd, bpy.types.Operator):
+    """Add a scatter layer below the active one"""
+
     bl_idname = "strew.layer_add"
     bl_label = "Add Layer"
-    bl_description = "Add a scatter layer below the active one"
     bl_options = {'REGISTER', 'UNDO'}
 
     @classmethod
-    def poll(cls, context: bpy.types.Context) -> bool:
-        return context.scene is not None
+    def target(cls, context: bpy.types.Context) -> tuple[Any, str, str] | None:
+        return _settings(context), "layers", "active_layer_index"
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        settings = _settings(context)
-        layer = settings.layers.add()
-        taken = {other.name for other in settings.layers}
-        number = len(settings.layers)
+    def fill(self, context: bpy.types.Context, owner: Any, item: Any) -> None:
+        taken = {other.name for other in owner.layers}
+        number = len(owner.layers)
         while f"Layer {number}" in taken:
             number += 1
-        layer.name = f"Layer {number}"
-        layer.seed = number
-        last = len(settings.layers) - 1
-        target = min(settings.active_layer_index + 1, last) if last else 0
-        settings.layers.move(last, target)
-        settings.active_layer_index = target
-        return {'FINISHED'}
+        item.name = f"Layer {number}"
+        item.seed = number
 
 
-class STREW_OT_layer_remove(bpy.types.Operator):
+class STREW_OT_layer_remove(ListRemove, bpy.types.Operator):
+    """Remove the active scatter layer (its scattered output stays until Clear)"""
+
     bl_idname = "strew.layer_remove"
     bl_label = "Remove Layer"
-    bl_description = "Remove the active scatter layer (its scattered output stays until Clear)"
     bl_options = {'REGISTER', 'UNDO'}
+    empty = "There is no layer to remove"
 
     @classmethod
-    def poll(cls, context: bpy.types.Context) -> bool:
-        if context.scene is None or not len(context.scene.strew.layers):
-            cls.poll_message_set("There is no layer to remove")
-            return False
-        return True
-
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        settings = _settings(context)
-        index = min(settings.active_layer_index, len(settings.layers) - 1)
-        settings.layers.remove(index)
-        settings.active_layer_index = max(0, min(index, len(settings.layers) - 1))
-        return {'FINISHED'}
+    def target(cls, context: bpy.types.Context) -> tuple[Any, str, str] | None:
+        return _settings(context), "layers", "active_layer_index"
 
 
 class STREW_OT_layer_move(bpy.types.Operator):
+    """Move the active layer up or down (layers run top to bottom, big objects first)"""
+
     bl_idname = "strew.layer_move"
     bl_label = "Move Layer"
-    bl_description = "Move the active layer up or down (layers run top to bottom, big objects first)"
     bl_options = {'REGISTER', 'UNDO'}
 
     direction: EnumProperty(
@@ -85,53 +76,45 @@ class STREW_OT_layer_move(bpy.types.Operator):
         return {'FINISHED'}
 
 
-class STREW_OT_keep_away_add(bpy.types.Operator):
+def _active_layer_rules(context: bpy.types.Context) -> tuple[Any, str, str] | None:
+    """The active layer's keep-away rules, when that layer has a layer above it to keep away from."""
+    settings = _settings(context)
+    if not 0 < settings.active_layer_index < len(settings.layers):
+        return None
+    return settings.layers[settings.active_layer_index], "keep_away_rules", "active_rule_index"
+
+
+class STREW_OT_keep_away_add(ListAdd, bpy.types.Operator):
     """Keep the active layer a set distance from one earlier layer"""
 
     bl_idname = "strew.keep_away_add"
     bl_label = "Add Keep-Away Rule"
     bl_options = {'REGISTER', 'UNDO'}
+    missing = "Only a layer below another one can keep away from it"
 
     @classmethod
-    def poll(cls, context: bpy.types.Context) -> bool:
-        settings = context.scene.strew if context.scene else None
-        if settings is None or not 0 < settings.active_layer_index < len(settings.layers):
-            cls.poll_message_set("Only a layer below another one can keep away from it")
-            return False
-        return True
+    def target(cls, context: bpy.types.Context) -> tuple[Any, str, str] | None:
+        return _active_layer_rules(context)
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def fill(self, context: bpy.types.Context, owner: Any, item: Any) -> None:
         settings = _settings(context)
-        layer = settings.layers[settings.active_layer_index]
-        rule = layer.keep_away_rules.add()
-        rule.layer = settings.layers[settings.active_layer_index - 1].name
-        layer.active_rule_index = len(layer.keep_away_rules) - 1
-        return {'FINISHED'}
+        item.layer = settings.layers[settings.active_layer_index - 1].name
 
 
-class STREW_OT_keep_away_remove(bpy.types.Operator):
+class STREW_OT_keep_away_remove(ListRemove, bpy.types.Operator):
     """Remove the active layer's selected keep-away rule"""
 
     bl_idname = "strew.keep_away_remove"
     bl_label = "Remove Keep-Away Rule"
     bl_options = {'REGISTER', 'UNDO'}
+    missing = empty = "The active layer has no keep-away rule"
 
     @classmethod
-    def poll(cls, context: bpy.types.Context) -> bool:
-        settings = context.scene.strew if context.scene else None
-        if settings is None or not 0 <= settings.active_layer_index < len(settings.layers) \
-                or not len(settings.layers[settings.active_layer_index].keep_away_rules):
-            cls.poll_message_set("The active layer has no keep-away rule")
-            return False
-        return True
-
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def target(cls, context: bpy.types.Context) -> tuple[Any, str, str] | None:
         settings = _settings(context)
-        layer = settings.layers[settings.active_layer_index]
-        index = min(layer.active_rule_index, len(layer.keep_away_rules) - 1)
-        layer.keep_away_rules.remove(index)
-        layer.active_rule_index = max(0, index - 1)
-        return {'FINISHED'}
+        if not 0 <= settings.active_layer_index < len(settings.layers):
+            return None
+        return settings.layers[settings.active_layer_index], "keep_away_rules", "active_rule_index"
 
 
 classes = (STREW_OT_layer_add, STREW_OT_layer_remove, STREW_OT_layer_move, STREW_OT_keep_away_add,

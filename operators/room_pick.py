@@ -18,10 +18,11 @@ BOX_COLOUR = (1.0, 0.45, 0.1, 1.0)
 
 
 class STREW_OT_pick_room_box(bpy.types.Operator):
+    ("Click the box's first cell on the room in the viewport, then its last: From and To of Regenerate Box take the "
+     "two cells (Esc keeps them as they were)")
+
     bl_idname = "strew.pick_room_box"
     bl_label = "Pick Box"
-    bl_description = ("Click the box's first cell on the room in the viewport, then its last: From and To of "
-                      "Regenerate Box take the two cells (Esc keeps them as they were)")
     bl_options = {'REGISTER', 'UNDO'}
 
     @classmethod

@@ -29,10 +29,11 @@ def has_room(operator: type[bpy.types.Operator], context: bpy.types.Context) -> 
 
 
 class STREW_OT_regenerate_room_box(bpy.types.Operator):
+    ("Re-solve the cells of the box (From … To, inclusive) of the room Strew assembled; the cells around it keep "
+     "their tiles and the new ones fit them")
+
     bl_idname = "strew.regenerate_room_box"
     bl_label = "Regenerate Box"
-    bl_description = ("Re-solve the cells of the box (From … To, inclusive) of the room Strew assembled; the "
-                      "cells around it keep their tiles and the new ones fit them")
     bl_options = {'REGISTER', 'UNDO'}
 
     # The box, and every option of Assemble Room (a script may override the panel's, e.g. the seed).
@@ -69,10 +70,11 @@ class STREW_OT_regenerate_room_box(bpy.types.Operator):
 
 
 class STREW_OT_import_mxgmn(bpy.types.Operator, ImportHelper):
+    ("Import an mxgmn (WaveFunctionCollapse) simple-tiled XML tileset as a kit of flat 1 m tiles that keeps the "
+     "tileset's own adjacency rules; pictures beside the XML become textures")
+
     bl_idname = "strew.import_mxgmn"
     bl_label = "Import mxgmn XML"
-    bl_description = ("Import an mxgmn (WaveFunctionCollapse) simple-tiled XML tileset as a kit of flat 1 m tiles "
-                      "that keeps the tileset's own adjacency rules; pictures beside the XML become textures")
     bl_options = {'REGISTER', 'UNDO'}
 
     filename_ext = ".xml"

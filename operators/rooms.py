@@ -6,6 +6,7 @@ The work lives in ``scene.room_job`` / ``scene.room_kit`` (shared with the comma
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
@@ -25,6 +26,7 @@ from ..scene.room_kit import (
     tiles_off_cell,
     write_sockets,
 )
+from .list_edit import ListAdd, ListRemove
 from .modal_job import ModalJob
 
 
@@ -61,10 +63,11 @@ def room_params(operator: bpy.types.Operator) -> room_job.RoomParams:
 
 
 class STREW_OT_assemble_room(ModalJob):
+    ("Fill a grid with the kit's tiles so that every side fits its neighbour; replaces only Strew's previous room of "
+     "the same name")
+
     bl_idname = "strew.assemble_room"
     bl_label = "Assemble Room"
-    bl_description = ("Fill a grid with the kit's tiles so that every side fits its neighbour; replaces only "
-                      "Strew's previous room of the same name")
     bl_options = {'REGISTER', 'UNDO'}
 
     # Every property overrides the Tile Rooms panel's value when a script sets it.
@@ -120,9 +123,10 @@ class STREW_OT_assemble_room(ModalJob):
 
 
 class STREW_OT_clear_room(bpy.types.Operator):
+    """Remove the room Strew assembled; the kit and your own objects are never touched"""
+
     bl_idname = "strew.clear_room"
     bl_label = "Clear Room"
-    bl_description = "Remove the room Strew assembled; the kit and your own objects are never touched"
     bl_options = {'REGISTER', 'UNDO'}
 
     room_name: StringProperty(name="Room", description="Room to clear (default: the panel's)",
@@ -136,11 +140,11 @@ class STREW_OT_clear_room(bpy.types.Operator):
 
 
 class STREW_OT_detect_sockets(bpy.types.Operator):
+    ("Label the four sides of the tiles from the faces lying on the cell's boundary planes (rasterised and hashed; "
+     "mirrored profiles get labels x and x~ that fit each other). Review them afterwards")
+
     bl_idname = "strew.detect_sockets"
     bl_label = "Detect Sockets"
-    bl_description = ("Label the four sides of the tiles from the faces lying on the cell's boundary planes "
-                      "(rasterised and hashed; mirrored profiles get labels x and x~ that fit each other). Review "
-                      "them afterwards")
     bl_options = {'REGISTER', 'UNDO'}
 
     target: EnumProperty(
@@ -203,10 +207,11 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
 
 
 class STREW_OT_build_demo_kit(bpy.types.Operator):
+    ("Build a modular kit of 53 tiles (floors, walls, corners, doors, arches, windows, corridors, stairs, balconies, "
+     "air) with sockets set, in a new collection")
+
     bl_idname = "strew.build_demo_kit"
     bl_label = "Build Demo Kit"
-    bl_description = ("Build a modular kit of 53 tiles (floors, walls, corners, doors, arches, windows, "
-                      "corridors, stairs, balconies, air) with sockets set, in a new collection")
     bl_options = {'REGISTER', 'UNDO'}
 
     name: StringProperty(name="Name", default="Tiles")
@@ -219,39 +224,38 @@ class STREW_OT_build_demo_kit(bpy.types.Operator):
         return {'FINISHED'}
 
 
-class STREW_OT_fixed_tile_add(bpy.types.Operator):
+def _fixed_tiles(context: bpy.types.Context) -> tuple[Any, str, str]:
+    return context.scene.strew.room, "fixed", "active_fixed_index"
+
+
+class STREW_OT_fixed_tile_add(ListAdd, bpy.types.Operator):
     """Pin a tile to a cell (the active object, when it is a tile of the kit)"""
 
     bl_idname = "strew.fixed_tile_add"
     bl_label = "Add Fixed Tile"
     bl_options = {'REGISTER', 'UNDO'}
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        room = context.scene.strew.room
-        item = room.fixed.add()
+    @classmethod
+    def target(cls, context: bpy.types.Context) -> tuple[Any, str, str] | None:
+        return _fixed_tiles(context)
+
+    def fill(self, context: bpy.types.Context, owner: Any, item: Any) -> None:
         active = context.active_object
-        if active is not None and room.kit is not None and active.name in room.kit.all_objects:
+        if active is not None and owner.kit is not None and active.name in owner.kit.all_objects:
             item.tile = active
-        room.active_fixed_index = len(room.fixed) - 1
-        return {'FINISHED'}
 
 
-class STREW_OT_fixed_tile_remove(bpy.types.Operator):
+class STREW_OT_fixed_tile_remove(ListRemove, bpy.types.Operator):
     """Remove the selected fixed tile"""
 
     bl_idname = "strew.fixed_tile_remove"
     bl_label = "Remove Fixed Tile"
     bl_options = {'REGISTER', 'UNDO'}
+    empty = "There is no fixed tile to remove"
 
     @classmethod
-    def poll(cls, context: bpy.types.Context) -> bool:
-        return len(context.scene.strew.room.fixed) > 0
-
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        room = context.scene.strew.room
-        room.fixed.remove(room.active_fixed_index)
-        room.active_fixed_index = max(0, min(room.active_fixed_index, len(room.fixed) - 1))
-        return {'FINISHED'}
+    def target(cls, context: bpy.types.Context) -> tuple[Any, str, str] | None:
+        return _fixed_tiles(context)
 
 
 classes = (STREW_OT_assemble_room, STREW_OT_clear_room, STREW_OT_detect_sockets, STREW_OT_build_demo_kit,

@@ -19,9 +19,10 @@ def _report_result(operator: bpy.types.Operator, result: scatter_job.JobResult) 
 
 
 class STREW_OT_scatter(ModalJob):
+    """Scatter every enabled layer on the terrain (earlier layers keep later ones away)"""
+
     bl_idname = "strew.scatter"
     bl_label = "Scatter"
-    bl_description = "Scatter every enabled layer on the terrain (earlier layers keep later ones away)"
     bl_options = {'REGISTER', 'UNDO'}
 
     layer_index: IntProperty(
@@ -78,9 +79,10 @@ class STREW_OT_scatter(ModalJob):
 
 
 class STREW_OT_clear(bpy.types.Operator):
+    """Remove what Strew scattered; objects Strew did not create are never touched"""
+
     bl_idname = "strew.clear"
     bl_label = "Clear"
-    bl_description = "Remove what Strew scattered; objects Strew did not create are never touched"
     bl_options = {'REGISTER', 'UNDO'}
 
     layer_index: IntProperty(
