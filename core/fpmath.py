@@ -231,3 +231,12 @@ def solve3(m: object, b: object) -> Floats:
             swapped[:, i] = columns[:, col]
             out[i, col] = det3(swapped) / det
     return out.reshape(rhs.shape)
+
+
+def transform(points: object, matrix: object) -> Floats:
+    """(N, 3) ``points`` through a 4×4 affine ``matrix`` (``points @ matrix[:3, :3].T + matrix[:3, 3]``,
+    written out)."""
+    p, m = _as_floats(points).reshape(-1, 3), _as_floats(matrix)
+    return np.column_stack([
+        (p[:, 0] * m[i, 0] + p[:, 1] * m[i, 1]) + p[:, 2] * m[i, 2] + m[i, 3] for i in range(3)
+    ]) if len(p) else np.zeros((0, 3))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import bpy
 import numpy as np
 
+from ..core import fpmath
 from ..core.poisson import Samples
 from ..core.scatter import LayerPoints
 from .compat import modifier_input_values, set_modifier_inputs
@@ -80,8 +81,7 @@ def read_points(obj: bpy.types.Object) -> PointSet:
     count = len(mesh.vertices)
     co = np.empty(count * 3)
     mesh.vertices.foreach_get("co", co)
-    matrix = np.array(obj.matrix_world)
-    positions = co.reshape(-1, 3) @ matrix[:3, :3].T + matrix[:3, 3]
+    positions = fpmath.transform(co.reshape(-1, 3), np.array(obj.matrix_world))
     values = {}
     for name, (kind, field, width) in _ATTRIBUTES.items():
         data = np.zeros(count * width, dtype=np.int32 if kind == 'INT' else np.float32)

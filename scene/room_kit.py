@@ -16,6 +16,7 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
+from ..core import fpmath
 from ..core.wfc import SocketTile
 from ..core.wfc.socket_detect import SIDES, cell_overflow, detect_sockets, mirror_pairs, parse_compatible
 from . import custom_props as props
@@ -107,7 +108,7 @@ def local_geometry(obj: bpy.types.Object) -> tuple[np.ndarray, np.ndarray]:
             v, t = local_geometry(child)
             v = v / np.array(child.scale)  # child's own local frame
             m = np.array(child.matrix_world)
-            vertices.append((v @ m[:3, :3].T + m[:3, 3]) - offset)
+            vertices.append(fpmath.transform(v, m) - offset)
             triangles.append(t + count)
             count += len(v)
         if not vertices:

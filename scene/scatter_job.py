@@ -23,7 +23,7 @@ from . import layer_surface, scatter_spec, worker_pool
 from .display import remove_unused_bounds, show_in_viewport
 from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, Placement, write_objects
 from .job_cache import JobCache
-from .layer_points import PointSet, as_blockers, painted_points, write_instancer
+from .layer_points import PointSet, as_blockers, output_object, painted_points, read_points, write_instancer
 from .ownership import LAYER_KEY, disown, is_owned, owned_collection, remove_owned
 from .scatter_spec import LayerInput, ScatterError
 
@@ -49,16 +49,9 @@ def existing_points(scene: bpy.types.Scene, layer_name: str) -> Samples | None:
     output = owned_collection(scene, OUTPUT_COLLECTION, OWNER, create=False)
     if output is None:
         return None
-    for obj in output.objects:
-        if is_owned(obj, OWNER) and obj.get(LAYER_KEY) == layer_name and obj.type == 'MESH':
-            mesh = obj.data
-            count = len(mesh.vertices)
-            co = np.empty(count * 3)
-            mesh.vertices.foreach_get("co", co)
-            world = co.reshape(-1, 3) @ np.array(obj.matrix_world)[:3, :3].T + np.array(obj.matrix_world)[:3, 3]
-            radii = np.empty(count, dtype=np.float32)
-            mesh.attributes[RADIUS_ATTRIBUTE].data.foreach_get("value", radii)
-            return Samples(positions=world, radii=radii.astype(np.float64))
+    instancer = output_object(scene, layer_name)
+    if instancer is not None:
+        return as_blockers(read_points(instancer))
     for child in output.children:
         if is_owned(child, OWNER) and child.get(LAYER_KEY) == layer_name:
             objs = [o for o in child.objects if is_owned(o, OWNER)]

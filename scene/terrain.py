@@ -8,6 +8,8 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
+from ..core import fpmath
+
 
 @dataclass(frozen=True)
 class MeshArrays:
@@ -21,9 +23,7 @@ class MeshArrays:
 def world_vertices(mesh: bpy.types.Mesh, matrix_world: object) -> np.ndarray:
     co = np.empty(len(mesh.vertices) * 3, dtype=np.float64)
     mesh.vertices.foreach_get("co", co)
-    local = co.reshape(-1, 3)
-    matrix = np.array(matrix_world, dtype=np.float64)
-    return local @ matrix[:3, :3].T + matrix[:3, 3]
+    return fpmath.transform(co.reshape(-1, 3), np.array(matrix_world, dtype=np.float64))
 
 
 def group_weights(obj: bpy.types.Object, mesh: bpy.types.Mesh, names: tuple[str, ...]) -> dict[str, np.ndarray]:

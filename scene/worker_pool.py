@@ -13,6 +13,7 @@ import bpy
 import numpy as np
 from bpy.app.handlers import persistent
 
+from ..core import fpmath
 from ..core.pool import ProcessPool, close_kept_pool, kept_pool
 
 
@@ -44,7 +45,7 @@ def _spans_chunks(scene: bpy.types.Scene) -> bool:
     side = float(settings.chunk_size)
     for obj in objects:
         matrix = np.array(obj.matrix_world)
-        corners = np.array([tuple(c) for c in obj.bound_box]) @ matrix[:3, :3].T + matrix[:3, 3]
+        corners = fpmath.transform(np.array([tuple(c) for c in obj.bound_box]), matrix)
         width, depth = corners[:, :2].max(axis=0) - corners[:, :2].min(axis=0)
         if math.ceil(width / side) * math.ceil(depth / side) > 1:
             return True
