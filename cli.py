@@ -29,6 +29,7 @@ from collections.abc import Callable
 from . import cli_farm, cli_room, ensure_registered
 from .cli_blend import add_output_options, input_output, open_blend, save_blend
 from .cli_files import CliError, readable_blend, writable_blend, writable_folder
+from .core.inputs import seed
 from .core.modes import DensityMode
 from .core.scatter import LayerSpec
 
@@ -74,8 +75,11 @@ def _parse_layer(text: str) -> tuple[str, float, float, str | None]:
 
 def _check_scatter_numbers(args: argparse.Namespace) -> None:
     """Numbers Blender would silently clamp to a property's range are refused instead."""
-    if args.seed is not None and args.seed < 0:
-        raise CliError(f"--seed {args.seed}: give a seed ≥ 0")
+    if args.seed is not None:
+        try:
+            seed(args.seed, f"--seed {args.seed}")
+        except ValueError as error:
+            raise CliError(str(error)) from None
     if args.max_slope is not None and not 0 <= args.max_slope <= 90:
         raise CliError(f"--max-slope {args.max_slope:g}: give an angle between 0 and 90 degrees")
     if args.chunk_size is not None and not args.chunk_size >= 1:

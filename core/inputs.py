@@ -76,3 +76,14 @@ def integer(value: Any, name: str, minimum: int | None = None) -> int:
     if minimum is not None and number < minimum:
         raise ValueError(f"{name}: must be >= {minimum}, got {number}")
     return number
+
+
+def seed(value: Any, name: str = "seed") -> int:
+    """A random seed: a whole number ≥ 0 (every seeded choice of Strew takes one).
+
+    >>> seed(3)
+    3
+    """
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+        raise ValueError(f"{name}: give a whole number ≥ 0, got {value!r}")
+    return int(value)

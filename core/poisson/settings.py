@@ -9,6 +9,8 @@ from typing import NamedTuple, cast
 
 import numpy as np
 
+from .. import inputs
+
 METHODS = ("maximal", "bridson")
 
 RadiusFn = Callable[[np.ndarray], np.ndarray]
@@ -110,9 +112,7 @@ def validate(settings: PoissonSettings) -> None:
         value = getattr(settings, name)
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-    seed = settings.seed
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise ValueError(f"seed must be an integer >= 0, got {settings.seed!r}")
+    inputs.seed(settings.seed)
     for name in ("radius_at", "is_allowed"):
         fn = getattr(settings, name)
         if fn is not None and not callable(fn):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import variety
+from .. import inputs, variety
 
 ArrayFunction = Callable[[np.ndarray], np.ndarray]
 
@@ -84,7 +84,8 @@ def _pair(name: str, value: object) -> tuple[float, float]:
 def _validate(spec: LayerSpec) -> None:
     for name in ("min_radius", "keep_away", "max_slope", "align", "tile_keep", "chunk_size"):
         _number(name, getattr(spec, name))
-    for name in ("seed", "start_points", "max_points"):
+    inputs.seed(spec.seed)
+    for name in ("start_points", "max_points"):
         _number(name, getattr(spec, name), integer=True)
     _number("max_radius", spec.max_radius)
     if spec.tile_size is not None:
@@ -99,8 +100,6 @@ def _validate(spec: LayerSpec) -> None:
                          "raise max_radius or lower min_radius")
     if spec.keep_away < 0:
         raise ValueError(f"keep_away must be ≥ 0, got {spec.keep_away}")
-    if spec.seed < 0:
-        raise ValueError(f"seed must be ≥ 0, got {spec.seed}")
     if spec.start_points < 1 or spec.max_points < 1:
         raise ValueError(f"start_points and max_points must be ≥ 1, got {spec.start_points} and {spec.max_points}")
     if not 0 <= spec.max_slope <= math.pi / 2:
