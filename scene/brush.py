@@ -21,7 +21,8 @@ from ..core.poisson import Samples
 from ..core.scatter import layer_functions, place
 from ..core.terrain import TerrainLookup
 from . import layer_fields, scatter_spec
-from .layer_points import PointSet, output_object, read_points, replace_points
+from .instances import PointSet
+from .layer_points import output_object, read_points, replace_points
 from .scatter_job import blockers_for, existing_points
 from .scatter_spec import ScatterError
 from .terrain import read_mesh

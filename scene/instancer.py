@@ -19,6 +19,7 @@ from mathutils import Matrix
 from ..core.orient import rotation_matrices
 from .compat import set_modifier_inputs
 from .custom_props import prefab_weight
+from .instances import PointSet
 from .naming import natural_name_key
 from .ownership import is_owned, mark
 
@@ -118,38 +119,24 @@ def set_instancer_modifier(obj: bpy.types.Object, group: bpy.types.NodeTree,
     return modifier
 
 
-@dataclass(frozen=True)
-class Placement:
-    """Everything needed to write one layer's instances (world space)."""
-
-    positions: np.ndarray  # (N, 3)
-    rotations: np.ndarray  # (N, 3) Euler XYZ
-    scales: np.ndarray  # (N,)
-    prefab_index: np.ndarray  # (N,) index into prefabs_of(collection)
-    radii: np.ndarray  # (N,)
-
-    def __len__(self) -> int:
-        return len(self.positions)
-
-
 def _set_attribute(mesh: bpy.types.Mesh, name: str, kind: str, field: str, values: np.ndarray) -> None:
     attribute = mesh.attributes.new(name, kind, 'POINT')  # type: ignore[arg-type]
     attribute.data.foreach_set(field, np.ascontiguousarray(values).ravel())
 
 
 def write_point_instancer(
-    output: bpy.types.Collection, layer_name: str, collection: bpy.types.Collection, placement: Placement
+    output: bpy.types.Collection, layer_name: str, collection: bpy.types.Collection, points: PointSet
 ) -> bpy.types.Object:
     """Create the layer's point object "Strew <layer>" with the instancer modifier."""
     name = f"Strew {layer_name}"
     mesh = bpy.data.meshes.new(name)
     mark(mesh, OWNER, strew_layer=layer_name)
-    mesh.vertices.add(len(placement))
-    mesh.vertices.foreach_set("co", placement.positions.astype(np.float32).ravel())
-    _set_attribute(mesh, PREFAB_ATTRIBUTE, 'INT', "value", placement.prefab_index.astype(np.int32))
-    _set_attribute(mesh, ROTATION_ATTRIBUTE, 'FLOAT_VECTOR', "vector", placement.rotations.astype(np.float32))
-    _set_attribute(mesh, SCALE_ATTRIBUTE, 'FLOAT', "value", placement.scales.astype(np.float32))
-    _set_attribute(mesh, RADIUS_ATTRIBUTE, 'FLOAT', "value", placement.radii.astype(np.float32))
+    mesh.vertices.add(len(points))
+    mesh.vertices.foreach_set("co", points.positions.astype(np.float32).ravel())
+    _set_attribute(mesh, PREFAB_ATTRIBUTE, 'INT', "value", points.prefab_index.astype(np.int32))
+    _set_attribute(mesh, ROTATION_ATTRIBUTE, 'FLOAT_VECTOR', "vector", points.rotations.astype(np.float32))
+    _set_attribute(mesh, SCALE_ATTRIBUTE, 'FLOAT', "value", points.scales.astype(np.float32))
+    _set_attribute(mesh, RADIUS_ATTRIBUTE, 'FLOAT', "value", points.radii.astype(np.float32))
     mesh.update()
 
     obj = bpy.data.objects.new(name, mesh)
@@ -159,11 +146,11 @@ def write_point_instancer(
     return obj
 
 
-def instance_matrices(placement: Placement) -> np.ndarray:
+def instance_matrices(points: PointSet) -> np.ndarray:
     """(N, 4, 4) world matrices: translate · rotate (Euler XYZ) · uniform scale."""
-    matrices = np.zeros((len(placement), 4, 4))
-    matrices[:, :3, :3] = rotation_matrices(placement.rotations) * placement.scales[:, None, None]
-    matrices[:, :3, 3] = placement.positions
+    matrices = np.zeros((len(points), 4, 4))
+    matrices[:, :3, :3] = rotation_matrices(points.rotations) * points.scales[:, None, None]
+    matrices[:, :3, 3] = points.positions
     matrices[:, 3, 3] = 1.0
     return matrices
 
@@ -172,7 +159,7 @@ def write_objects(
     output: bpy.types.Collection,
     layer_name: str,
     prefabs: list[Prefab],
-    placement: Placement,
+    points: PointSet,
     linked_duplicates: bool,
 ) -> bpy.types.Collection:
     """Real objects in a child collection "Strew <layer>": empties instancing collections, or linked duplicates.
@@ -184,8 +171,8 @@ def write_objects(
     mark(layer_collection, OWNER, strew_layer=layer_name)
     output.children.link(layer_collection)
     wrappers: dict[int, bpy.types.Collection] = {}
-    matrices = instance_matrices(placement)
-    for number, (index, matrix) in enumerate(zip(placement.prefab_index.tolist(), matrices, strict=True)):
+    matrices = instance_matrices(points)
+    for number, (index, matrix) in enumerate(zip(points.prefab_index.tolist(), matrices, strict=True)):
         prefab = prefabs[index]
         source = prefab.datablock
         if linked_duplicates and isinstance(source, bpy.types.Object):

@@ -6,15 +6,10 @@ new sample and are written back with it) until Clear removes the layer's output.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
-
 import bpy
 import numpy as np
 
 from ..core import fpmath
-from ..core.poisson import Samples
-from ..core.scatter import LayerPoints
 from .compat import modifier_input_values, set_modifier_inputs
 from .instancer import (
     OUTPUT_COLLECTION,
@@ -23,9 +18,9 @@ from .instancer import (
     RADIUS_ATTRIBUTE,
     ROTATION_ATTRIBUTE,
     SCALE_ATTRIBUTE,
-    Placement,
     write_point_instancer,
 )
+from .instances import PointSet
 from .ownership import LAYER_KEY, is_owned, owned_collection
 
 PAINTED = "strew_painted"
@@ -35,33 +30,6 @@ _ATTRIBUTES = {  # name: (type, foreach field, components)
     SCALE_ATTRIBUTE: ('FLOAT', "value", 1),
     RADIUS_ATTRIBUTE: ('FLOAT', "value", 1),
 }
-
-
-@dataclass
-class PointSet:
-    """A layer's instances as arrays (world space), with the painted flag."""
-
-    positions: np.ndarray
-    rotations: np.ndarray
-    scales: np.ndarray
-    prefab_index: np.ndarray
-    radii: np.ndarray
-    painted: np.ndarray  # bool
-
-    def __len__(self) -> int:
-        return len(self.positions)
-
-    def take(self, keep: np.ndarray) -> PointSet:
-        return PointSet(*(getattr(self, f.name)[keep] for f in dataclasses.fields(self)))
-
-    @staticmethod
-    def join(a: PointSet, b: PointSet) -> PointSet:
-        return PointSet(*(np.concatenate([getattr(a, f.name), getattr(b, f.name)]) for f in dataclasses.fields(a)))
-
-    @staticmethod
-    def of(points: LayerPoints, painted: bool) -> PointSet:
-        return PointSet(points.positions, points.rotations, points.scales, points.prefab_index, points.radii,
-                        np.full(len(points), painted))
 
 
 def output_object(scene: bpy.types.Scene, layer_name: str) -> bpy.types.Object | None:
@@ -99,8 +67,7 @@ def read_points(obj: bpy.types.Object) -> PointSet:
 def write_instancer(output: bpy.types.Collection, layer_name: str, collection: bpy.types.Collection,
                     points: PointSet) -> bpy.types.Object:
     """A new Point Instancer object for ``points``, painted flags included."""
-    placement = Placement(points.positions, points.rotations, points.scales, points.prefab_index, points.radii)
-    obj = write_point_instancer(output, layer_name, collection, placement)
+    obj = write_point_instancer(output, layer_name, collection, points)
     flags = obj.data.attributes.new(PAINTED, 'INT', 'POINT')
     flags.data.foreach_set("value", points.painted.astype(np.int32))
     return obj
@@ -113,11 +80,6 @@ def painted_points(scene: bpy.types.Scene, layer_name: str) -> PointSet | None:
         return None
     points = read_points(obj)
     return points.take(points.painted) if points.painted.any() else None
-
-
-def as_blockers(points: PointSet) -> Samples:
-    """The points as blockers for the job (3-D positions, as the surface layers need)."""
-    return Samples(points.positions.copy(), points.radii.copy())
 
 
 def replace_points(scene: bpy.types.Scene, layer_name: str, collection: bpy.types.Collection,

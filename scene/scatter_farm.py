@@ -25,7 +25,8 @@ from ..core.poisson import Samples
 from ..core.scatter import LayerPoints, LayerSpec, chunk_work, place_chunk, sample_chunk, scatter_layer
 from ..core.terrain import TerrainLookup
 from . import layer_fields, layer_surface, scatter_job, scatter_spec
-from .layer_points import PointSet, as_blockers, painted_points
+from .instances import PointSet
+from .layer_points import painted_points
 from .scatter_spec import LayerInput
 
 ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales")
@@ -137,7 +138,7 @@ def _layer_points(parts: Path, job: FarmJob, number: int) -> PointSet:
 def _blockers(parts: Path, job: FarmJob, number: int) -> tuple[Samples | None, np.ndarray | None]:
     """What the layer keeps away from, with the distances: the layers above, its own painted instances."""
     layer = job.layers[number]
-    placed = {job.layers[n].name: as_blockers(_layer_points(parts, job, n)) for n in range(number)}
+    placed = {job.layers[n].name: _layer_points(parts, job, n).as_blockers() for n in range(number)}
     blockers, keep = scatter_job.blockers_for(placed, layer.look.keep_away, job.painted[number])
     if blockers is None:
         return None, None

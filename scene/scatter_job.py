@@ -21,9 +21,10 @@ from ..core.scatter import LayerPoints
 from ..core.steps import run_to_end as run_steps
 from . import layer_surface, scatter_spec, worker_pool
 from .display import remove_unused_bounds, show_in_viewport
-from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, Placement, write_objects
+from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, write_objects
+from .instances import PointSet
 from .job_cache import JobCache
-from .layer_points import PointSet, as_blockers, output_object, painted_points, read_points, write_instancer
+from .layer_points import output_object, painted_points, read_points, write_instancer
 from .ownership import LAYER_KEY, disown, is_owned, owned_collection, remove_owned
 from .scatter_spec import LayerInput, ScatterError
 
@@ -51,7 +52,7 @@ def existing_points(scene: bpy.types.Scene, layer_name: str) -> Samples | None:
         return None
     instancer = output_object(scene, layer_name)
     if instancer is not None:
-        return as_blockers(read_points(instancer))
+        return read_points(instancer).as_blockers()
     for child in output.children:
         if is_owned(child, OWNER) and child.get(LAYER_KEY) == layer_name:
             objs = [o for o in child.objects if is_owned(o, OWNER)]
@@ -100,12 +101,11 @@ def clear_layer_output(scene: bpy.types.Scene, layer_name: str | None = None) ->
 def _write(scene: bpy.types.Scene, layer: LayerInput, points: PointSet) -> None:
     clear_layer_output(scene, layer.name)
     output = owned_collection(scene, OUTPUT_COLLECTION, OWNER)
-    placement = Placement(points.positions, points.rotations, points.scales, points.prefab_index, points.radii)
     if layer.output == OutputMode.GEOMETRY_NODES:
         obj = write_instancer(output, layer.name, layer.collection, points)
         show_in_viewport(obj, list(layer.prefabs), layer.look.display, layer.look.viewport_share)
     else:
-        collection = write_objects(output, layer.name, list(layer.prefabs), placement,
+        collection = write_objects(output, layer.name, list(layer.prefabs), points,
                                    linked_duplicates=layer.output == OutputMode.DUPLICATES)
         for obj, radius in zip(collection.objects, points.radii.tolist(), strict=True):
             obj[RADIUS_ATTRIBUTE] = radius
@@ -169,7 +169,7 @@ def _run(
         stages[f"sample {layer.name}"] = took
         result = PointSet.of(points, False) if painted is None else PointSet.join(PointSet.of(points, False), painted)
         results.append((layer, result, took))
-        placed[layer.name] = as_blockers(result)
+        placed[layer.name] = result.as_blockers()
         yield 0.1 + 0.8 * (number + 1) / len(job.layers), rpt_("Writing the output")
 
     started = time.perf_counter()
@@ -188,7 +188,7 @@ def blockers_for(placed: dict[str, Samples], keep_away: dict[str, float], painte
     """The earlier layers' points, then the layer's own ``painted`` instances, as blockers, and the distance kept
     from each: the pair rules' (0: none), a painted instance's own radius."""
     if painted is not None:
-        placed = {**placed, "": as_blockers(painted)}
+        placed = {**placed, "": painted.as_blockers()}
     if not placed:
         return None, None
     blockers = Samples(positions=np.concatenate([s.positions for s in placed.values()]),
