@@ -10,12 +10,15 @@ from __future__ import annotations
 import bpy
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, PointerProperty, StringProperty
 
-ROTATION_ITEMS = [
-    ('0', "0°", "The tile as modelled"),
-    ('90', "90°", "Turned a quarter counter-clockwise (seen from above): east faces north"),
-    ('180', "180°", "Turned half a turn"),
-    ('270', "270°", "Turned three quarters counter-clockwise"),
-]
+from ..core.wfc.vocab import ROTATIONS
+
+_ROTATION_TEXTS = {
+    0: "The tile as modelled",
+    90: "Turned a quarter counter-clockwise (seen from above): east faces north",
+    180: "Turned half a turn",
+    270: "Turned three quarters counter-clockwise",
+}
+ROTATION_ITEMS = [(str(turn), f"{turn}°", _ROTATION_TEXTS[turn]) for turn in ROTATIONS]
 PASSABLE_ITEMS = [
     ('n', "North", "A visitor can leave through the north side (+Y)"),
     ('e', "East", "A visitor can leave through the east side (+X)"),
@@ -57,7 +60,7 @@ class StrewObjectSettings(bpy.types.PropertyGroup):
     socket_up: _socket("Up", "+Z, the top face")
     socket_down: _socket("Down", "-Z, the bottom face")
     rotations: EnumProperty(
-        name="Rotations", items=ROTATION_ITEMS, options={'ENUM_FLAG'}, default={'0', '90', '180', '270'},
+        name="Rotations", items=ROTATION_ITEMS, options={'ENUM_FLAG'}, default={str(turn) for turn in ROTATIONS},
         description="Turns of this tile the room may use (counter-clockwise about +Z seen from above)",
     )
     walkable: BoolProperty(

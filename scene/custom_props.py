@@ -30,6 +30,8 @@ from typing import Generic, TypeVar
 import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 
+from ..core.wfc.vocab import ROTATIONS as TURNS
+
 WEIGHT_KEY = "strew_weight"
 SOCKETS_KEY = "strew_sockets"
 ROTATIONS_KEY = "strew_rotations"
@@ -39,7 +41,6 @@ MIRROR_KEY = "strew_mirror"
 CELL_SIZE_KEY = "strew_cell_size"
 COMPATIBLE_KEY = "strew_compatible"
 
-TURNS = (0, 90, 180, 270)
 
 T = TypeVar("T")
 

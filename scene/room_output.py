@@ -29,6 +29,7 @@ from mathutils import Matrix
 
 from ..core.modes import RoomOutput
 from ..core.wfc import Rules
+from ..core.wfc.vocab import ROTATIONS
 from .instancer import build_instancer_group, set_instancer_modifier
 from .naming import natural_name_key
 from .ownership import OWNER_KEY, is_owned, mark, owned_collection, rename
@@ -158,7 +159,7 @@ def write_objects(staging: bpy.types.Collection, plan: Plan, params: Destination
     cells, tiles, rotations, mirrored = _variant_arrays(plan)
     cell_size = np.asarray(plan.kit.cell_size, dtype=np.float64)
     origin = np.asarray(params.origin, dtype=np.float64)
-    turns = {r: Matrix.Rotation(math.radians(r), 4, 'Z') for r in (0, 90, 180, 270)}
+    turns = {r: Matrix.Rotation(math.radians(r), 4, 'Z') for r in ROTATIONS}
     flip = Matrix.Diagonal((-1.0, 1.0, 1.0, 1.0))
     for start in range(0, len(cells), BUILD_CHUNK):
         for i in range(start, min(start + BUILD_CHUNK, len(cells))):
