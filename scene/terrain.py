@@ -93,7 +93,8 @@ def read_exclusions(
     """Curves and meshes of ``collection`` seen from above: (polylines as segment arrays, footprint polygons).
 
     Every object becomes its evaluated mesh in world space: edges give (S, 2, 2) XY segments (roads, rivers,
-    house outlines), faces give XY triangles (K, 3, 2) that are forbidden as a whole (house footprints, ponds).
+    house outlines), faces give XY triangles (K, 3, 2) that are forbidden as a whole (house footprints, ponds);
+    faces standing on edge seen from above give no triangle. Objects without geometry (empties, lights) add nothing.
     """
     segments: list[np.ndarray] = []
     footprints: list[np.ndarray] = []
@@ -114,7 +115,12 @@ def read_exclusions(
             if len(mesh.loop_triangles):
                 triangles = np.empty(len(mesh.loop_triangles) * 3, dtype=np.int64)
                 mesh.loop_triangles.foreach_get("vertices", triangles)
-                footprints.append(xy[triangles.reshape(-1, 3)])
+                corners = xy[triangles.reshape(-1, 3)]
+                # A face seen edge-on from above (a wall, Suzanne's sides) covers no ground: leave it out.
+                u, v = corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]
+                covers = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0] != 0.0
+                if covers.any():
+                    footprints.append(corners[covers])
         finally:
             evaluated.to_mesh_clear()
     return segments, footprints

@@ -1,0 +1,72 @@
+"""Exclude with the objects people have: Suzanne, a Solidify plane, a standing wall, text, a one-point curve, an
+empty and a light. Scatter finishes, and no instance stands on the ground any mesh covers seen from above."""
+
+from __future__ import annotations
+
+import math
+
+import bpy
+import numpy as np
+from scenes import add_layer, make_prefabs, make_terrain, point_attributes
+
+
+def _link(obj: bpy.types.Object, collection: bpy.types.Collection) -> bpy.types.Object:
+    for other in list(obj.users_collection):
+        other.objects.unlink(obj)
+    collection.objects.link(obj)
+    return obj
+
+
+def _covered(xy: np.ndarray, objects: list[bpy.types.Object]) -> np.ndarray:
+    """Reference: which points lie inside a face of the objects' evaluated meshes seen from above (barycentric
+    test on every triangle, edges included)."""
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    inside = np.zeros(len(xy), dtype=bool)
+    for obj in objects:
+        evaluated = obj.evaluated_get(depsgraph)
+        mesh = evaluated.to_mesh()
+        matrix = np.array(evaluated.matrix_world)
+        co = np.array([(matrix @ np.array([*v.co, 1.0]))[:2] for v in mesh.vertices])
+        mesh.calc_loop_triangles()
+        for triangle in mesh.loop_triangles:
+            a, b, c = co[list(triangle.vertices)]
+            area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+            if area == 0:
+                continue
+            w1 = ((b[0] - xy[:, 0]) * (c[1] - xy[:, 1]) - (b[1] - xy[:, 1]) * (c[0] - xy[:, 0])) / area
+            w2 = ((c[0] - xy[:, 0]) * (a[1] - xy[:, 1]) - (c[1] - xy[:, 1]) * (a[0] - xy[:, 0])) / area
+            inside |= (w1 > 1e-9) & (w2 > 1e-9) & (1 - w1 - w2 > 1e-9)
+        evaluated.to_mesh_clear()
+    return inside
+
+
+def test_everyday_objects_in_exclude_keep_the_ground_they_cover_free() -> None:
+    scene = bpy.context.scene
+    scene.strew.terrain = make_terrain(size=40.0, subdivisions=16, displace=0.5)
+    exclude = bpy.data.collections.new("Exclude")
+    scene.collection.children.link(exclude)
+
+    bpy.ops.mesh.primitive_monkey_add(size=6.0, location=(-8.0, 6.0, 2.0))
+    suzanne = _link(bpy.context.active_object, exclude)
+    bpy.ops.mesh.primitive_plane_add(size=6.0, location=(8.0, 8.0, 1.0))
+    slab = _link(bpy.context.active_object, exclude)
+    slab.modifiers.new("Solidify", 'SOLIDIFY').thickness = 0.5
+    bpy.ops.mesh.primitive_plane_add(size=5.0, location=(0.0, -8.0, 2.0), rotation=(math.pi / 2, 0.0, 0.0))
+    _link(bpy.context.active_object, exclude)  # a wall seen edge-on from above: covers no ground
+    bpy.ops.object.text_add(location=(-10.0, -10.0, 1.0))
+    text = _link(bpy.context.active_object, exclude)
+    text.data.body = "STREW"
+    text.scale = (3.0, 3.0, 3.0)
+    curve = bpy.data.curves.new("Dot", 'CURVE')
+    curve.splines.new('POLY')  # one point
+    _link(bpy.data.objects.new("Dot", curve), exclude)
+    _link(bpy.data.objects.new("Empty", None), exclude)
+    _link(bpy.data.objects.new("Lamp", bpy.data.lights.new("Lamp", 'POINT')), exclude)
+
+    add_layer("Shrubs", make_prefabs("Shrubs"), 0.6, 0.6, exclusion_collection=exclude, exclusion_margin=0.0)
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    xy = point_attributes(bpy.data.objects["Strew Shrubs"])["position"][:, :2]
+    assert len(xy) > 500
+    assert not _covered(xy, [suzanne, slab, text]).any()
+    near_wall = np.abs(xy[:, 1] + 8.0) < 0.3
+    assert near_wall.any()  # the wall stands on edge: the ground along it stays open
