@@ -523,6 +523,7 @@ RUSSIAN: dict[str, str] = {
     "layer {number} ('{name}'), setting '{key}'": "слой {number} («{name}»), настройка «{key}»",
     "Preset {file} cannot be read ({reason}): pick another file":
         "Пресет {file} не читается ({reason}): выберите другой файл",
+    "{where}: expected a list of settings {{…}}": "{where}: ожидался список настроек {{…}}",
     '{where}: expected null or a data-block {{"id": …, "name": …}}':
         '{where}: ожидалось null или блок данных {{"id": …, "name": …}}',
     "{where}: expected true or false, got {value!r}": "{where}: ожидалось true или false, получено {value!r}",

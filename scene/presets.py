@@ -69,17 +69,21 @@ def available() -> dict[str, Path]:
     return found
 
 
-def _properties(layer: bpy.types.PropertyGroup):
-    for prop in layer.bl_rna.properties:
-        if prop.identifier not in _SKIPPED and not prop.is_readonly:
-            yield prop
+def _saved(rna: Any) -> dict[str, Any]:
+    """The properties of a group's RNA that a preset holds: every writable setting and every list of groups."""
+    return {prop.identifier: prop for prop in rna.properties
+            if prop.identifier not in _SKIPPED and (not prop.is_readonly or prop.type == 'COLLECTION')}
 
 
 def layer_to_dict(layer: bpy.types.PropertyGroup) -> dict[str, Any]:
-    """Every setting of ``layer``: numbers, flags, enum identifiers, text, and data-blocks by name."""
+    """Every setting of ``layer``: numbers, flags, enum identifiers, text, data-blocks by name, and lists of
+    settings (the Keep Away per Layer rules) as lists of such dictionaries."""
     out: dict[str, Any] = {}
-    for prop in _properties(layer):
+    for prop in _saved(layer.bl_rna).values():
         value = getattr(layer, prop.identifier)
+        if prop.type == 'COLLECTION':
+            out[prop.identifier] = [layer_to_dict(item) for item in value]
+            continue
         if prop.type == 'POINTER':
             if isinstance(value, bpy.types.ID):
                 out[prop.identifier] = {"id": type(value).__name__, "name": value.name}
@@ -168,7 +172,28 @@ def _check_value(prop: Any, value: Any, where: str) -> Any:
             raise PresetError(rpt_("{where}: expected one of {names}, got {value!r}").format(
                 where=where, names=", ".join(sorted(names)), value=value))
         return value
+    if kind == 'COLLECTION':
+        if not (isinstance(value, list) and all(isinstance(item, dict) for item in value)):
+            raise PresetError(rpt_("{where}: expected a list of settings {{…}}").format(where=where))
+        item_props = _saved(prop.fixed_type)
+        return [{key: _check_value(item_props[key], item_value, f"{where}[{number}].{key}")
+                 for key, item_value in item.items() if key in item_props}
+                for number, item in enumerate(value)]
     raise PresetError(rpt_("{where}: settings of type {kind} are not part of presets").format(where=where, kind=kind))
+
+
+def _apply(group: bpy.types.PropertyGroup, values: dict[str, Any], props: dict[str, Any], report: LoadReport) -> None:
+    """Set checked ``values`` on ``group``; lists are filled item by item."""
+    for key, value in values.items():
+        prop = props[key]
+        if prop.type == 'COLLECTION':
+            items = getattr(group, key)
+            items.clear()
+            item_props = _saved(prop.fixed_type)
+            for item_values in value:
+                _apply(items.add(), item_values, item_props, report)
+        else:
+            setattr(group, key, _resolve(value, report) if prop.type == 'POINTER' else value)
 
 
 def _resolve(value: dict[str, str] | None, report: LoadReport) -> bpy.types.ID | None:
@@ -193,9 +218,7 @@ def load(settings: bpy.types.PropertyGroup, data: dict[str, Any], replace: bool 
 
     Every value is checked before the first layer changes, so a bad preset leaves the scene as it was.
     """
-    layer_rna = type(settings).bl_rna.properties["layers"].fixed_type
-    props = {prop.identifier: prop for prop in layer_rna.properties
-             if prop.identifier not in _SKIPPED and not prop.is_readonly}
+    props = _saved(type(settings).bl_rna.properties["layers"].fixed_type)
     report = LoadReport()
     checked: list[dict[str, Any]] = []
     for index, layer in enumerate(data["layers"]):
@@ -211,12 +234,19 @@ def load(settings: bpy.types.PropertyGroup, data: dict[str, Any], replace: bool 
     if replace:
         settings.layers.clear()
     taken = {layer.name for layer in settings.layers}
+    renamed: dict[str, str] = {}
+    added = []
     for values in checked:
         layer = settings.layers.add()
-        for key, value in values.items():
-            setattr(layer, key, _resolve(value, report) if props[key].type == 'POINTER' else value)
+        _apply(layer, values, props, report)
+        old = layer.name
         layer.name = _unique(layer.name or "Layer", taken)
+        renamed[old] = layer.name
         taken.add(layer.name)
         report.layers.append(layer.name)
+        added.append(layer)
+    for layer in added:  # a rule names a layer of the preset: follow it when the load had to rename that layer
+        for rule in layer.keep_away_rules:
+            rule.layer = renamed.get(rule.layer, rule.layer)
     settings.active_layer_index = len(settings.layers) - 1
     return report

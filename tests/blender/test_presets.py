@@ -94,3 +94,35 @@ def test_every_shipped_biome_loads_on_the_demo_collections() -> None:
         layers = bpy.context.scene.strew.layers
         assert len(layers) >= 2 and all(layer.collection is not None for layer in layers)
         assert all(layer.min_radius <= layer.max_radius for layer in layers)
+
+
+def _rules(layer: bpy.types.PropertyGroup) -> list[tuple[str, float]]:
+    return [(rule.layer, round(rule.distance, 6)) for rule in layer.keep_away_rules]
+
+
+def test_keep_away_rules_travel_with_the_preset_and_follow_a_renamed_layer() -> None:
+    add_layer("Trees", make_prefabs("Trees"), 4.0, 4.0)
+    shrubs = add_layer("Shrubs", make_prefabs("Shrubs"), 1.0, 1.0)
+    rule = shrubs.keep_away_rules.add()
+    rule.layer, rule.distance = "Trees", 6.5
+    assert bpy.ops.strew.preset_save(name="With Rules") == {'FINISHED'}
+
+    bpy.ops.wm.read_homefile(use_empty=True)
+    assert bpy.ops.strew.preset_load(preset="With Rules") == {'FINISHED'}
+    assert _rules(bpy.context.scene.strew.layers["Shrubs"]) == [("Trees", 6.5)]
+
+    assert bpy.ops.strew.preset_load(preset="With Rules") == {'FINISHED'}  # again: the layers become "… 2"
+    layers = bpy.context.scene.strew.layers
+    assert [layer.name for layer in layers] == ["Trees", "Shrubs", "Trees 2", "Shrubs 2"]
+    assert _rules(layers["Shrubs"]) == [("Trees", 6.5)] and _rules(layers["Shrubs 2"]) == [("Trees 2", 6.5)]
+
+
+def test_a_bad_rule_list_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    presets = _presets_module()
+    add_layer("Trees", make_prefabs("Trees"), 4.0, 4.0)
+    document = presets.stack_to_dict(bpy.context.scene.strew, "Bad")
+    document["layers"][0]["keep_away_rules"] = [{"layer": "Trees", "distance": "far"}]
+    with pytest.raises(presets.PresetError, match=r"keep_away_rules'\[0\]\.distance: expected a number") as error:
+        presets.load(bpy.context.scene.strew, document)
+    assert "\n" not in str(error.value)
+    assert [layer.name for layer in bpy.context.scene.strew.layers] == ["Trees"]
