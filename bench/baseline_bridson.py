@@ -1,4 +1,4 @@
-"""A straight pure-Python Bridson sampler, written the way the seed article describes it.
+"""A straight pure-Python Bridson sampler, as the algorithm is usually taught (Bridson 2007).
 
 Reference baseline for ``bench_poisson`` only (not part of the package): one point at a time, a grid of
 cells ``r / sqrt(2)`` holding a point index (-1 = empty), a 5x5 window, ``k`` candidates uniform by area in

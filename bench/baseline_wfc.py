@@ -1,4 +1,4 @@
-"""The seed's WFC, straight in pure Python: the reference our solver is measured against.
+"""The classic WFC, straight in pure Python: the reference our solver is measured against.
 
 Boolean domains per cell, the cell with the smallest domain (>= 2) is collapsed by a weighted draw,
 constraints propagate through a queue, a contradiction restarts from scratch (up to 20 attempts).

@@ -1,7 +1,7 @@
 """Seeded 2-D Perlin gradient noise with octaves (fBm), vectorised, values in [0, 1].
 
 The seed picks the permutation table, the gradient directions and a per-octave offset, so a new seed
-changes the pattern of groves and clearings, not just which points are placed (the seed article's note).
+changes the pattern of groves and clearings, not just which points are placed.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Bridson's Poisson-disk growth (2007), as the seed describes it, vectorised over batches.
 
-The seed's rules: an active point proposes ``attempts`` candidates uniform by area in the ring ``r..2r``
+Bridson's rules: an active point proposes ``attempts`` candidates uniform by area in the ring ``r..2r``
 around it (``r`` is its own radius); its first candidate that passes every test becomes a new active
 point; an active point whose candidates all fail retires. Several random start points are tried first so
 islands cut off by a mask are reached.
@@ -66,7 +66,7 @@ def _fits(st: SamplerState, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, n
 
 
 def _start(st: SamplerState) -> list[int]:
-    """The seed's start: up to ``start_points * attempts`` random tries until ``start_points`` stand."""
+    """The start: up to ``start_points * attempts`` random tries until ``start_points`` stand."""
     active: list[int] = []
     starts = st.settings.start_points
     for _ in range(starts * st.settings.attempts):

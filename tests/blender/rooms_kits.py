@@ -109,7 +109,7 @@ def check_room(kit: bpy.types.Collection, shape, origin, cell_size, pairs, borde
 
 
 def road_kit(name: str = "Streets") -> bpy.types.Collection:
-    """The seed article's 2-D road tiles as planes (no height), with labels of their own (no "wall")."""
+    """2-D road tiles as planes (no height), with labels of their own (no "wall")."""
     kit = bpy.data.collections.new(name)
     bpy.context.scene.collection.children.link(kit)
     tiles = {

@@ -121,7 +121,7 @@ def test_blockers_of_any_radius_are_respected_and_not_returned(
 
 
 def test_small_blockers_are_dense_and_still_respected() -> None:
-    """Blockers much smaller than min_radius (several per sampler cell) used to break the seed's grid."""
+    """Blockers much smaller than min_radius (several per sampler cell) all keep their distance."""
     settings = PoissonSettings(
         size=(30.0, 30.0), min_radius=2.0, max_radius=3.0, radius_at=wavy_radius(2.0, 3.0, 5.0), seed=2
     )

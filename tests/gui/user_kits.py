@@ -1,6 +1,6 @@
 """Two kits a user brings, made with plain custom properties (no Strew data): the GUI session assembles them.
 
-"Streets" is flat (planes at z = 0, as the seed article's 2-D road tiles): its cells are cubic. "Garden" is
+"Streets" is flat (planes at z = 0, like the 2-D road tiles of WFC tutorials): its cells are cubic. "Garden" is
 modelled in boxes with labels of its own ("lawn", "path", "hedge"); its tile "hedge_path" is chiral and marked
 ``strew_mirror``, so rooms also hold its mirror image.
 """
