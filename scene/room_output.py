@@ -46,7 +46,7 @@ TILES_KEY = "strew_tiles"
 TILE_SET_KEY = "strew_tile_set"
 NODE_GROUP_NAME = "Strew Room Instancer"
 NODE_GROUP_VERSION = 1
-BUILD_CHUNK = 250
+BUILD_BATCH = 250  # objects created per step of a Real Objects room (ESC and progress between steps)
 
 
 @dataclass
@@ -155,14 +155,14 @@ def write_instances(staging: bpy.types.Collection, plan: Plan, params: Destinati
 
 def write_objects(staging: bpy.types.Collection, plan: Plan, params: Destination,
                   created: list[bpy.types.ID]) -> Generator[float, None, None]:
-    """One linked duplicate per cell, in chunks (yields the fraction done); appends to ``created``."""
+    """One linked duplicate per cell, in batches (yields the fraction done); appends to ``created``."""
     cells, tiles, rotations, mirrored = _variant_arrays(plan)
     cell_size = np.asarray(plan.kit.cell_size, dtype=np.float64)
     origin = np.asarray(params.origin, dtype=np.float64)
     turns = {r: Matrix.Rotation(math.radians(r), 4, 'Z') for r in ROTATIONS}
     flip = Matrix.Diagonal((-1.0, 1.0, 1.0, 1.0))
-    for start in range(0, len(cells), BUILD_CHUNK):
-        for i in range(start, min(start + BUILD_CHUNK, len(cells))):
+    for start in range(0, len(cells), BUILD_BATCH):
+        for i in range(start, min(start + BUILD_BATCH, len(cells))):
             source = plan.kit.objects[tiles[i]]
             obj = source.copy()
             obj.parent = None
@@ -178,7 +178,7 @@ def write_objects(staging: bpy.types.Collection, plan: Plan, params: Destination
             obj.matrix_world = matrix @ flip if mirrored[i] else matrix
             mark(obj, OWNER, **{ROOM_KEY: params.room_name, CELL_KEY: (x, y, z), TILE_KEY: source.name,
                                 ROTATION_KEY: int(rotations[i]), MIRROR_KEY: bool(mirrored[i])})
-        yield min(1.0, (start + BUILD_CHUNK) / max(1, len(cells)))
+        yield min(1.0, (start + BUILD_BATCH) / max(1, len(cells)))
 
 
 def build_steps(scene: bpy.types.Scene, plan: Plan, params: Destination) -> Generator[float, None, None]:

@@ -17,8 +17,8 @@ from .layout import blockwise, grid_layout
 from .settings import PoissonSettings, varies
 
 NEAR = 2  # window cells tested first (a 5 x 5 block: the whole window for a constant radius)
-CHUNK = 4096  # candidates per block in neighbour tests: keeps the (M, K) temporaries in cache
-CHUNK_CELLS = 1 << 20  # ... and at most this many window cells per block (wide radius ranges)
+BLOCK = 4096  # candidates per block in neighbour tests: keeps the (M, K) temporaries in cache
+BLOCK_CELLS = 1 << 20  # ... and at most this many window cells per block (wide radius ranges)
 
 class SamplerState:
     """Grid, point arrays and helpers shared by the maximal and the Bridson samplers."""
@@ -51,7 +51,7 @@ class SamplerState:
         self.near = (self.off_x[near], self.off_y[near], self.off_flat[near])
         self.far = None if near.all() else (self.off_x[~near], self.off_y[~near], self.off_flat[~near])
         widest = max(self.off_flat.size, (2 * self.window + self.coarse) ** 2)
-        self.block_rows = max(16, min(CHUNK, CHUNK_CELLS // widest))
+        self.block_rows = max(16, min(BLOCK, BLOCK_CELLS // widest))
         self.cover_cache: dict[tuple[float, float, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         capacity = cols * rows + 1
         self.px = np.empty(capacity)

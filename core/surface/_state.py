@@ -2,7 +2,7 @@
 
 Two points conflict when they are closer (in 3-D) than the larger of their radii. Points are hashed on cubes
 of side ``max_radius`` (no conflict reaches farther), rebuilt after every batch of insertions. Every test runs on
-blocks of ``CHUNK`` queries so the (query, candidate) pair arrays stay small.
+blocks of ``BLOCK`` queries so the (query, candidate) pair arrays stay small.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .._grid import expand_ranges
 from ._hash import PointHash, ReachHash, table_size
 from .settings import SurfaceSettings
 
-CHUNK = 1 << 14
+BLOCK = 1 << 14
 Floats = NDArray[np.float64]
 Ints = NDArray[np.int64]
 Bools = NDArray[np.bool_]
@@ -25,10 +25,10 @@ Bools = NDArray[np.bool_]
 
 def _chunked(test: Callable[..., Bools], count: int, *arrays: NDArray | None) -> Bools:
     """``test`` on blocks of rows of ``arrays`` (``None`` passes through), joined."""
-    if count <= CHUNK:
+    if count <= BLOCK:
         return test(*arrays)
     parts = [
-        test(*(None if a is None else a[lo : lo + CHUNK] for a in arrays)) for lo in range(0, count, CHUNK)
+        test(*(None if a is None else a[lo : lo + BLOCK] for a in arrays)) for lo in range(0, count, BLOCK)
     ]
     return np.concatenate(parts)
 

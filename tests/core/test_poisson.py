@@ -237,7 +237,7 @@ def test_blocked_neighbour_tests_give_the_same_points(method: str, monkeypatch: 
         method=method,
     )
     whole = sample(settings)
-    monkeypatch.setattr(state, "CHUNK", 37)
+    monkeypatch.setattr(state, "BLOCK", 37)
     blocked = sample(settings)
     np.testing.assert_array_equal(whole.positions, blocked.positions)
     np.testing.assert_array_equal(whole.radii, blocked.radii)
