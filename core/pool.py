@@ -41,8 +41,8 @@ T = TypeVar("T")
 PACKAGE = __name__.rsplit(".", 2)[0]
 """The name this process imports Strew by (``strew``, or ``bl_ext.<repository>.strew`` inside Blender)."""
 ROOT = str(Path(__file__).resolve().parents[1])
-PRELOAD = ("core.scatter", "core.shared")
-"""Modules a worker imports at boot: what the chunk tasks of a layer unpickle."""
+PRELOAD = ("core.scatter", "core.shared", "core.wfc.remote")
+"""Modules a worker imports at boot: what the chunk tasks of a layer and a room's solve unpickle."""
 
 
 def default_workers() -> int:

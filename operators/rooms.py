@@ -16,7 +16,7 @@ from ..core.wfc.socket_detect import follow_labels
 from ..core.wfc.vocab import DEFAULT_CELL_SIZE, SIDES_2D, SIDES_3D
 from ..demos.kit import build_demo_kit
 from ..properties.rooms import ROOM_OPTIONS, room_options
-from ..scene import room_job
+from ..scene import room_job, worker_pool
 from ..scene.room_kit import (
     KitError,
     detect_object_sockets,
@@ -116,7 +116,9 @@ class STREW_OT_assemble_room(ModalJob):
         params = self._params(context)
         if params is None:
             return {'CANCELLED'}
-        return self.start_job(context, room_job.assemble(context.scene, params))
+        # The solve runs in a worker process: the window draws its progress without slowing it down.
+        pool = worker_pool.for_rooms(context.scene)
+        return self.start_job(context, room_job.assemble(context.scene, params, pool))
 
     def report_done(self, result: room_job.RoomResult) -> None:
         self.report({'INFO'}, result.summary())

@@ -24,7 +24,9 @@ import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.modes import RoomOutput
+from ..core.pool import ProcessPool
 from ..core.wfc import Contradiction, Step
+from ..core.wfc.remote import solve_remote
 from ..core.wfc.room import FixedTile, RoomInputError, RoomProblem, RoomSpec, parse_fixed, room_problem
 from .room_kit import Kit, KitError, read_kit
 from .room_mxgmn import MXGMN_KEY, prepare_mxgmn
@@ -139,22 +141,28 @@ def _step_text(step: Step) -> str:
         attempt=step.attempt, decided=step.decided, cells=step.cells)
 
 
-def assemble(scene: bpy.types.Scene, params: RoomParams) -> Generator[tuple[float, str], None, RoomResult]:
+def assemble(scene: bpy.types.Scene, params: RoomParams,
+             pool: ProcessPool | None = None) -> Generator[tuple[float, str], None, RoomResult]:
     """The whole job as a generator of ``(fraction done, what is happening)``; returns a :class:`RoomResult`.
 
     It yields at least every ~10 ms (the solver's :func:`~strew.core.wfc.solve_steps`), so a modal caller
-    steps it in time slices with no thread; closing it (ESC) leaves the scene unchanged.
+    steps it in time slices with no thread; closing it (ESC) leaves the scene unchanged. With ``pool`` the solve
+    runs in one of its worker processes (:func:`~strew.core.wfc.remote.solve_remote`) and this process only
+    waits and polls, so a window keeps drawing without slowing the solve; the room is the same.
     """
     stages: dict[str, float] = {}
     started = time.perf_counter()
     kit, problem = prepare(params)
     stages["read kit"] = time.perf_counter() - started
     started = time.perf_counter()
-    steps = problem.steps()
+    steps = problem.steps() if pool is None else solve_remote(problem, pool)
     try:
         while True:
             step = next(steps)
-            yield 0.02 + 0.48 * step.fraction, _step_text(step)
+            if step is not None:
+                yield 0.02 + 0.48 * step.fraction, _step_text(step)
+            else:
+                yield 0.02, rpt_("Starting the solver")
     except StopIteration as stop:
         result = stop.value
     except Contradiction as error:

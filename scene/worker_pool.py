@@ -35,6 +35,17 @@ def for_scene(scene: bpy.types.Scene) -> ProcessPool | None:
     return pool
 
 
+def for_rooms(scene: bpy.types.Scene) -> ProcessPool | None:
+    """The kept pool that Assemble Room solves in from the window (at least one worker, whatever *Workers*
+    says; None when no interpreter can start one). Its workers start now, while the kit is read."""
+    try:
+        pool = kept_pool(max(1, scene.strew.workers))
+    except ValueError:
+        return None
+    pool.start()
+    return pool
+
+
 def _spans_chunks(scene: bpy.types.Scene) -> bool:
     """Whether the terrain or an enabled layer's targets cover more than one chunk (from their bounding boxes)."""
     settings = scene.strew

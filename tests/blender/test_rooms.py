@@ -186,3 +186,41 @@ def test_modal_job_cancelled_midway_leaves_the_scene_unchanged() -> None:
     stepped = read_room()
     room_job.run_to_end(bpy.context.scene, params)
     assert {cell: value[:2] for cell, value in read_room().items()} == {c: v[:2] for c, v in stepped.items()}
+
+
+def _shared_blocks() -> set[str]:
+    return {path.name for path in Path("/dev/shm").glob("*")} if Path("/dev/shm").is_dir() else set()
+
+
+def test_a_room_solved_in_a_worker_process_is_the_room_of_this_process_and_stops_on_esc() -> None:
+    """What the window does (the solve in a kept worker, the window only polls): the same room; closing the job
+    (ESC) mid-solve changes nothing, stops the worker's solve and leaves no shared block behind."""
+    room_job = module("scene.room_job")
+    pool_module = module("core.pool")
+    demo_kit()
+    params = room_job.RoomParams(kit="Tiles", size=(30, 30, 2), seed=4, border="wall, window",
+                                 border_bottom="ground", border_top="sky")
+    blocks = _shared_blocks()
+    with pool_module.ProcessPool(1) as pool:
+        pool.start()[0].result(timeout=60)
+        before = scene_snapshot()
+        job = room_job.assemble(bpy.context.scene, params, pool)
+        texts = []
+        for fraction, text in job:
+            texts.append(text)
+            if fraction > 0.1:
+                break
+        job.close()
+        assert scene_snapshot() == before and all(texts)
+        remote = room_job.assemble(bpy.context.scene, params, pool)  # the one worker is free again
+        while True:
+            try:
+                next(remote)
+            except StopIteration as stop:
+                assert stop.value.placed == 30 * 30 * 2
+                break
+        solved_remotely = read_room()
+    assert _shared_blocks() <= blocks
+    room_job.run_to_end(bpy.context.scene, params)
+    assert {cell: value[:2] for cell, value in read_room().items()} == {
+        cell: value[:2] for cell, value in solved_remotely.items()}
