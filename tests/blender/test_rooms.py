@@ -176,7 +176,12 @@ def test_modal_job_cancelled_midway_leaves_the_scene_unchanged() -> None:
         assert scene_snapshot() == before
         assert all(texts) and threading.active_count() == 1  # progress text at every step; no worker thread
     # The stepped job run to the end gives the room the blocking path gives.
-    job = room_job.assemble(bpy.context.scene, params)
+    _stepped_room_is_the_blocking_one(room_job, params, None)
+
+
+def _stepped_room_is_the_blocking_one(room_job, params, pool) -> None:
+    """The job stepped to the end (solving in ``pool`` when given) places the room that ``run_to_end`` does."""
+    job = room_job.assemble(bpy.context.scene, params, pool)
     while True:
         try:
             next(job)
@@ -212,15 +217,5 @@ def test_a_room_solved_in_a_worker_process_is_the_room_of_this_process_and_stops
                 break
         job.close()
         assert scene_snapshot() == before and all(texts)
-        remote = room_job.assemble(bpy.context.scene, params, pool)  # the one worker is free again
-        while True:
-            try:
-                next(remote)
-            except StopIteration as stop:
-                assert stop.value.placed == 30 * 30 * 2
-                break
-        solved_remotely = read_room()
+        _stepped_room_is_the_blocking_one(room_job, params, pool)  # the one worker is free again
     assert _shared_blocks() <= blocks
-    room_job.run_to_end(bpy.context.scene, params)
-    assert {cell: value[:2] for cell, value in read_room().items()} == {
-        cell: value[:2] for cell, value in solved_remotely.items()}
