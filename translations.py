@@ -432,6 +432,7 @@ RUSSIAN: dict[str, str] = {
     "{name}: expected a whole number ≥ 0, got {value!r}": "{name}: ожидается целое число ≥ 0, получено {value!r}",
     "time limit: expected seconds > 0, got {value!r}": "лимит времени: ожидается число секунд > 0, получено {value!r}",
     "Preparing {cells:,} cells": "Подготовка ячеек: {cells:,}",
+    "Starting the solver": "Запуск решателя",
     "Attempt {attempt}: {decided:,} of {cells:,} cells decided":
         "Попытка {attempt}: решено ячеек {decided:,} из {cells:,}",
     "Placing tiles: {done:,} of {total:,}": "Расстановка плиток: {done:,} из {total:,}",
