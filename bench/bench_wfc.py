@@ -95,34 +95,112 @@ def _kit_rows() -> list[str]:
         "",
         f"Socket kit (3-D modular level, {rules.count} variants from 50 tiles with rotations: "
         "marching-squares floor/wall pieces in 8 styles + stair and landing), closed border on all six "
-        f"sides, 3 seeds, time limit {KIT_TIME_LIMIT:.0f} s (the panel's). *default*: entropy, or mrv and scanline "
-        "in turn when connected; *scanline* alone for reference:",
+        f"sides, 3 seeds, time limit {KIT_TIME_LIMIT:.0f} s (the panel's). *default*: entropy, or scanline and "
+        "grow in turn when connected; *scanline* alone for reference. Connectivity is propagated (cut-off "
+        "pieces lose their walkable tiles); *CPU* is the process time of the median run (the machine is shared):",
         "",
-        "| grid | connected | heuristic | solved | median time | max backtracks | max restarts | walkable regions |",
-        "|---|---|---|---|---|---|---|---|",
+        "| grid | connected | heuristic | solved | median time | median CPU | max backtracks | max restarts | "
+        "walkable regions |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     border = {"e": "xx", "n": "xx", "w": "xx", "s": "xx", "up": "lvl", "down": "lvl"}
     for shape in ((30, 30, 3), (60, 60, 2)):
         for connected, heuristic in ((False, None), (True, None), (True, "scanline")):
-            times, backs, rests, regions, solved = [], [], [], [], 0
-            for seed in range(3):
-                try:
-                    result = solve_detailed(rules, shape, seed, border=border, connected=connected,
-                                            heuristic=heuristic, time_limit=KIT_TIME_LIMIT)
-                except Contradiction:
-                    continue
-                solved += 1
-                times.append(result.seconds)
-                backs.append(result.backtracks)
-                rests.append(result.restarts)
-                labels = walkable_components(rules, result.grid)
-                regions.append(len(np.unique(labels[labels >= 0])))
-                assert not find_violations(rules, result.grid)
-            lines.append(
-                f"| {'x'.join(map(str, shape))} | {'yes' if connected else 'no'} | {heuristic or 'default'} | "
-                f"{solved}/3 | {_ms(statistics.median(times)) if times else '—'} | {max(backs, default=0)} | "
-                f"{max(rests, default=0)} | {', '.join(map(str, regions))} |"
-            )
+            lines.append(_kit_row(rules, shape, border, connected, heuristic))
+    return lines
+
+
+def _kit_row(rules, shape, border, connected, heuristic, seeds=3, counts=None) -> str:
+    runs, backs, rests, regions = [], [], [], []
+    for seed in range(seeds):
+        cpu = time.process_time()
+        try:
+            result = solve_detailed(rules, shape, seed, border=border, connected=connected, heuristic=heuristic,
+                                    counts=counts, time_limit=KIT_TIME_LIMIT)
+        except Contradiction:
+            continue
+        runs.append((result.seconds, time.process_time() - cpu))
+        backs.append(result.backtracks)
+        rests.append(result.restarts)
+        labels = walkable_components(rules, result.grid)
+        regions.append(len(np.unique(labels[labels >= 0])))
+        assert not find_violations(rules, result.grid)
+        assert not connected or regions[-1] == 1
+    runs.sort()
+    wall, cpu = runs[len(runs) // 2] if runs else (None, None)
+    return (f"| {'x'.join(map(str, shape))} | {'yes' if connected else 'no'} | {heuristic or 'default'} | "
+            f"{len(runs)}/{seeds} | {_ms(wall) if runs else '—'} | {_ms(cpu) if runs else '—'} | "
+            f"{max(backs, default=0)} | {max(rests, default=0)} | {', '.join(map(str, regions))} |")
+
+
+SCALING = ((30, 30, 2), (60, 60, 2), (100, 100, 2), (150, 150, 2))
+TARGET_60 = 5.0  # seconds: the socket kit at 60x60x2 connected
+
+
+def _scaling_rows() -> list[str]:
+    """Connected solves of the socket kit from 30² to 150² cells per storey: time per 1,000 cells should stay
+    about the same (linear in cells)."""
+    rules = room_kit()
+    border = {"e": "xx", "n": "xx", "w": "xx", "s": "xx", "up": "lvl", "down": "lvl"}
+    lines = [
+        "",
+        "Connected socket kit as the level grows (default heuristic, 3 seeds, median): time per 1,000 cells "
+        f"stays about the same when the work is linear in cells. Target: 60x60x2 in ≤ {TARGET_60:.0f} s.",
+        "",
+        "| grid | cells | solved | median time | median CPU | CPU per 1,000 cells | max backtracks | max restarts |",
+        "|---|---:|---|---|---|---|---|---|",
+    ]
+    for shape in SCALING:
+        runs, backs, rests = [], [], []
+        for seed in range(3):
+            cpu = time.process_time()
+            try:
+                result = solve_detailed(rules, shape, seed, border=border, connected=True, time_limit=120.0)
+            except Contradiction:
+                continue
+            runs.append((result.seconds, time.process_time() - cpu))
+            backs.append(result.backtracks)
+            rests.append(result.restarts)
+            labels = walkable_components(rules, result.grid)
+            assert len(np.unique(labels[labels >= 0])) == 1
+        cells = int(np.prod(shape))
+        runs.sort()
+        if not runs:
+            lines.append(f"| {'x'.join(map(str, shape))} | {cells:,} | 0/3 | — | — | — | — | — |")
+            continue
+        wall, cpu = runs[len(runs) // 2]
+        lines.append(f"| {'x'.join(map(str, shape))} | {cells:,} | {len(runs)}/3 | {_ms(wall)} | {_ms(cpu)} | "
+                     f"{cpu / cells * 1000 * 1000:.0f} ms | {max(backs)} | {max(rests)} |")
+    return lines
+
+
+def cave_rules():
+    """The marching-squares quadrant kit (6 tiles) with only open floor walkable: floor meets rock through
+    edge and corner tiles, so floor regions are walled apart unless the solver joins them."""
+    shapes = {"solid": "xxxx", "floor": "oooo", "corner": "oxxx", "edge": "ooxx", "diagonal": "oxox",
+              "inner": "ooox"}
+    tiles = []
+    for name, (sw, se, ne, nw) in shapes.items():
+        sockets = {"e": se + ne, "n": ne + nw, "w": nw + sw, "s": sw + se}
+        tiles.append(SocketTile(name, sockets, weight=3.0 if name == "floor" else 1.0, rotations=TURNS,
+                                walkable=name == "floor"))
+    return rules_from_tiles(tiles, compatible=[("ox", "xo")])
+
+
+def _cave_rows() -> list[str]:
+    rules = cave_rules()
+    lines = [
+        "",
+        "Cave: only open floor is walkable, at least a quarter of the cells must be open floor (Counts "
+        "`floor=N/4..*`), closed border; all floor one region (connected) against unconnected (3 seeds):",
+        "",
+        "| grid | connected | heuristic | solved | median time | median CPU | max backtracks | max restarts | "
+        "walkable regions |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for n in (30, 60, 100):
+        for connected in (False, True):
+            lines.append(_kit_row(rules, (n, n), "xx", connected, None, counts={"floor": (n * n // 4, None)}))
     return lines
 
 
@@ -211,6 +289,8 @@ def run() -> str:
                      f"{max(backs, default=0)} | {max(rests, default=0)} |")
 
     lines += _kit_rows()
+    lines += _scaling_rows()
+    lines += _cave_rows()
     lines += _stepping_rows()
     lines += [
         "",

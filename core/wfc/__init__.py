@@ -5,8 +5,11 @@ Pure Python + numpy (no ``bpy``). The pieces:
 - :class:`Rules` — weights and per-direction adjacency matrices (``rules.py``);
 - :func:`rules_from_tiles` — rules from socket tiles with rotations (``sockets.py``);
 - :func:`load_mxgmn` — rules from mxgmn "simple tiled" XML (``mxgmn.py``);
-- :func:`solve`, :func:`solve_detailed`, :func:`regenerate` — the solver with backtracking, restarts and
-  constraints (``solver.py``, ``search.py``, ``constraints.py``, ``connectivity.py``, ``counts.py``);
+- :func:`solve`, :func:`solve_detailed`, :func:`regenerate` — the solver with backtracking and restarts
+  (``solver.py``, ``search.py``, ``heuristics.py``);
+- constraints, all behind one interface (``constraints.py``): periodic edges, sides that meet only the
+  border, border, entrances, fixed tiles (``layout.py``), counts (``counts.py``) and walkable connectivity
+  kept by propagation (``connectivity.py``); a caller's own plug in with ``solve(..., constraints=[…])``;
   :func:`solve_steps`, the same solve as a generator of :class:`Step` for callers that show progress;
   :class:`Contradiction` when no grid is found;
 - :mod:`.room` — a tile room (kit tiles, size, border, fixed tiles, counts …) as rules and solver options;

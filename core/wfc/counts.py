@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .bitset import ChunkTables, flag_table, flags_of, pack
-from .constraints import Constraint, Narrow, Violation
+from .bitset import flag_table, flags_of, pack
+from .constraints import Constraint, Grid, Narrow, Violation
 from .rules import Rules
 
 MAX_COUNTED_TILES = 32
@@ -82,23 +82,26 @@ class Counts(Constraint):
     """Minimum and maximum numbers of cells per counted tile (see the module doc)."""
 
     name = "counts"
+    searching = True
 
-    def __init__(self, groups: list[tuple[str, np.ndarray, int, int]], tables: ChunkTables) -> None:
+    def __init__(self, groups: list[tuple[str, np.ndarray, int, int]]) -> None:
+        self.groups = groups
         self.names = [g[0] for g in groups]
         self.low = np.array([g[2] for g in groups], dtype=np.int64)
         self.high = np.array([g[3] for g in groups], dtype=np.int64)
-        count = tables.count
-        flag = np.zeros(count, dtype=np.uint64)
-        for g, (_, members, _, _) in enumerate(groups):
-            flag |= np.where(members, np.uint64(1) << np.uint64(2 * g), np.uint64(1) << np.uint64(2 * g + 1))
         self.inside_bits = np.array([np.uint64(1) << np.uint64(2 * g) for g in range(len(groups))])
         self.outside_bits = self.inside_bits << np.uint64(1)
         self.members = pack(np.array([g[1] for g in groups]))
-        self.tables = tables
-        self.flag_table = flag_table(tables, flag)
         self.flags = np.zeros(0, dtype=np.uint64)
         self.sure = np.zeros(len(groups), dtype=np.int64)
         self.possible = np.zeros(len(groups), dtype=np.int64)
+
+    def setup(self, grid: Grid) -> None:
+        flag = np.zeros(grid.tables.count, dtype=np.uint64)
+        for g, (_, members, _, _) in enumerate(self.groups):
+            flag |= np.where(members, np.uint64(1) << np.uint64(2 * g), np.uint64(1) << np.uint64(2 * g + 1))
+        self.tables = grid.tables
+        self.flag_table = flag_table(grid.tables, flag)
 
     def _tally(self, flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         inside = (flags[:, None] & self.inside_bits) != 0
@@ -132,3 +135,6 @@ class Counts(Constraint):
                 keep = self.members[g] if possible == self.low[g] else ~self.members[g]
                 return Narrow(open_cells, np.broadcast_to(keep, (open_cells.size, keep.size)))
         return None
+
+    def explain(self, violation: Violation) -> str:
+        return "Try: widen the counts, or check that the counted tiles fit the border and the fixed tiles."

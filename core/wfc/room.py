@@ -39,7 +39,7 @@ from .vocab import (
 
 AUTO = "auto"
 ROOM_HEURISTICS = (AUTO, *HEURISTICS)
-"""``auto``: minimum entropy first, scanline after a few restarts (scanline from the start when connected)."""
+"""``auto``: minimum entropy first, scanline after a few restarts (scanline and grow in turn when connected)."""
 
 
 class RoomInputError(ValueError):
@@ -170,6 +170,19 @@ def _border_mask(rules: Rules, side: str, text: str) -> np.ndarray:
                      for s in rules.sockets], dtype=bool)
 
 
+def _border_labels(spec: RoomSpec) -> dict[str, list[str]]:
+    """Per side, the labels that face the room's border: *Border* on the four walls (a closed, not periodic
+    room), *Below* and *Above* under and over a room of several storeys."""
+    out = {}
+    if spec.border is not None and not spec.periodic:
+        out = {side: _labels(spec.border) for side in SIDES_2D}
+    if not spec.one_storey:
+        for side, text in zip(VERTICAL, (spec.border_top, spec.border_bottom), strict=True):
+            if text.strip():
+                out[side] = _labels(text)
+    return out
+
+
 def _variant_of(rules: Rules, tiles: list[SocketTile], fixed: FixedTile) -> int:
     assert rules.sockets is not None and rules.tiles is not None and rules.reflected is not None
     name, mirrored = fixed.tile, False
@@ -250,7 +263,8 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
         if not tiles:
             raise RoomInputError("no tile fits Below {below!r} and Above {above!r}; change those labels",
                                  below=spec.border_bottom, above=spec.border_top)
-    rules = rules_from_tiles(tiles, compatible=compatible, dims=2 if spec.one_storey else 3)  # ValueError: kit
+    rules = rules_from_tiles(tiles, compatible=compatible, dims=2 if spec.one_storey else 3,
+                             border_labels=_border_labels(spec))  # ValueError: kit
     turning = any(set(t.rotations) - {0, 180} for t in tiles)
     if cell_size is not None and abs(cell_size[0] - cell_size[1]) > 1e-6 and turning:
         raise RoomInputError("Cell size {size}: turned tiles need square cells (x = y); set equal sizes or "

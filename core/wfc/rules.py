@@ -36,6 +36,9 @@ class Rules:
     walkable : optional (T,) bool, tiles a visitor can stand on (used by the connectivity constraint).
     passable : optional mapping direction -> (T,) bool: walkable tiles that let a visitor leave through that
         side. Default: the four horizontal sides of walkable tiles, never up/down.
+    edge_only : optional mapping direction -> (T,) bool: variants whose side in that direction fits no tile,
+        only the grid's border (a roof's ``sky`` under *Above* = ``sky``); the solver keeps them where that
+        side faces the border. A variant with no possible neighbour on a side must be marked here.
     sockets : optional per-variant socket labels after rotation (set by :func:`rules_from_tiles`).
     compatible : optional socket-label compatibility (set by :func:`rules_from_tiles`).
 
@@ -56,6 +59,7 @@ class Rules:
     reflected: tuple[bool, ...] | None = None
     walkable: np.ndarray | None = None
     passable: Mapping[str, np.ndarray] | None = None
+    edge_only: Mapping[str, np.ndarray] | None = None
     sockets: tuple[Mapping[str, str], ...] | None = None
     compatible: frozenset[frozenset[str]] | None = field(default=None, repr=False)
 
@@ -109,17 +113,22 @@ class Rules:
             walkable.setflags(write=False)
             object.__setattr__(self, "walkable", walkable)
         if self.passable is not None:
-            passable = {}
-            for key, value in self.passable.items():
-                if key not in self.directions:
-                    raise ValueError(f"Rules.passable: unknown direction {key!r}; use {self.directions}")
-                value = np.asarray(value, dtype=bool).copy()
-                if value.shape != (count,):
-                    raise ValueError(f"Rules.passable[{key!r}]: expected shape ({count},)")
-                value.setflags(write=False)
-                passable[key] = value
-            object.__setattr__(self, "passable", passable)
+            object.__setattr__(self, "passable", self._side_masks("passable", self.passable))
+        if self.edge_only is not None:
+            object.__setattr__(self, "edge_only", self._side_masks("edge_only", self.edge_only))
         self._check_every_side_has_a_partner()
+
+    def _side_masks(self, what: str, given: Mapping[str, Any]) -> dict[str, np.ndarray]:
+        out = {}
+        for key, value in given.items():
+            if key not in self.directions:
+                raise ValueError(f"Rules.{what}: unknown direction {key!r}; use {self.directions}")
+            value = np.asarray(value, dtype=bool).copy()
+            if value.shape != (self.count,):
+                raise ValueError(f"Rules.{what}[{key!r}]: expected shape ({self.count},)")
+            value.setflags(write=False)
+            out[key] = value
+        return out
 
     # ------------------------------------------------------------------ queries
     @property
@@ -182,6 +191,7 @@ class Rules:
             reflected=pick(self.reflected),
             walkable=None if self.walkable is None else self.walkable[keep],
             passable=None if self.passable is None else {k: v[keep] for k, v in self.passable.items()},
+            edge_only=None if self.edge_only is None else {k: v[keep] for k, v in self.edge_only.items()},
             sockets=pick(self.sockets), compatible=self.compatible,
         )
 
@@ -193,12 +203,15 @@ class Rules:
     def _check_every_side_has_a_partner(self) -> None:
         problems = []
         for direction in self.directions:
-            lonely = np.flatnonzero(~self.matrix(direction).any(axis=1))
+            alone = ~self.matrix(direction).any(axis=1)
+            if self.edge_only is not None and direction in self.edge_only:
+                alone &= ~self.edge_only[direction]
+            lonely = np.flatnonzero(alone)
             if lonely.size:
                 problems.append(f"{direction}: {self._label(lonely)}")
         if problems:
             raise ValueError(
                 "Rules: some tiles have no possible neighbour on a side, so they could never be placed "
                 "inside a grid (" + "; ".join(problems) + "). Add a compatible tile or socket for that side, "
-                "or drop the tile."
+                "mark the side edge_only (it then meets only the grid's border), or drop the tile."
             )

@@ -18,7 +18,6 @@ from .checks import neighbour_pairs
 from .constraints import Constraint, Narrow, Violation
 from .heuristics import cell_keys
 from .rules import Rules
-from .vocab import FORWARD
 
 ALL_ONES = np.iinfo(np.uint64).max
 
@@ -64,11 +63,17 @@ class Search:
         self.start = np.vstack([start, np.full((1, self.width), ALL_ONES, dtype=np.uint64)])
         self.onehot = pack(np.eye(self.count, dtype=bool))
         self.weights = np.asarray(rules.weights, dtype=np.float64)
+        self.lonely = any(not rules.matrix(d).any(axis=1).all() for d in rules.directions)
+        self.walk_row = pack(rules.walkable_mask())
+        self.not_walk_row = pack(~rules.walkable_mask())
+        self.growing = False
+        self.near = np.zeros(self.cells + 1, dtype=np.int32)
         self.rank = self._scan_rank(shape)
         self.constraints: list[Constraint] = []
         self.inexact = False
         self.failure: tuple[int, np.ndarray, str] | None = None
         self.failed_by: Constraint | None = None
+        self.hint = ""
 
     @staticmethod
     def _scan_rank(shape: tuple[int, ...]) -> np.ndarray:
@@ -82,6 +87,12 @@ class Search:
         noise = 0.0 if rng is None else rng.random(self.cells) * (1e-6 if self.heuristic == "entropy" else 0.5)
         self.noise = np.append(np.broadcast_to(noise, (self.cells,)), 0.0)
         self.keys = np.full(self.cells + 1, np.inf)
+        self.growing = self.heuristic == "grow" and bool(self.walk_row.any())
+        self.near = np.zeros(self.cells + 1, dtype=np.int32)
+        if self.growing:
+            sure = np.append(self._sure_walk(self.dom[:-1]), False)
+            np.add.at(self.near, self.neighbours[:, :-1][:, sure[:-1]].reshape(-1), 1)
+            self.near[-1] = 0
         if rng is not None:
             check_deadline(self.deadline)
             all_cells = np.arange(self.cells)
@@ -93,7 +104,18 @@ class Search:
 
     def _keys(self, rows: np.ndarray, cells: np.ndarray) -> np.ndarray:
         rows = np.ascontiguousarray(rows)
-        return cell_keys(self.heuristic, self.tables, rows, cells, self.noise, self.rank)
+        return cell_keys(self.heuristic, self.tables, rows, cells, self.noise, self.rank, self.near)
+
+    def _sure_walk(self, rows: np.ndarray) -> np.ndarray:
+        """Rows that hold walkable variants only."""
+        return ~_any_rows(rows & self.not_walk_row) & _any_rows(rows)
+
+    def _near_changed(self, cells: np.ndarray, delta: int) -> np.ndarray:
+        """Count ``delta`` more sure-walkable neighbours around ``cells``; the neighbours touched."""
+        around = self.neighbours[:, cells].reshape(-1)
+        around = around[around != self.cells]
+        np.add.at(self.near, around, delta)
+        return around
 
     def decided(self) -> int:
         return int(np.count_nonzero(self.keys[:-1] == np.inf))
@@ -102,6 +124,10 @@ class Search:
         restored = []
         while len(self.trail) > mark:
             cells, old = self.trail.pop()
+            if self.growing:
+                lost = self._sure_walk(self.dom[cells]) & ~self._sure_walk(old)
+                if lost.any():
+                    restored.append(self._near_changed(cells[lost], -1))
             self.dom[cells] = old
             restored.append(cells)
         if restored:
@@ -116,6 +142,11 @@ class Search:
         for constraint in self.constraints:
             constraint.update(cells, new)
         self.keys[cells] = self._keys(new, cells)
+        if self.growing:
+            became = self._sure_walk(new) & ~self._sure_walk(old)
+            if became.any():
+                around = self._near_changed(cells[became], 1)
+                self.keys[around] = self._keys(self.dom[around], around)
 
     # ------------------------------------------------------------------ propagation
     def propagate(self, frontier: np.ndarray) -> bool:
@@ -133,6 +164,8 @@ class Search:
             index = chunk_view[nbr, :chunks] + tables.support_offsets
             support = tables.support[index]
             support = _BITWISE_OR.reduce(support, axis=2) if chunks > 1 else support[:, :, 0]
+            if self.lonely:  # off the grid nothing is asked of a side, even one that fits no tile
+                support[nbr == sentinel] = ALL_ONES
             support = _BITWISE_AND.reduce(support, axis=0)
             old = self.dom[around]
             new = old & support
@@ -176,6 +209,7 @@ class Search:
                 verdict = constraint.check()
                 if isinstance(verdict, Violation):
                     self.failed_by = constraint
+                    self.hint = constraint.explain(verdict)
                     self.failure = (verdict.cell, self.dom[verdict.cell].copy(), verdict.reason)
                     return False
                 if isinstance(verdict, Narrow):
@@ -222,7 +256,7 @@ class Search:
             self.failure = (where, self.dom[where].copy(), "no variant is allowed here")
             return False
         # Full domains narrow nothing (every variant has a partner on every side): start from the others.
-        full = pack(np.ones(self.count, dtype=bool))[0]
+        full = pack(np.ones(self.count, dtype=bool))
         ok = self.settle(np.flatnonzero(_any_rows(self.dom[:-1] != full)))
         self.start = self.dom.copy()
         return ok
@@ -269,17 +303,14 @@ class Search:
         return np.argmax(bits, axis=1).reshape(self.shape)
 
 
-def neighbour_table(shape: tuple[int, ...], directions: Sequence[str], periodic: tuple[bool, ...],
-                    deadline: float) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
-    """(D, N + 1) neighbour of each cell per direction (N = off the grid) and the forward pairs."""
+def neighbour_table(shape: tuple[int, ...], directions: Sequence[str], deadline: float) -> np.ndarray:
+    """(D, N + 1) neighbour of each cell per direction, N where it is off the grid (edges are not wrapped
+    here: periodic edges are a constraint, :class:`~.layout.Periodic`)."""
     cells = int(np.prod(shape))
     neighbours = np.empty((len(directions), cells + 1), dtype=np.int64)  # filled row by row: the deadline
-    pairs = {}                                                             # is checked between rows
-    for d, direction in enumerate(directions):
+    for d, direction in enumerate(directions):                            # is checked between rows
         check_deadline(deadline)
-        a, b = neighbour_pairs(shape, direction, periodic)
+        a, b = neighbour_pairs(shape, direction, False)
         neighbours[d].fill(cells)
         neighbours[d, a] = b
-        if direction in FORWARD:
-            pairs[direction] = (a, b)
-    return neighbours, pairs
+    return neighbours

@@ -207,10 +207,13 @@ def variant_name(tile: str, degrees: int, mirrored: bool) -> str:
 
 
 def rules_from_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, str]] = (),
-                     dims: int | None = None) -> Rules:
+                     dims: int | None = None, border_labels: Mapping[str, Iterable[str]] | None = None) -> Rules:
     """Rules of all rotated variants of socket tiles.
 
     ``dims`` is 3 when any tile has an ``up`` or ``down`` socket, else 2 (or give it).
+    ``border_labels`` (``{side: labels}``): what faces the grid's border on each side. A socket that fits no
+    tile but fits one of these labels is kept: its variant may stand only where that side faces the border
+    (``rules.edge_only``), e.g. a roof whose ``up`` socket ``sky`` meets only the room's *Above* = ``sky``.
     Variant names are ``"name"`` for rotation 0 and ``"name@90"`` etc. (``"name~"``, ``"name~@90"`` for
     mirrored ones); ``rules.tiles``, ``rules.rotations`` and ``rules.reflected`` give the source tile, the turn
     and the mirror of each variant, ``rules.sockets`` the turned labels.
@@ -275,22 +278,32 @@ def rules_from_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str
         ia = np.array([lid[s[mine]] for s in v_sockets])
         ib = np.array([lid[s[theirs]] for s in v_sockets])
         allowed[key] = fit[ia[:, None], ib[None, :]]
+    outside = {side: [_label(b) for b in labels] for side, labels in (border_labels or {}).items()}
     problems = []
+    edge_only = {}
     for key in FORWARD[:dims]:
         mine, theirs = facing[key]
         for side, lonely in ((mine, ~allowed[key].any(axis=1)), (theirs, ~allowed[key].any(axis=0))):
+            edge_only[side] = np.zeros(len(v_names), dtype=bool)
             for i in np.flatnonzero(lonely):
-                problems.append(f"{v_names[i]!r} side {side} socket {v_sockets[i][side]!r}")
+                if any(sockets_fit(v_sockets[i][side], label, compat) for label in outside.get(side, ())):
+                    edge_only[side][i] = True
+                else:
+                    problems.append(f"{v_names[i]!r} side {side} socket {v_sockets[i][side]!r}")
     if problems:
+        faced = "; ".join(f"{side}: {', '.join(map(repr, labels))}" for side, labels in outside.items() if labels)
         raise ValueError(
-            "rules_from_tiles: these sockets fit no facing socket of any tile variant, so the tiles could "
-            "never be placed: " + "; ".join(problems[:20]) + (" …" if len(problems) > 20 else "") +
-            f". Add a tile with a matching socket or declare a compatible pair ({UNSET_NOTE})."
+            "rules_from_tiles: these sockets fit no facing socket of any tile variant"
+            + (f" nor the border labels ({faced})" if faced else " and there is no border") +
+            ", so the tiles could never be placed: " + "; ".join(problems[:20]) + (" …" if len(problems) > 20 else "")
+            + f". Add a tile with a matching socket, declare a compatible pair ({UNSET_NOTE}) or set that "
+            "side's border label."
         )
     passable_masks = {d: np.array([d in p for p in v_pass]) for d in sides}
     return Rules(
         weights=np.array(v_weight), allowed=allowed, names=tuple(v_names), tiles=tuple(v_tiles),
         rotations=tuple(v_rot), reflected=tuple(v_mirror), walkable=np.array(v_walk, dtype=bool),
         passable=passable_masks, sockets=tuple(v_sockets),
+        edge_only={side: mask for side, mask in edge_only.items() if mask.any()} or None,
         compatible=compat,
     )

@@ -23,11 +23,12 @@ import numpy as np
 
 from ..steps import run_to_end
 from .arguments import check_memory, grid_shape, seconds, whole_number
-from .bitset import ChunkTables, unpack
+from .bitset import ChunkTables, pack, unpack
 from .checks import periodic_axes
 from .connectivity import Connectivity
-from .constraints import bordered_sides, initial_masks
+from .constraints import Constraint, Grid
 from .counts import Counts, count_groups
+from .layout import Border, EdgeOnly, Entrances, Fixed, Periodic, bordered_sides
 from .rules import Rules
 from .search import Deadline, Exhausted, Search, check_deadline, neighbour_table
 from .vocab import (
@@ -36,8 +37,8 @@ from .vocab import (
     DEFAULT_MAX_RESTARTS,
     DEFAULT_MEMORY_BUDGET,
     DEFAULT_TIME_LIMIT,
-    HEURISTICS,
     OPPOSITE,
+    SOLVER_HEURISTICS,
 )
 
 
@@ -77,10 +78,11 @@ class Step:
 
 FIRST_BACKTRACK_BUDGET = 50
 SCANLINE_AFTER_RESTARTS = 3
-CONNECTED_PORTFOLIO = ("mrv", "scanline")
-"""Default heuristics of successive attempts when walkable cells must be connected: scanline grows one front
-(few walkable pockets); fewest-variants-first meets long chains of forced neighbours (walls that must
-continue) before they close a region off. Neither wins on every kit, so attempts alternate."""
+CONNECTED_PORTFOLIO = ("scanline", "grow")
+"""Default heuristics of successive attempts when walkable cells must be connected: scanline grows one
+straight front (kits where nearly every tile is walkable); grow floods the walkable region from where it is
+and meets forced cells first (caves where walkable floor is sparse, walls that must continue). Neither wins
+on every kit, so attempts alternate, scanline first (the cheaper one when both succeed)."""
 
 
 def default_heuristic(attempt: int, connected: bool) -> str:
@@ -95,7 +97,28 @@ def default_heuristic(attempt: int, connected: bool) -> str:
 STEP_SECONDS = 0.01
 
 
-def _describe(rules: Rules, shape: tuple[int, ...], failure: tuple[int, np.ndarray, str] | None) -> str:
+def _constraints(axes: tuple[bool, ...], border: Any, sides: Sequence[str], entrances: list[tuple[int, ...]],
+                 fixed: Any, groups: list, connected: bool, extra: Sequence[Constraint]) -> list[Constraint]:
+    """The constraints of one solve in the order they set up: the grid's edges first, then what narrows
+    cells, then the caller's own, then the ones kept during the search."""
+    out: list[Constraint] = [Periodic(axes)] if any(axes) else []
+    out.append(EdgeOnly())
+    if border is not None:
+        out.append(Border(border, sides))
+    if entrances:
+        out.append(Entrances(entrances))
+    if fixed is not None:
+        out.append(Fixed(fixed))
+    out.extend(extra)
+    if groups:
+        out.append(Counts(groups))
+    if connected:
+        out.append(Connectivity())
+    return out
+
+
+def _describe(rules: Rules, shape: tuple[int, ...], failure: tuple[int, np.ndarray, str] | None,
+              hint: str = "") -> str:
     if failure is None:
         return ""
     cell, row, reason = failure
@@ -103,13 +126,18 @@ def _describe(rules: Rules, shape: tuple[int, ...], failure: tuple[int, np.ndarr
     left = np.flatnonzero(unpack(row, rules.count))
     names = ", ".join(repr(rules.name(int(i))) for i in left[:8]) + (" …" if left.size > 8 else "")
     return (f" Last failure at cell {where}: {reason} (it still had {left.size} variant(s): "
-            f"{names or 'none'}).")
+            f"{names or 'none'}).") + (f" {hint}" if hint else "")
+
+
+def _failure_text(rules: Rules, shape: tuple[int, ...], search: Search | None) -> str:
+    return "" if search is None else _describe(rules, shape, search.failure, search.hint)
 
 
 def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
                 periodic: bool | Sequence[bool] = False, heuristic: str | None = None, fixed: Any = None,
                 border: Any = None, border_sides: Sequence[str] | None = None, connected: bool = False,
                 entrances: Iterable[Any] = (), counts: Mapping[str, Any] | None = None,
+                constraints: Sequence[Constraint] = (),
                 max_backtracks: int = DEFAULT_MAX_BACKTRACKS, max_restarts: int = DEFAULT_MAX_RESTARTS,
                 time_limit: float = DEFAULT_TIME_LIMIT, memory_budget: int = DEFAULT_MEMORY_BUDGET,
                 step_seconds: float = STEP_SECONDS) -> Generator[Step, None, SolveResult]:
@@ -144,12 +172,16 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
         raise ValueError(f"step_seconds: expected a number >= 0, got {step_seconds!r}")
     check_memory(rules, shape, memory_budget)
     entrances = [tuple(e) for e in entrances]
+    constraints = tuple(constraints)
+    for extra in constraints:
+        if not isinstance(extra, Constraint):
+            raise ValueError(f"constraints: expected Constraint objects, got {type(extra).__name__}")
     connected = bool(connected) or bool(entrances)
     auto = heuristic is None
     if heuristic is None:
         heuristic = default_heuristic(0, connected)
-    if heuristic not in HEURISTICS:
-        raise ValueError(f"heuristic: use one of {HEURISTICS}, got {heuristic!r}")
+    if heuristic not in SOLVER_HEURISTICS:
+        raise ValueError(f"heuristic: use one of {SOLVER_HEURISTICS}, got {heuristic!r}")
     axes = periodic_axes(periodic, len(shape))
     sides = bordered_sides(border, border_sides)
     if border is not None and any(axes[AXIS[s]] for s in sides if AXIS.get(s, 9) < len(axes)):
@@ -165,24 +197,25 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
     search: Search | None = None
     yield step
     try:
-        start = initial_masks(rules, shape, fixed=fixed, border=border, border_sides=border_sides,
-                              entrances=entrances)
-        check_deadline(deadline)
-        neighbours, pairs = neighbour_table(shape, rules.directions, axes, deadline)
+        neighbours = neighbour_table(shape, rules.directions, deadline)
         yield step
         # A cell pulls from its neighbour in direction d: variant b there allows matrix(opposite d)[b, :].
         tables = ChunkTables.build([rules.matrix(OPPOSITE[d]) for d in rules.directions], rules.weights)
         check_deadline(deadline)
-        search = Search(rules, shape, neighbours, tables, heuristic, start, deadline)
-        if groups:
-            search.constraints.append(Counts(groups, tables))
-        if connected:
-            search.constraints.append(Connectivity(rules, pairs, tables))
+        start = np.empty((cells, tables.width), dtype=np.uint64)
+        start[:] = pack(np.ones(rules.count, dtype=bool))
+        grid = Grid(rules, shape, neighbours, start, tables)
+        chosen = _constraints(axes, border, sides, entrances, fixed, groups, connected, constraints)
+        for constraint in chosen:
+            constraint.setup(grid)
+            check_deadline(deadline)
+        search = Search(rules, shape, grid.neighbours, tables, heuristic, grid.start, deadline)
+        search.constraints = [c for c in chosen if c.searching]
         yield step
         if not search.initial():
             raise Contradiction(
                 "the fixed tiles, border, entrances and counts contradict each other or the rules before any "
-                "choice." + _describe(rules, shape, search.failure)
+                "choice." + _failure_text(rules, shape, search)
                 + " Try: move or drop a fixed tile, change the border or the counts, or relax connectivity."
             )
         rng = np.random.default_rng(seed)
@@ -212,19 +245,19 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
     except Exhausted:
         raise Contradiction(
             "no grid exists: every choice was tried (complete backtracking search)."
-            + _describe(rules, shape, search.failure if search else None)
+            + _failure_text(rules, shape, search)
             + " Try: relax a constraint (fixed tiles, border, counts, connectivity) or add tiles."
         ) from None
     except Deadline:
         where = (f"after {counters['restarts']} restart(s) and {counters['backtracks']} backtrack(s)"
                  if counters["decisions"] else "while preparing the grid")
         raise Contradiction(
-            f"time_limit={time_limit} s ran out {where}." + _describe(rules, shape, search.failure if search else None)
+            f"time_limit={time_limit} s ran out {where}." + _failure_text(rules, shape, search)
             + " Try: a larger time_limit, another seed, heuristic='scanline', or relax a constraint."
         ) from None
     raise Contradiction(
         f"no grid found in {max_restarts + 1} attempt(s) with up to {max_backtracks} backtrack(s) each."
-        + _describe(rules, shape, search.failure if search else None)
+        + _failure_text(rules, shape, search)
         + " Try: a larger max_backtracks or max_restarts, another seed, heuristic='scanline' or 'mrv', "
         "or relax a constraint (fixed tiles, border, counts, connectivity)."
     )
@@ -253,18 +286,20 @@ def solve(rules: Rules, shape: tuple[int, ...], seed: int = 0, **options: Any) -
     shape : ``(X, Y)`` for 2-D rules, ``(X, Y, Z)`` for 3-D rules; the result is indexed ``grid[x, y(, z)]``.
     seed : seed of the ``numpy.random.Generator``; same inputs and seed give the same grid.
     periodic : bool (x and y wrap; z never) or one bool per axis.
-    heuristic : ``"entropy"``, ``"mrv"`` or ``"scanline"``; default (None): entropy for the first three
-        attempts, then scanline; when ``connected``, attempts alternate between mrv and scanline
-        (``CONNECTED_PORTFOLIO``).
+    heuristic : ``"entropy"``, ``"mrv"``, ``"scanline"`` or ``"grow"``; default (None): entropy for the first three
+        attempts, then scanline; when ``connected``, attempts alternate between scanline and grow
+        (``CONNECTED_PORTFOLIO``). ``"grow"`` (walkable region first, then fewest variants) is also accepted.
     fixed : ``{cell: variant index or name}`` or an int array of ``shape`` with -1 for free cells.
     border : what surrounds the grid: a socket label (socket rules), a variant index/name that stands
         outside, or a (T,) bool mask of the variants allowed along the edge; one value for the sides in
         ``border_sides`` (default the four horizontal sides; add ``"up"``/``"down"`` for the top/bottom
         layer), or a dict ``{side: value}`` (e.g. ``{"e": "wall", …, "up": "air"}``).
-    connected : all cells with a walkable tile form one region (checked during the search).
+    connected : all cells with a walkable tile form one region (propagated during the search).
     entrances : cells that must be walkable and joined to that region (implies ``connected``).
     counts : ``{tile: (min, max)}`` or ``{tile: n}`` by source tile name (all turns and mirrors together;
         ``max`` None for no maximum), e.g. ``{"entrance": (1, 1), "stairs": (0, 4)}``.
+    constraints : more :class:`~.constraints.Constraint` objects of the caller's own (set up after the fixed
+        tiles, kept during the search when ``searching``).
     max_backtracks : undo steps per attempt before a restart; ``max_restarts``: restarts before giving up.
     time_limit : seconds for the whole call, setup included; ``memory_budget``: bytes the grid may take
         (checked before anything is allocated).

@@ -27,7 +27,9 @@ MIRROR = {"e": "w", "w": "e", "n": "n", "s": "s", "up": "up", "down": "down"}
 ROTATIONS = (0, 90, 180, 270)
 
 HEURISTICS = ("entropy", "mrv", "scanline")
-"""Cell-selection heuristics of the solver (see :mod:`.heuristics`)."""
+"""Cell-selection heuristics a user picks (see :mod:`.heuristics`)."""
+SOLVER_HEURISTICS = (*HEURISTICS, "grow")
+"""Every heuristic :func:`~.solver.solve` takes (``grow`` takes turns with scanline when cells must be connected)."""
 
 DEFAULT_CELL_SIZE = (2.0, 2.0, 2.0)
 """A kit's cell (x, y, z, world units) when neither its tiles nor the settings give one."""
