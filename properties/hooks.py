@@ -12,15 +12,8 @@ import bpy
 
 LIVE_UPDATE_SWITCHED: list[Callable[[bpy.types.Scene], None]] = []
 """Called with the scene after its Live Update setting changed."""
-ROOM_KIT_PICKED: list[Callable[[bpy.types.Scene], None]] = []
-"""Called with the scene after a kit was picked in the Tile Rooms panel."""
 
 
 def live_update_switched(scene: bpy.types.Scene) -> None:
     for callback in LIVE_UPDATE_SWITCHED:
-        callback(scene)
-
-
-def room_kit_picked(scene: bpy.types.Scene) -> None:
-    for callback in ROOM_KIT_PICKED:
         callback(scene)

@@ -24,7 +24,6 @@ from bpy.props import (
 from ..core.modes import RoomOutput
 from ..core.wfc.room import ROOM_HEURISTICS
 from ..core.wfc.vocab import DEFAULT_CELL_SIZE, DEFAULT_MAX_BACKTRACKS, DEFAULT_MAX_RESTARTS, DEFAULT_TIME_LIMIT
-from . import hooks
 from .object_settings import ROTATION_ITEMS
 
 _HEURISTIC_LABELS = {
@@ -120,17 +119,12 @@ class StrewFixedTile(bpy.types.PropertyGroup):
     )
 
 
-def _kit_picked(self: bpy.types.PropertyGroup, context: bpy.types.Context) -> None:
-    if self.kit is not None:
-        hooks.room_kit_picked(context.scene)
-
-
 class StrewRoomSettings(bpy.types.PropertyGroup):
     """Settings of the Tile Rooms panel (one room per scene setting; the room name picks the output)."""
 
     __annotations__ = {
         "kit": PointerProperty(
-            name="Kit", type=bpy.types.Collection, update=_kit_picked,
+            name="Kit", type=bpy.types.Collection,
             description="Collection whose objects are the tiles (each with sockets in Object Properties › "
             "Strew Tile)"),
         "auto_cell_size": BoolProperty(

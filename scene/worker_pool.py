@@ -15,7 +15,6 @@ from bpy.app.handlers import persistent
 
 from ..core import fpmath
 from ..core.pool import ProcessPool, close_kept_pool, kept_pool
-from ..properties import hooks
 
 
 def for_scene(scene: bpy.types.Scene) -> ProcessPool | None:
@@ -69,23 +68,12 @@ def _on_load_pre(*_args: object) -> None:
     close_kept_pool()
 
 
-def _warm_for_rooms(scene: bpy.types.Scene) -> None:
-    """A kit was picked in the window: start the worker that Assemble Room will solve in, so its first run does
-    not wait for the worker to boot (scripts and background mode solve in their own process: nothing starts)."""
-    if not bpy.app.background:
-        for_rooms(scene)
-
-
 def register() -> None:
     if _on_load_pre not in bpy.app.handlers.load_pre:
         bpy.app.handlers.load_pre.append(_on_load_pre)
-    if _warm_for_rooms not in hooks.ROOM_KIT_PICKED:
-        hooks.ROOM_KIT_PICKED.append(_warm_for_rooms)
 
 
 def unregister() -> None:
     if _on_load_pre in bpy.app.handlers.load_pre:
         bpy.app.handlers.load_pre.remove(_on_load_pre)
-    if _warm_for_rooms in hooks.ROOM_KIT_PICKED:
-        hooks.ROOM_KIT_PICKED.remove(_warm_for_rooms)
     close_kept_pool()
