@@ -193,11 +193,7 @@ def _stepped_room_is_the_blocking_one(room_job, params, pool) -> None:
     assert {cell: value[:2] for cell, value in read_room().items()} == {c: v[:2] for c, v in stepped.items()}
 
 
-def _shared_blocks() -> set[str]:
-    return {path.name for path in Path("/dev/shm").glob("*")} if Path("/dev/shm").is_dir() else set()
-
-
-def test_a_room_solved_in_a_worker_process_is_the_room_of_this_process_and_stops_on_esc() -> None:
+def test_a_room_solved_in_a_worker_process_is_the_room_of_this_process_and_stops_on_esc(monkeypatch) -> None:
     """What the window does (the solve in a kept worker, the window only polls): the same room; closing the job
     (ESC) mid-solve changes nothing, stops the worker's solve and leaves no shared block behind."""
     room_job = module("scene.room_job")
@@ -205,8 +201,24 @@ def test_a_room_solved_in_a_worker_process_is_the_room_of_this_process_and_stops
     demo_kit()
     params = room_job.RoomParams(kit="Tiles", size=(30, 30, 2), seed=4, border="wall, window",
                                  border_bottom="ground", border_top="sky")
-    blocks = _shared_blocks()
+    remote = module("core.wfc.remote")
+    made: list[str] = []  # the shared blocks the remote solve makes: its step boards and the shared problems
+    board_init = remote.StepBoard.__init__
+
+    def noting_board(self, name=None):
+        board_init(self, name)
+        made.append(self.name)
+
+    monkeypatch.setattr(remote.StepBoard, "__init__", noting_board)
     with pool_module.ProcessPool(1) as pool:
+        share = pool.share
+
+        def noting_share(work):
+            handle = share(work)
+            made.append(handle.name)
+            return handle
+
+        monkeypatch.setattr(pool, "share", noting_share)
         pool.start()[0].result(timeout=60)
         before = scene_snapshot()
         job = room_job.assemble(bpy.context.scene, params, pool)
@@ -218,4 +230,4 @@ def test_a_room_solved_in_a_worker_process_is_the_room_of_this_process_and_stops
         job.close()
         assert scene_snapshot() == before and all(texts)
         _stepped_room_is_the_blocking_one(room_job, params, pool)  # the one worker is free again
-    assert _shared_blocks() <= blocks
+    assert len(made) == 4 and not [name for name in made if (Path("/dev/shm") / name.lstrip("/")).exists()]
