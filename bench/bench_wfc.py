@@ -110,13 +110,14 @@ def _kit_rows() -> list[str]:
     return lines
 
 
-def _kit_row(rules, shape, border, connected, heuristic, seeds=3, counts=None) -> str:
+def _seed_runs(rules, shape, seeds, connected, time_limit, **options):
+    """Solve ``shape`` for each seed: sorted (wall, CPU) seconds of the solved ones, their backtracks, restarts
+    and walkable region counts; every grid is checked (each adjacency fits; one region when connected)."""
     runs, backs, rests, regions = [], [], [], []
     for seed in range(seeds):
         cpu = time.process_time()
         try:
-            result = solve_detailed(rules, shape, seed, border=border, connected=connected, heuristic=heuristic,
-                                    counts=counts, time_limit=KIT_TIME_LIMIT)
+            result = solve_detailed(rules, shape, seed, connected=connected, time_limit=time_limit, **options)
         except Contradiction:
             continue
         runs.append((result.seconds, time.process_time() - cpu))
@@ -126,7 +127,12 @@ def _kit_row(rules, shape, border, connected, heuristic, seeds=3, counts=None) -
         regions.append(len(np.unique(labels[labels >= 0])))
         assert not find_violations(rules, result.grid)
         assert not connected or regions[-1] == 1
-    runs.sort()
+    return sorted(runs), backs, rests, regions
+
+
+def _kit_row(rules, shape, border, connected, heuristic, seeds=3, counts=None) -> str:
+    runs, backs, rests, regions = _seed_runs(rules, shape, seeds, connected, KIT_TIME_LIMIT, border=border,
+                                             heuristic=heuristic, counts=counts)
     wall, cpu = runs[len(runs) // 2] if runs else (None, None)
     return (f"| {'x'.join(map(str, shape))} | {'yes' if connected else 'no'} | {heuristic or 'default'} | "
             f"{len(runs)}/{seeds} | {_ms(wall) if runs else '—'} | {_ms(cpu) if runs else '—'} | "
@@ -151,20 +157,8 @@ def _scaling_rows() -> list[str]:
         "|---|---:|---|---|---|---|---|---|",
     ]
     for shape in SCALING:
-        runs, backs, rests = [], [], []
-        for seed in range(3):
-            cpu = time.process_time()
-            try:
-                result = solve_detailed(rules, shape, seed, border=border, connected=True, time_limit=120.0)
-            except Contradiction:
-                continue
-            runs.append((result.seconds, time.process_time() - cpu))
-            backs.append(result.backtracks)
-            rests.append(result.restarts)
-            labels = walkable_components(rules, result.grid)
-            assert len(np.unique(labels[labels >= 0])) == 1
+        runs, backs, rests, _ = _seed_runs(rules, shape, 3, True, 120.0, border=border)
         cells = int(np.prod(shape))
-        runs.sort()
         if not runs:
             lines.append(f"| {'x'.join(map(str, shape))} | {cells:,} | 0/3 | — | — | — | — | — |")
             continue
