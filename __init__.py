@@ -7,7 +7,8 @@ plain Python with numpy.
 
 from __future__ import annotations
 
-from .version import __version__
+if __package__:  # a test runner walking a checkout whose folder is no valid name imports this file on its own
+    from .version import __version__
 
 __all__ = ["__version__", "ensure_registered", "register", "unregister"]
 
