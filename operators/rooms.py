@@ -176,6 +176,8 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
             self.report({'ERROR'}, "No tile to label: the kit is empty or nothing is selected")
             return {'CANCELLED'}
         try:
+            # Every tile's current sockets first: a bad custom property stops the run before any work or change.
+            before = {obj.name: object_sockets(obj) or {} for obj in objects}
             if collection is not None and room.auto_cell_size:
                 size = kit_cell_size(collection, tile_objects(collection))
             else:
@@ -195,7 +197,6 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
                 "{count} tile(s) reach outside their {x:g} × {y:g} × {z:g} cell "
                 "(origin at the centre of the bottom face?): {listed}"
             ).format(count=len(off), x=size[0], y=size[1], z=size[2], listed=listed))
-        before = {obj.name: object_sockets(obj) or {} for obj in objects}
         for obj in objects:
             write_sockets(obj, found[obj.name])
         if self.target == 'KIT' and collection is not None and collection == room.kit:

@@ -7,6 +7,7 @@ import math
 
 import bpy
 import pytest
+from rooms_kits import module
 from scenes import scene_snapshot
 from small_scenes import ROOM, road_kit, scatter_scene
 
@@ -65,6 +66,32 @@ def test_bad_tile_property_is_named(key: str, value: object, expected: str) -> N
     road_kit().objects["turn"][key] = value
     message = refused(bpy.ops.strew.assemble_room, **ROOM)
     assert '"turn"' in message and key in message and expected in message, message
+
+
+def _sockets_of(kit: bpy.types.Collection) -> list[tuple[str, object, tuple[str, ...]]]:
+    """Every tile's custom sockets and panel sockets, as they stand."""
+    plain = module("scene.custom_props").plain
+    return [(obj.name, repr(plain(obj.get("strew_sockets"))),
+             tuple(getattr(obj.strew, f"socket_{side}") for side in ("n", "e", "s", "w", "up", "down")))
+            for obj in kit.objects]
+
+
+@pytest.mark.parametrize("value", [2.5, 7, math.nan, "n=road", [1, 2], {"n": 1}, {"n": math.nan},
+                                   {"n": "road", "e": 3.5}, {"n": ["road"]}, {"n": {"deep": "x"}}])
+@pytest.mark.parametrize("target", ['KIT', 'SELECTED'])
+def test_detect_sockets_names_a_tile_whose_sockets_property_is_bad(value: object, target: str) -> None:
+    kit = road_kit()
+    bpy.context.scene.strew.room.kit = kit
+    tile = kit.objects["straight"]
+    tile["strew_sockets"] = value
+    bpy.context.view_layer.update()
+    for obj in bpy.context.view_layer.objects:
+        obj.select_set(obj.name in kit.objects)
+    before = _sockets_of(kit)
+    message = refused(bpy.ops.strew.detect_sockets, target=target)
+    assert '"straight"' in message and "strew_sockets" in message and "a dict of side -> label" in message, message
+    assert _sockets_of(kit) == before
+    assert refused(bpy.ops.strew.assemble_room, **ROOM).endswith(message.removeprefix("Error: "))  # same reason
 
 
 @pytest.mark.parametrize(("key", "value", "expected"), [
