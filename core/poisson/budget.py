@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import cast
 
+from ..budget import size_text
 from .settings import PoissonSettings, varies
 from .state import grid_layout
 
@@ -60,6 +61,6 @@ def check_budget(settings: PoissonSettings) -> None:
     if not math.isfinite(load):
         raise ValueError(f"{what} exceed max_points={settings.max_points:,}; {fixes}")
     raise ValueError(
-        f"{what} exceed max_points={settings.max_points:,} (memory ~{grid * BYTES_PER_POINT / 2**30:,.1f} GiB); "
+        f"{what} exceed max_points={settings.max_points:,} (memory ~{size_text(grid * BYTES_PER_POINT)}); "
         f"{fixes}, or pass max_points={math.ceil(load):,} or more if you have the time and memory"
     )

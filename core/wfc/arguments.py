@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import budget as memory
 from .rules import Rules
 
 
@@ -50,9 +51,6 @@ def check_memory(rules: Rules, shape: tuple[int, ...], budget: int) -> None:
     cells = math.prod(shape)
     width = (rules.count + 63) // 64
     estimate = cells * (40 * width + 8 * (len(rules.directions) + 6)) + cells * rules.count
-    if estimate > budget:
-        raise ValueError(
-            f"shape: {shape} with {rules.count} variants needs about {estimate / 2**20:,.0f} MiB, more than "
-            f"memory_budget={budget / 2**20:,.0f} MiB; solve a smaller grid (or in boxes with "
-            "regenerate) or raise memory_budget"
-        )
+    memory.check_memory(f"shape: {shape} with {rules.count} variants", estimate,
+                        "solve a smaller grid (or in boxes with regenerate) or raise memory_budget", budget,
+                        "memory_budget")

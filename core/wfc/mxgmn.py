@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..budget import MEMORY_BUDGET, check_memory
 from .rules import Rules
 from .vocab import MIRROR, TURN
 
@@ -44,12 +45,34 @@ _SYMMETRY: dict[str, tuple[int, Callable[[int], int], Callable[[int], int]]] = {
 }
 
 
-def load_mxgmn(source: str | Path, subset: str | None = None) -> Rules:
+ADJACENCY_BYTES = 5  # peak per pair of variants: two dense bool matrices and Rules' copies (tracemalloc, 4,000)
+
+
+def _shown(node: ET.Element) -> str:
+    return f'<neighbor left="{node.get("left", "")}" right="{node.get("right", "")}">'
+
+
+def _reference(node: ET.Element, side: str) -> tuple[str, int]:
+    """``(tile, orientation)`` of a neighbor's ``left`` or ``right`` ("name" or "name k", k in 0..7)."""
+    parts = node.get(side, "").split()
+    if not parts or len(parts) > 2:
+        raise ValueError(f"load_mxgmn: {_shown(node)}: write {side} as a tile name and an optional "
+                         "orientation 0..7, e.g. \"corner 1\"")
+    if len(parts) == 1:
+        return parts[0], 0
+    if not (parts[1].isdecimal() and int(parts[1]) < 8):
+        raise ValueError(f"load_mxgmn: orientation {parts[1]!r} in {_shown(node)} is not in 0..7")
+    return parts[0], int(parts[1])
+
+
+def load_mxgmn(source: str | Path, subset: str | None = None, memory_budget: float = MEMORY_BUDGET) -> Rules:
     """Rules from an mxgmn simple-tiled XML file (path) or XML text.
 
     Variant names are ``"name k"`` (mxgmn's orientation numbering); ``rules.tiles`` holds the tile name,
     ``rules.rotations`` the turn in degrees counter-clockwise and ``rules.reflected`` whether it is mirrored
-    first. Each orientation gets the tile's full weight (as in mxgmn).
+    first. Each orientation gets the tile's full weight (as in mxgmn). The adjacency is two dense
+    variants × variants matrices: a set whose matrices would exceed ``memory_budget`` bytes is refused before
+    they are made.
 
     Examples
     --------
@@ -122,27 +145,19 @@ def load_mxgmn(source: str | Path, subset: str | None = None) -> Rules:
     count = len(action)
     if count == 0:
         raise ValueError("load_mxgmn: no tiles (check the subset name)")
-
-    def variant(spec: str) -> int:
-        parts = spec.split()
-        if not parts or parts[0] not in first:
-            raise KeyError(parts[0] if parts else spec)
-        k = int(parts[1]) if len(parts) > 1 else 0
-        if not 0 <= k < 8:
-            raise ValueError(f"load_mxgmn: orientation {k} in {spec!r} is not in 0..7")
-        return first[parts[0]][k]
-
+    check_memory(f"load_mxgmn: the adjacency of {count:,} tile variants ({len(first):,} tiles)",
+                 ADJACENCY_BYTES * float(count) ** 2, "use a subset with fewer tiles (or fewer F/L/T tiles, "
+                 "which turn into 8 or 4 variants each)", memory_budget)
     allowed = {"e": np.zeros((count, count), dtype=bool), "n": np.zeros((count, count), dtype=bool)}
     neighbors = root.find("neighbors")
     for node in [] if neighbors is None else neighbors.iter("neighbor"):
-        left, right = node.get("left", ""), node.get("right", "")
-        if keep is not None and (left.split()[0] not in keep or right.split()[0] not in keep):
+        left, right = _reference(node, "left"), _reference(node, "right")
+        if keep is not None and (left[0] not in keep or right[0] not in keep):
             continue
-        try:
-            a, b = variant(left), variant(right)
-        except KeyError as error:
-            raise ValueError(f"load_mxgmn: neighbor {left!r} / {right!r} names an unknown tile {error}"
-                             ) from None
+        for name, _k in (left, right):
+            if name not in first:
+                raise ValueError(f"load_mxgmn: {_shown(node)} names an unknown tile {name!r}")
+        a, b = first[left[0]][left[1]], first[right[0]][right[1]]
         for g in range(8):
             ga, gb = action[a][g], action[b][g]
             direction = "e"

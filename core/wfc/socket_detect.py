@@ -21,11 +21,13 @@ Pure numpy (no ``bpy``). Conventions (shared with the Blender side, see docs/roo
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ..budget import MEMORY_BUDGET, check_memory
 from .vocab import SIDES_2D, SIDES_3D
 
 SIDES = SIDES_3D  # n e s w up down
@@ -107,6 +109,44 @@ def _plane_axes(side: str, size: np.ndarray) -> tuple[int, float, tuple[int, int
 def _centres(low: float, high: float, quantum: float) -> np.ndarray:
     n = max(1, round((high - low) / quantum))
     return low + (np.arange(n) + 0.5) * (high - low) / n
+
+
+RASTER_BYTES = 72  # peak bytes per sample of a side while its faces are rasterised (tracemalloc, 40k-1M samples)
+
+
+def raster_bytes(cell_size: CellSize, quantum: float) -> float:
+    """Estimated peak memory of :func:`side_bitmaps` (float arithmetic: no overflow, no allocation): every side's
+    bitmap kept, plus the temporaries of rasterising the largest one."""
+    sx, sy, sz = (float(c) for c in cell_size)
+    across, up = max(1.0, float(np.round(max(sx, sy) / quantum))), max(1.0, float(np.round(sz / quantum)))
+    largest = max(across * up, across * across)
+    return RASTER_BYTES * largest + 4.0 * across * up + 2.0 * across * across
+
+
+def check_raster_budget(cell_size: CellSize, quantum: float, budget: float = MEMORY_BUDGET) -> None:
+    """Refuse (``ValueError`` with the least quantum that fits) a cell whose side rasters at ``quantum`` would
+    exceed ``budget`` bytes: a kit in centimetres, a huge tile or a tiny quantum."""
+    needed = raster_bytes(cell_size, quantum)
+    if needed <= budget:
+        return
+    sx, sy, sz = (float(c) for c in cell_size)
+    check_memory(
+        f"Rasterising the sides of a {sx:g} × {sy:g} × {sz:g} cell every {quantum:g}", needed,
+        f"raise quantum (Precision) to {_least_quantum(cell_size, quantum, needed, budget):g} or more, or check "
+        "the cell size (a kit modelled in centimetres has cells a hundred times too large)", budget)
+
+
+def _least_quantum(cell_size: CellSize, quantum: float, needed: float, budget: float) -> float:
+    """About the smallest quantum, in two significant digits, whose rasters fit ``budget``."""
+    start = quantum * math.sqrt(needed / budget)  # samples grow as 1 / quantum**2
+    if not math.isfinite(start):
+        start = max(float(c) for c in cell_size) * math.sqrt(2 * RASTER_BYTES / budget)
+    step = 10.0 ** (math.floor(math.log10(start)) - 1)
+    least = math.ceil(start / step) * step
+    largest = max(float(c) for c in cell_size)  # beyond it every side is one sample: the least raster there is
+    while raster_bytes(cell_size, float(f"{least:.2g}")) > budget and least <= largest:
+        least += step
+    return float(f"{least:.2g}")
 
 
 def _rasterise(corners: np.ndarray, us: np.ndarray, vs: np.ndarray) -> np.ndarray:
@@ -203,6 +243,8 @@ def detect_sockets(vertices: np.ndarray, cell_size: CellSize, quantum: float = 0
     tolerance = quantum / 2 if tolerance is None else float(tolerance)
     if not (np.isfinite(tolerance) and tolerance >= 0):
         raise ValueError(f"tolerance: must be >= 0, got {tolerance!r}")
+    if triangles is not None:
+        check_raster_budget(size, quantum)
     bitmaps = side_bitmaps(vertices, triangles, size, quantum, tolerance) if triangles is not None else {}
     profiles = side_profiles(vertices, size, tolerance)
     out = {}

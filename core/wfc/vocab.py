@@ -7,6 +7,8 @@ counter-clockwise about +z seen from above (the side that faced east faces north
 
 from __future__ import annotations
 
+from ..budget import MEMORY_BUDGET
+
 SIDES_2D = ("n", "e", "s", "w")
 """The horizontal sides in the order sockets are written (clockwise from north)."""
 SIDES_3D = (*SIDES_2D, "up", "down")
@@ -36,4 +38,4 @@ DEFAULT_CELL_SIZE = (2.0, 2.0, 2.0)
 DEFAULT_MAX_BACKTRACKS = 2000
 DEFAULT_MAX_RESTARTS = 20
 DEFAULT_TIME_LIMIT = 60.0
-DEFAULT_MEMORY_BUDGET = 1 << 30
+DEFAULT_MEMORY_BUDGET = MEMORY_BUDGET

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import bpy
 import numpy as np
 import pytest
@@ -103,3 +105,32 @@ def test_a_room_from_detected_sockets_lines_up_the_geometry() -> None:
             other = (x + STEP[side][0], y + STEP[side][1], z)
             if other in placed:
                 assert plane_points(p.obj, side) == plane_points(placed[other][2].obj, OPPOSITE[side]), ((x, y), side)
+
+
+def _labels(kit: bpy.types.Collection) -> list[tuple[str, ...]]:
+    return [(obj.name, *(getattr(obj.strew, f"socket_{s}") for s in ("n", "e", "s", "w", "up", "down")))
+            for obj in kit.objects]
+
+
+@pytest.mark.parametrize(("scale", "quantum", "cell"), [
+    (1.0, 1e-5, "2 × 2 × 2"),          # the Precision field's own minimum
+    (100.0, 0.01, "200 × 200 × 200"),  # a kit modelled in centimetres, its cell from the tiles' bounds
+    (200.0, 0.01, "400 × 400 × 400"),  # a 400 m tile
+])
+def test_detect_sockets_refuses_rasters_beyond_the_memory_budget_at_once(scale: float, quantum: float,
+                                                                         cell: str) -> None:
+    kit = _detect_kit()
+    for obj in kit.objects:
+        obj.scale = (scale, scale, scale)
+    room = bpy.context.scene.strew.room
+    room.kit, room.auto_cell_size = kit, True
+    assert bpy.ops.strew.detect_sockets(quantum=0.01 * scale) == {'FINISHED'}  # labels to keep
+    before = _labels(kit)
+    started = time.perf_counter()
+    with pytest.raises(RuntimeError) as failure:
+        bpy.ops.strew.detect_sockets(quantum=quantum)
+    assert time.perf_counter() - started < 1.0
+    message = str(failure.value).strip()
+    assert "\n" not in message and "Traceback" not in message, message
+    assert f"a {cell} cell every {quantum:g} needs about" in message and "raise quantum (Precision) to" in message
+    assert _labels(kit) == before

@@ -189,6 +189,26 @@ def test_imported_mxgmn_tileset_assembles_by_its_own_adjacency(tmp_path: Path) -
         bpy.ops.strew.import_mxgmn(filepath=str(bad))
 
 
+@pytest.mark.parametrize(("xml", "subset", "expected"), [
+    ('<neighbor left="" right="a"/>', "two", r'<neighbor left="" right="a">: write left as a tile name'),
+    ('<neighbor left="a" right="a 9"/>', "", r"orientation '9' in <neighbor"),
+    ('<neighbor left="a b c" right="a"/>', "", "write left as a tile name"),
+    ("".join(f'<tile name="t{i}" symmetry="F"/>' for i in range(8000)), "",
+     r"64,00\d tile variants .* needs about 19\.\d GiB, more than the memory budget"),
+])
+def test_import_mxgmn_refuses_a_bad_or_oversized_tileset_in_one_line(tmp_path: Path, xml: str, subset: str,
+                                                                     expected: str) -> None:
+    tiles, neighbors = (xml, "") if xml.startswith("<tile") else ("", xml)
+    path = tmp_path / "set.xml"
+    path.write_text(f'<set><tiles><tile name="a"/><tile name="b"/>{tiles}</tiles><neighbors>{neighbors}'
+                    '</neighbors><subsets><subset name="two"><tile name="a"/><tile name="b"/></subset></subsets></set>')
+    before = scene_snapshot()
+    with pytest.raises(RuntimeError, match=expected) as failure:
+        bpy.ops.strew.import_mxgmn(filepath=str(path), subset=subset)
+    assert "\n" not in str(failure.value).strip() and "Traceback" not in str(failure.value)
+    assert scene_snapshot() == before
+
+
 def test_command_line_files_room_and_kit_fail_cleanly_before_any_work(tmp_path: Path, capsys) -> None:
     cli = module("cli")
     kit_path = tmp_path / "kit.blend"

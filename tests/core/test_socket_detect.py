@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import time
+import tracemalloc
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strew.core.budget import MEMORY_BUDGET
 from strew.core.wfc.socket_detect import (
     cell_overflow,
+    check_raster_budget,
     detect_sockets,
     horizontal_label,
     mirror_pairs,
     parse_compatible,
+    raster_bytes,
     side_profiles,
     vertical_label,
 )
@@ -135,3 +141,55 @@ def test_facing_sides_fit_exactly_when_their_faces_mirror_each_other(a: set, b: 
 
     la, lb = tile(a, True)["e"], tile(b, False)["w"]
     assert _fit(la, lb) == (a == b)  # facing east/west sides share the plane: same y, same z
+
+
+BOX = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (0, 2)], dtype=float)
+BOX_TRIANGLES = np.array([t for f in ((0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4),
+                                      (1, 5, 7, 3)) for t in ((f[0], f[1], f[2]), (f[0], f[2], f[3]))])
+
+
+@pytest.mark.parametrize(("cell_size", "quantum"), [
+    ((2, 2, 2), 1e-5),            # the Precision field's own minimum
+    ((200, 200, 300), 0.01),      # a kit modelled in centimetres
+    ((400, 400, 3), 0.01),        # a 400 m tile
+    ((2, 2, 2), 1e-300),          # a quantum whose raster size overflows a float
+    ((1e300, 1e300, 1e300), 1.0),
+    ((0.5, 0.5, 1e6), 0.01),      # one tall side only
+])
+def test_side_rasters_beyond_the_memory_budget_are_refused_at_once_with_the_quantum_that_fits(
+        cell_size: tuple, quantum: float) -> None:
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match=r"needs (about [\d.,]+ [KMGTPE]iB|unbounded memory), more than the memory "
+                                         r"budget \(1\.0 GiB\); raise quantum \(Precision\) to [\d.e+-]+ or more"):
+        detect_sockets(BOX, cell_size, quantum=quantum, triangles=BOX_TRIANGLES)
+    assert time.perf_counter() - started < 0.05  # nothing was allocated
+    with pytest.raises(ValueError) as failure:
+        check_raster_budget(cell_size, quantum)
+    least = float(str(failure.value).split("to ")[-1].split(" or more")[0])
+    assert raster_bytes(cell_size, least) <= MEMORY_BUDGET  # the advice works …
+    assert raster_bytes(cell_size, least / 1.5) > MEMORY_BUDGET  # … and asks for no more than needed
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.tuples(*[st.floats(1e-3, 1e6)] * 3), st.floats(1e-6, 1.0), st.floats(1e3, 1e12))
+def test_the_raster_budget_refuses_exactly_above_it_and_its_advice_fits(cell_size: tuple, quantum: float,
+                                                                         budget: float) -> None:
+    needed = raster_bytes(cell_size, quantum)
+    if needed <= budget:
+        check_raster_budget(cell_size, quantum, budget)
+        return
+    with pytest.raises(ValueError) as failure:
+        check_raster_budget(cell_size, quantum, budget)
+    least = float(str(failure.value).split("to ")[-1].split(" or more")[0])
+    assert raster_bytes(cell_size, least) <= budget
+
+
+@pytest.mark.parametrize("quantum", [0.01, 0.004])
+def test_the_raster_estimate_bounds_the_memory_detect_sockets_takes(quantum: float) -> None:
+    tracemalloc.start()
+    try:
+        detect_sockets(BOX, (2, 2, 2), quantum=quantum, triangles=BOX_TRIANGLES)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak <= raster_bytes((2, 2, 2), quantum) * 1.05

@@ -107,3 +107,39 @@ def test_castle_without_scanline_still_valid_or_clean_contradiction():
         assert "Try:" in str(error)
     else:
         assert adjacency_errors(grid, rules_ok(rules)) == []
+
+
+SUBSET = '<subsets><subset name="two"><tile name="a"/><tile name="b"/></subset></subsets>'
+
+
+@pytest.mark.parametrize("neighbor", [
+    'left="" right="a"', 'left="a" right=""', 'right="a"', 'left="   " right="a"', 'left="a b c" right="a"',
+    'left="a x" right="a"', 'left="a 8" right="a"', 'left="a -1" right="a"', 'left="a ²" right="a"',
+    'left="a 1.5" right="b"',
+])
+@pytest.mark.parametrize("subset", [None, "two"])
+def test_a_neighbor_that_names_no_tile_and_orientation_is_named(neighbor: str, subset: str | None) -> None:
+    xml = (f'<set><tiles><tile name="a" symmetry="L"/><tile name="b"/></tiles><neighbors>'
+           f'<neighbor left="a" right="a 1"/><neighbor left="b" right="b"/><neighbor {neighbor}/>'
+           f'</neighbors>{SUBSET}</set>')
+    with pytest.raises(ValueError, match=r"^load_mxgmn: .*<neighbor left=.*right=.*0\.\.7") as failure:
+        load_mxgmn(xml, subset)
+    assert "\n" not in str(failure.value)
+
+
+def _f_tiles(count: int) -> str:
+    """``count`` F tiles (8 variants each), every one fitting every other in every orientation."""
+    tiles = "".join(f'<tile name="t{i}" symmetry="F"/>' for i in range(count))
+    pairs = "".join(f'<neighbor left="t0 {k}" right="t{i} {j}"/><neighbor left="t{i} {k}" right="t0 {j}"/>'
+                    for i in range(count) for k in range(8) for j in range(8))
+    return f"<set><tiles>{tiles}</tiles><neighbors>{pairs}</neighbors></set>"
+
+
+def test_a_tileset_whose_adjacency_exceeds_the_memory_budget_is_refused_with_its_size() -> None:
+    many = "<set><tiles>" + "".join(f'<tile name="t{i}" symmetry="F"/>' for i in range(8000)) + "</tiles></set>"
+    with pytest.raises(ValueError, match=r"64,000 tile variants \(8,000 tiles\) needs about 19\.1 GiB.*subset"):
+        load_mxgmn(many)
+    xml = _f_tiles(5)  # 40 variants: 8,000 bytes at 5 per pair
+    assert load_mxgmn(xml, memory_budget=8000).count == 40
+    with pytest.raises(ValueError, match=r"needs about 7\.8 KiB, more than the memory budget \(7\.8 KiB\)"):
+        load_mxgmn(xml, memory_budget=7999)
