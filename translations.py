@@ -110,6 +110,9 @@ RUSSIAN: dict[str, str] = {
     # -- scatter layer -------------------------------------------------------------------------------------
     "Enabled": "Включён",
     "Include this layer when scattering all layers": "Учитывать этот слой при разбросе всех слоёв",
+    "Layer ID": "ID слоя",
+    "Marks this layer's output so Strew finds it after a rename (set once by Strew)":
+        "Отмечает вывод этого слоя, чтобы Strew находил его после переименования (задаётся Strew один раз)",
     "Collection": "Коллекция",
     "Collection whose objects are the prefabs placed by this layer":
         "Коллекция, объекты которой этот слой расставляет как заготовки",

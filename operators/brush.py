@@ -97,7 +97,7 @@ class STREW_OT_paint(bpy.types.Operator):
         self._region = next(r for r in context.area.regions if r.type == 'WINDOW')
         self._view = context.area.spaces.active.region_3d
         self._original = self._brush.points
-        self._had_output = output_object(context.scene, self._brush.layer.name) is not None
+        self._had_output = output_object(context.scene, self._brush.layer.layer_id) is not None
         self._painting, self._erasing, self._last_write, self._dabs, self._changed = False, False, 0.0, 0, 0
         self._last_location = None
         self._outline: list[tuple[float, float, float]] = []
@@ -202,7 +202,7 @@ class STREW_OT_paint(bpy.types.Operator):
             if self._had_output:
                 self._brush.commit()
             else:
-                clear_layer_output(context.scene, self._brush.layer.name)
+                clear_layer_output(context.scene, self._brush.layer.layer_id)
             self._finish(context)
             self.report({'WARNING'}, rpt_("Painting cancelled; the layer is as it was"))
             return {'CANCELLED'}

@@ -6,7 +6,7 @@ import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 from bpy.props import IntProperty
 
-from ..scene import scatter_job
+from ..scene import layer_ids, scatter_job
 from .modal_job import ModalJob
 
 
@@ -96,13 +96,13 @@ class STREW_OT_clear(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         layers = context.scene.strew.layers
-        name = None
+        layer_id = None
         if self.layer_index >= 0:
             if self.layer_index >= len(layers):
                 self.report({'ERROR'}, rpt_("There is no layer {index}").format(index=self.layer_index))
                 return {'CANCELLED'}
-            name = layers[self.layer_index].name
-        removed = scatter_job.clear_layer_output(context.scene, name)
+            layer_id = layer_ids.ids_of(context.scene, [self.layer_index])[0]
+        removed = scatter_job.clear_layer_output(context.scene, layer_id)
         self.report({'INFO'}, rpt_("Cleared {count:,} Strew object(s)").format(count=removed))
         return {'FINISHED'}
 

@@ -76,6 +76,10 @@ class StrewLayer(LayerCameraSettings, LayerDisplaySettings, LayerVarietySettings
     # ``name`` is inherited from PropertyGroup: the layer's name, also used for its output object.
     enabled: BoolProperty(name="Enabled", description="Include this layer when scattering all layers",
                           default=True)
+    layer_id: StringProperty(
+        name="Layer ID", description="Marks this layer's output so Strew finds it after a rename (set once by Strew)",
+        options={'HIDDEN'},
+    )
     collection: PointerProperty(
         name="Collection", type=bpy.types.Collection,
         description="Collection whose objects are the prefabs placed by this layer",

@@ -48,7 +48,7 @@ class Brush:
         scene = context.scene
         job = scatter_spec.read(scene, [layer_index])
         layer = job.layers[0]
-        obj = output_object(scene, layer.name)
+        obj = output_object(scene, layer.layer_id)
         if job.terrain is None or layer.targets is not None or layer.surface != SurfaceMode.TOP:
             raise ScatterError(rpt_('Layer "{name}": the brush paints From Above on the terrain; set the layer\'s '
                                     "Surface to From Above and clear its Targets").format(name=layer.name))
@@ -65,8 +65,8 @@ class Brush:
         spec = dataclasses.replace(layer.spec, density=fields.density, mask=fields.mask)
         layer = dataclasses.replace(layer, spec=spec)
         radius_at, is_allowed = layer_functions(terrain, spec)
-        placed = {name: found for name in job.blocker_layers
-                  if (found := existing_points(scene, name)) is not None}
+        placed = {above.name: found for above in job.blocker_layers
+                  if (found := existing_points(scene, above.layer_id)) is not None}
         others, keep = blockers_for(placed, layer.look.keep_away)
         if others is not None:  # the brush works from above: blockers in x, y
             others = Samples(others.positions[:, :2], others.radii)
@@ -99,4 +99,4 @@ class Brush:
         return int(gone.sum())
 
     def commit(self) -> bpy.types.Object:
-        return replace_points(self.scene, self.layer.name, self.layer.collection, self.points)
+        return replace_points(self.scene, self.layer.mark, self.layer.collection, self.points)

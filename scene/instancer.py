@@ -21,7 +21,7 @@ from .compat import set_modifier_inputs
 from .custom_props import prefab_weight
 from .instances import PointSet
 from .naming import natural_name_key
-from .ownership import is_owned, mark
+from .ownership import LAYER_ID_KEY, LAYER_KEY, is_owned, mark
 
 OWNER = "scatter"
 NODE_GROUP_NAME = "Strew Instancer"
@@ -32,6 +32,18 @@ PREFAB_ATTRIBUTE = "strew_prefab"
 ROTATION_ATTRIBUTE = "strew_rotation"
 SCALE_ATTRIBUTE = "strew_scale"
 RADIUS_ATTRIBUTE = "strew_radius"
+
+
+@dataclass(frozen=True)
+class LayerMark:
+    """Whose output a data-block is: the layer's name (shown) and its stable id (how Strew finds it)."""
+
+    name: str
+    layer_id: str
+
+    @property
+    def marks(self) -> dict[str, str]:
+        return {LAYER_KEY: self.name, LAYER_ID_KEY: self.layer_id}
 
 
 @dataclass(frozen=True)
@@ -125,12 +137,12 @@ def _set_attribute(mesh: bpy.types.Mesh, name: str, kind: str, field: str, value
 
 
 def write_point_instancer(
-    output: bpy.types.Collection, layer_name: str, collection: bpy.types.Collection, points: PointSet
+    output: bpy.types.Collection, layer: LayerMark, collection: bpy.types.Collection, points: PointSet
 ) -> bpy.types.Object:
     """Create the layer's point object "Strew <layer>" with the instancer modifier."""
-    name = f"Strew {layer_name}"
+    name = f"Strew {layer.name}"
     mesh = bpy.data.meshes.new(name)
-    mark(mesh, OWNER, strew_layer=layer_name)
+    mark(mesh, OWNER, **layer.marks)
     mesh.vertices.add(len(points))
     mesh.vertices.foreach_set("co", points.positions.astype(np.float32).ravel())
     _set_attribute(mesh, PREFAB_ATTRIBUTE, 'INT', "value", points.prefab_index.astype(np.int32))
@@ -140,7 +152,7 @@ def write_point_instancer(
     mesh.update()
 
     obj = bpy.data.objects.new(name, mesh)
-    mark(obj, OWNER, strew_layer=layer_name)
+    mark(obj, OWNER, **layer.marks)
     set_instancer_modifier(obj, instancer_node_group(), collection)
     output.objects.link(obj)
     return obj
@@ -157,7 +169,7 @@ def instance_matrices(points: PointSet) -> np.ndarray:
 
 def write_objects(
     output: bpy.types.Collection,
-    layer_name: str,
+    layer: LayerMark,
     prefabs: list[Prefab],
     points: PointSet,
     linked_duplicates: bool,
@@ -167,8 +179,9 @@ def write_objects(
     Object prefabs become linked duplicates (shared mesh data) in both modes when ``linked_duplicates`` is set;
     otherwise each object prefab is wrapped in a Strew-owned collection that the empties instance.
     """
+    layer_name = layer.name
     layer_collection = bpy.data.collections.new(f"Strew {layer_name}")
-    mark(layer_collection, OWNER, strew_layer=layer_name)
+    mark(layer_collection, OWNER, **layer.marks)
     output.children.link(layer_collection)
     wrappers: dict[int, bpy.types.Collection] = {}
     matrices = instance_matrices(points)
@@ -191,7 +204,7 @@ def write_objects(
                     wrapper.instance_offset = source.matrix_world.translation
                     wrappers[index] = wrapper
                 obj.instance_collection = wrappers[index]
-        mark(obj, OWNER, strew_layer=layer_name)
+        mark(obj, OWNER, **layer.marks)
         obj.matrix_world = Matrix(matrix.tolist())
         layer_collection.objects.link(obj)
     return layer_collection

@@ -10,6 +10,7 @@ import bpy
 import numpy as np
 
 from ..core import fpmath
+from . import layer_ids
 from .compat import modifier_input_values, set_modifier_inputs
 from .instancer import (
     OUTPUT_COLLECTION,
@@ -18,10 +19,11 @@ from .instancer import (
     RADIUS_ATTRIBUTE,
     ROTATION_ATTRIBUTE,
     SCALE_ATTRIBUTE,
+    LayerMark,
     write_point_instancer,
 )
 from .instances import PointSet
-from .ownership import LAYER_KEY, is_owned, owned_collection
+from .ownership import is_owned, owned_collection
 
 PAINTED = "strew_painted"
 _ATTRIBUTES = {  # name: (type, foreach field, components)
@@ -32,15 +34,10 @@ _ATTRIBUTES = {  # name: (type, foreach field, components)
 }
 
 
-def output_object(scene: bpy.types.Scene, layer_name: str) -> bpy.types.Object | None:
+def output_object(scene: bpy.types.Scene, layer_id: str) -> bpy.types.Object | None:
     """The layer's Point Instancer object, wherever the user moved Strew's output collection."""
-    output = owned_collection(scene, OUTPUT_COLLECTION, OWNER, create=False)
-    if output is None:
-        return None
-    for obj in output.objects:
-        if is_owned(obj, OWNER) and obj.get(LAYER_KEY) == layer_name and obj.type == 'MESH':
-            return obj
-    return None
+    return next((block for block in layer_ids.outputs(scene, layer_id)
+                 if isinstance(block, bpy.types.Object) and block.type == 'MESH'), None)
 
 
 def read_points(obj: bpy.types.Object) -> PointSet:
@@ -64,28 +61,28 @@ def read_points(obj: bpy.types.Object) -> PointSet:
                     values[RADIUS_ATTRIBUTE].astype(np.float64), painted.astype(bool))
 
 
-def write_instancer(output: bpy.types.Collection, layer_name: str, collection: bpy.types.Collection,
+def write_instancer(output: bpy.types.Collection, layer: LayerMark, collection: bpy.types.Collection,
                     points: PointSet) -> bpy.types.Object:
     """A new Point Instancer object for ``points``, painted flags included."""
-    obj = write_point_instancer(output, layer_name, collection, points)
+    obj = write_point_instancer(output, layer, collection, points)
     flags = obj.data.attributes.new(PAINTED, 'INT', 'POINT')
     flags.data.foreach_set("value", points.painted.astype(np.int32))
     return obj
 
 
-def painted_points(scene: bpy.types.Scene, layer_name: str) -> PointSet | None:
+def painted_points(scene: bpy.types.Scene, layer_id: str) -> PointSet | None:
     """The instances painted by hand in the layer's current output, or None."""
-    obj = output_object(scene, layer_name)
+    obj = output_object(scene, layer_id)
     if obj is None or PAINTED not in obj.data.attributes:
         return None
     points = read_points(obj)
     return points.take(points.painted) if points.painted.any() else None
 
 
-def replace_points(scene: bpy.types.Scene, layer_name: str, collection: bpy.types.Collection,
+def replace_points(scene: bpy.types.Scene, layer: LayerMark, collection: bpy.types.Collection,
                    points: PointSet) -> bpy.types.Object:
     """Replace the layer's Point Instancer object by one holding ``points`` (keeping its viewport settings)."""
-    old = output_object(scene, layer_name)
+    old = output_object(scene, layer.layer_id)
     extra = []  # the old object's other Geometry Nodes modifiers (viewport display), to carry over
     if old is not None:
         for modifier in list(old.modifiers)[1:]:
@@ -95,7 +92,7 @@ def replace_points(scene: bpy.types.Scene, layer_name: str, collection: bpy.type
         bpy.data.objects.remove(old)
         if isinstance(mesh, bpy.types.Mesh) and mesh.users == 0 and is_owned(mesh, OWNER):
             bpy.data.meshes.remove(mesh)
-    obj = write_instancer(owned_collection(scene, OUTPUT_COLLECTION, OWNER), layer_name, collection, points)
+    obj = write_instancer(owned_collection(scene, OUTPUT_COLLECTION, OWNER), layer, collection, points)
     for name, group, values in extra:
         modifier = obj.modifiers.new(name, 'NODES')
         modifier.node_group = group

@@ -134,7 +134,7 @@ def _signature(group: bpy.types.PropertyGroup, skip: set[str]) -> tuple[Any, ...
 def snapshot(settings: Any) -> Snapshot:
     """The scene's and each layer's settings; a layer that looks through a camera also notes which one (picking
     another scene camera changes it)."""
-    return _signature(settings, PASSIVE), [(*_signature(layer, {"rna_type"}), _camera_uid(settings, layer))
+    return _signature(settings, PASSIVE), [(*_signature(layer, {"rna_type", "layer_id"}), _camera_uid(settings, layer))
                                            for layer in settings.layers]
 
 

@@ -8,14 +8,16 @@ carries the mark but not its own name, so it counts as the user's and Clear neve
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 
 import bpy
 
 OWNER_KEY = "strew_owner"
 SELF_KEY = "strew_self"  # the data-block's own name when marked: tells Strew's data-block from a copy of it
 NAME_KEY = "strew_name"  # the name Strew asked for (Blender adds ".001" when the user already has it)
-LAYER_KEY = "strew_layer"
+LAYER_KEY = "strew_layer"  # the layer's name when written (display only: outputs are found by LAYER_ID_KEY)
+LAYER_ID_KEY = "strew_layer_id"  # the stable id of the layer that wrote it (``StrewLayer.layer_id``)
 
 
 def mark(datablock: bpy.types.ID, owner: str, **extra: object) -> None:
@@ -40,6 +42,17 @@ def is_owned(datablock: bpy.types.ID, owner: str | None = None) -> bool:
     return datablock.get(SELF_KEY, datablock.name) == datablock.name
 
 
+def originals(blocks: Sequence[bpy.types.ID]) -> list[bpy.types.ID]:
+    """Strew's own among data-blocks that carry one and the same mark (one layer's output): those with the name
+    Strew gave them; when none has it, the only one, renamed by the user, unless its name is a copy's
+    ("Strew Trees.001"). Copies stay the user's."""
+    named = [block for block in blocks if block.get(SELF_KEY, block.name) == block.name]
+    if named or len(blocks) != 1:
+        return named
+    given = str(blocks[0].get(SELF_KEY))
+    return [] if re.fullmatch(re.escape(given) + r"\.\d{3,}", blocks[0].name) else list(blocks)
+
+
 def owned_collection(scene: bpy.types.Scene, name: str, owner: str, create: bool = True) -> bpy.types.Collection | None:
     """The collection ``name`` Strew owns anywhere in the scene's collection tree; made (at the top) when missing.
 
@@ -58,14 +71,18 @@ def owned_collection(scene: bpy.types.Scene, name: str, owner: str, create: bool
 
 def disown(datablock: bpy.types.ID) -> None:
     """Hand a data-block over to the user (it holds user data Strew must not delete)."""
-    for key in (OWNER_KEY, SELF_KEY, NAME_KEY, LAYER_KEY):
+    for key in (OWNER_KEY, SELF_KEY, NAME_KEY, LAYER_KEY, LAYER_ID_KEY):
         if key in datablock:
             del datablock[key]
 
 
 def remove_owned(datablocks: Iterable[bpy.types.ID], owner: str) -> int:
     """Remove the given datablocks that carry Strew's mark for ``owner``; the rest are left untouched."""
-    doomed = [block for block in datablocks if is_owned(block, owner)]
+    return remove([block for block in datablocks if is_owned(block, owner)], owner)
+
+
+def remove(doomed: list[bpy.types.ID], owner: str) -> int:
+    """Remove data-blocks known to be Strew's, with the data Strew made for them once nothing else uses it."""
     # Data (meshes) created together with owned objects go too, once nothing else uses them.
     data = [
         obj.data for obj in doomed

@@ -25,7 +25,7 @@ FORMAT = "strew-layer-preset"
 VERSION = 1
 SUFFIX = ".json"
 SHIPPED = Path(__file__).resolve().parent.parent / "presets"
-_SKIPPED = {"rna_type"}
+_SKIPPED = {"rna_type", "layer_id"}  # a layer's id belongs to its scene's output
 _ID_COLLECTIONS = {"Collection": "collections", "Image": "images", "Object": "objects"}
 
 

@@ -68,7 +68,7 @@ def prepare(context: bpy.types.Context) -> FarmJob:
             raise scatter_job.ScatterError(rpt_(
                 'Layer "{name}": farm tasks scatter from above only; set its Surface to From Above or run it without '
                 "--chunks").format(name=layer.name))
-        painted = painted_points(context.scene, layer.name)
+        painted = painted_points(context.scene, layer.layer_id)
         try:
             source = surfaces.fields_source(layer)
             fields = layer_fields.build(layer, source.lookup, source.mesh, surfaces.depsgraph)

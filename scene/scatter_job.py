@@ -19,13 +19,13 @@ from ..core.modes import OutputMode
 from ..core.poisson import Samples
 from ..core.scatter import LayerPoints
 from ..core.steps import run_to_end as run_steps
-from . import layer_surface, scatter_spec, worker_pool
+from . import layer_ids, layer_surface, scatter_spec, worker_pool
 from .display import remove_unused_bounds, show_in_viewport
 from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, write_objects
 from .instances import PointSet
 from .job_cache import JobCache
-from .layer_points import output_object, painted_points, read_points, write_instancer
-from .ownership import LAYER_KEY, disown, is_owned, owned_collection, remove_owned
+from .layer_points import painted_points, read_points, write_instancer
+from .ownership import disown, is_owned, owned_collection, remove, remove_owned
 from .scatter_spec import LayerInput, ScatterError
 
 __all__ = ["JobResult", "LayerReport", "ScatterError", "clear_layer_output", "existing_points", "layers_from", "run",
@@ -45,17 +45,13 @@ class JobResult:
     stages: dict[str, float]
 
 
-def existing_points(scene: bpy.types.Scene, layer_name: str) -> Samples | None:
-    """Points Strew wrote earlier for ``layer_name`` (what the user sees, in 3-D), blockers for later layers."""
-    output = owned_collection(scene, OUTPUT_COLLECTION, OWNER, create=False)
-    if output is None:
-        return None
-    instancer = output_object(scene, layer_name)
-    if instancer is not None:
-        return read_points(instancer).as_blockers()
-    for child in output.children:
-        if is_owned(child, OWNER) and child.get(LAYER_KEY) == layer_name:
-            objs = [o for o in child.objects if is_owned(o, OWNER)]
+def existing_points(scene: bpy.types.Scene, layer_id: str) -> Samples | None:
+    """Points Strew wrote earlier for the layer (what the user sees, in 3-D), blockers for later layers."""
+    for block in layer_ids.outputs(scene, layer_id):
+        if isinstance(block, bpy.types.Object) and block.type == 'MESH':
+            return read_points(block).as_blockers()
+        if isinstance(block, bpy.types.Collection):
+            objs = [o for o in block.objects if is_owned(o, OWNER)]
             if not objs:
                 return None
             xyz = np.array([o.matrix_world.translation[:] for o in objs], dtype=np.float64)
@@ -64,7 +60,7 @@ def existing_points(scene: bpy.types.Scene, layer_name: str) -> Samples | None:
     return None
 
 
-def clear_layer_output(scene: bpy.types.Scene, layer_name: str | None = None) -> int:
+def clear_layer_output(scene: bpy.types.Scene, layer_id: str | None = None) -> int:
     """Remove what Strew wrote in ``scene`` for one layer (or all layers); returns how many objects went.
 
     Only data-blocks carrying Strew's mark go; a collection of Strew's that still holds the user's objects
@@ -73,13 +69,10 @@ def clear_layer_output(scene: bpy.types.Scene, layer_name: str | None = None) ->
     output = owned_collection(scene, OUTPUT_COLLECTION, OWNER, create=False)
     if output is None:
         return 0
-
-    def wanted(block: bpy.types.ID) -> bool:
-        return is_owned(block, OWNER) and (layer_name is None or block.get(LAYER_KEY) == layer_name)
-
+    found = layer_ids.outputs(scene, layer_id)
     removed = 0
     wrappers: set[bpy.types.Collection] = set()
-    for child in [c for c in output.children if wanted(c)]:
+    for child in [block for block in found if isinstance(block, bpy.types.Collection)]:
         objects = [o for o in child.objects if is_owned(o, OWNER)]
         wrappers |= {o.instance_collection for o in objects
                      if o.instance_collection is not None and is_owned(o.instance_collection, OWNER)}
@@ -91,21 +84,21 @@ def clear_layer_output(scene: bpy.types.Scene, layer_name: str | None = None) ->
     unused = [wrapper for wrapper in wrappers if wrapper.users == 0]
     if unused:
         bpy.data.batch_remove(unused)
-    removed += remove_owned([o for o in output.objects if wanted(o)], OWNER)
+    removed += remove([block for block in found if isinstance(block, bpy.types.Object)], OWNER)
     remove_unused_bounds()
-    if layer_name is None and not output.objects and not output.children:
+    if layer_id is None and not output.objects and not output.children:
         bpy.data.batch_remove([output])
     return removed
 
 
 def _write(scene: bpy.types.Scene, layer: LayerInput, points: PointSet) -> None:
-    clear_layer_output(scene, layer.name)
+    clear_layer_output(scene, layer.layer_id)
     output = owned_collection(scene, OUTPUT_COLLECTION, OWNER)
     if layer.output == OutputMode.GEOMETRY_NODES:
-        obj = write_instancer(output, layer.name, layer.collection, points)
+        obj = write_instancer(output, layer.mark, layer.collection, points)
         show_in_viewport(obj, list(layer.prefabs), layer.look.display, layer.look.viewport_share)
     else:
-        collection = write_objects(output, layer.name, list(layer.prefabs), points,
+        collection = write_objects(output, layer.mark, list(layer.prefabs), points,
                                    linked_duplicates=layer.output == OutputMode.DUPLICATES)
         for obj, radius in zip(collection.objects, points.radii.tolist(), strict=True):
             obj[RADIUS_ATTRIBUTE] = radius
@@ -142,17 +135,17 @@ def _run(
 
     # Blockers: layers above the first computed one, as they stand in the scene now.
     placed: dict[str, Samples] = {}
-    for name in job.blocker_layers:
-        found = existing_points(scene, name)
+    for above in job.blocker_layers:
+        found = existing_points(scene, above.layer_id)
         if found is not None:
-            placed[name] = found
+            placed[above.name] = found
 
     results: list[tuple[LayerInput, PointSet, float]] = []
     for number, layer in enumerate(job.layers):
         started = time.perf_counter()
         span = 0.8 / len(job.layers)
         try:
-            painted = painted_points(scene, layer.name)
+            painted = painted_points(scene, layer.layer_id)
             blockers, keep = blockers_for(placed, layer.look.keep_away, painted)
             steps = layer_surface.layer_steps(layer, surfaces, blockers, backend, keep=keep)
             while True:

@@ -17,9 +17,9 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.modes import DensityMode, OutputMode, SurfaceMode
 from ..core.scatter import LayerSpec
-from . import layer_look
+from . import layer_ids, layer_look
 from .custom_props import CustomPropertyError
-from .instancer import Prefab, prefabs_of
+from .instancer import LayerMark, Prefab, prefabs_of
 from .layer_look import LookInput
 from .ownership import is_owned
 
@@ -57,6 +57,7 @@ class LayerInput:
     """One layer, validated: its prefabs in Pick Instance order and its core spec (fields not built yet)."""
 
     name: str
+    layer_id: str  # ``StrewLayer.layer_id``: how the layer's output is found
     collection: bpy.types.Collection
     prefabs: tuple[Prefab, ...]
     output: OutputMode
@@ -67,6 +68,11 @@ class LayerInput:
     surface: SurfaceMode = SurfaceMode.TOP
     targets: bpy.types.Collection | None = None  # None: the terrain
     slope_range: tuple[float, float] = (0.0, math.pi)  # Every Face: radians between the face normal and up
+
+    @property
+    def mark(self) -> LayerMark:
+        """What the layer's output data-blocks carry."""
+        return LayerMark(self.name, self.layer_id)
 
     @property
     def vertex_groups(self) -> set[str]:
@@ -88,7 +94,7 @@ class ScatterInput:
 
     terrain: bpy.types.Object | None  # None when every layer has its own targets
     layers: tuple[LayerInput, ...]
-    blocker_layers: tuple[str, ...]  # enabled layers above the first one run: their output keeps the rest away
+    blocker_layers: tuple[LayerMark, ...]  # enabled layers above the first one run: their output keeps the rest away
     max_objects: int
 
 
@@ -154,8 +160,8 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float, scene: bpy.types.S
     surface = SurfaceMode(layer.surface)
     if surface == SurfaceMode.ALL and layer.min_slope > layer.max_slope:
         raise fail("{layer}: Min Slope is above Max Slope")
-    return LayerInput(layer.name, collection, prefabs, OutputMode(layer.output_mode), density, mask, spec, look,
-                      surface=surface, targets=layer.targets,
+    return LayerInput(layer.name, layer.layer_id, collection, prefabs, OutputMode(layer.output_mode), density, mask,
+                      spec, look, surface=surface, targets=layer.targets,
                       slope_range=(float(layer.min_slope), min(float(layer.max_slope), math.pi)))
 
 
@@ -170,6 +176,7 @@ _IDENTIFIER = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
 
 def read(scene: bpy.types.Scene, layer_indices: list[int] | None = None) -> ScatterInput:
     """The scene's Scatter settings for the enabled layers (or exactly ``layer_indices``), validated."""
+    layer_ids.assign(scene)
     settings = scene.strew
     terrain = settings.terrain
     every = settings.layers
@@ -182,12 +189,12 @@ def read(scene: bpy.types.Scene, layer_indices: list[int] | None = None) -> Scat
             name=terrain.name, kind=terrain.type.lower()))
     if not chosen:
         raise ScatterError(rpt_("No enabled layer: add a layer (+) or enable one"))
-    names = [layer.name for layer in chosen]
+    names = [layer.name for layer in every if layer.enabled or layer in chosen]  # the layers this run reads
     if len(set(names)) != len(names):
         raise ScatterError(rpt_('Two layers have the same name: rename one (each layer writes "Strew <name>")'))
     enabled = [layer.name for layer in every if layer.enabled]
     layers = tuple(_layer(layer, settings.chunk_size, scene, enabled[:enabled.index(layer.name)]
                           if layer.name in enabled else enabled) for layer in chosen)
     first = indices[0] if indices else 0
-    blockers = tuple(layer.name for layer in every[:first] if layer.enabled)
+    blockers = tuple(LayerMark(layer.name, layer.layer_id) for layer in every[:first] if layer.enabled)
     return ScatterInput(terrain, layers, blockers, settings.max_objects)
