@@ -1,13 +1,22 @@
 """``python -m strew``: see :mod:`strew.cli`."""
 
+import sys
 import traceback
 
-from .cli import exit_process, main
+from .cli_interrupt import EXIT_CODE, message
+
+try:
+    from .cli import exit_process, main
+except KeyboardInterrupt:  # Ctrl+C while Python imports numpy
+    print(message([]), file=sys.stderr)
+    sys.exit(EXIT_CODE)
 
 try:
     code = main()
 except SystemExit as stop:  # argparse's --help and usage errors
     code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 2)
+except KeyboardInterrupt:  # a second Ctrl+C while main reported the first
+    code = EXIT_CODE
 except Exception:
     traceback.print_exc()
     code = 1

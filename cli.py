@@ -26,8 +26,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from . import cli_farm, cli_room, ensure_registered
-from .cli_blend import add_output_options, input_output, open_blend, save_blend
+from . import cli_farm, cli_interrupt, cli_room, ensure_registered
+from .cli_blend import SAVED, add_output_options, input_output, open_blend, save_blend
 from .cli_files import CliError, readable_blend, writable_blend, writable_folder
 from .core.inputs import seed
 from .core.modes import DensityMode
@@ -213,13 +213,17 @@ def main(argv: list[str] | None = None) -> int:
         argv = sys.argv[1:]
         if "--" in argv:
             argv = argv[argv.index("--") + 1 :]
-    args = build_parser().parse_args(argv)
-    handler: Command = args.handler
+    cli_interrupt.watch()
     try:
+        args = build_parser().parse_args(argv)
+        handler: Command = args.handler
         return handler(args)
     except CliError as error:
         print(f"strew: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(cli_interrupt.message([str(path) for path in SAVED]), file=sys.stderr)
+        return cli_interrupt.EXIT_CODE
 
 
 def exit_process(code: int) -> None:
@@ -234,7 +238,7 @@ def exit_process(code: int) -> None:
         sys.exit(code)
     from .core.pool import close_kept_pool
 
-    close_kept_pool()  # os._exit skips the atexit hook that stops the workers
+    close_kept_pool(at_once=code == cli_interrupt.EXIT_CODE)  # os._exit skips the atexit hook that stops them
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .cli_files import CliError
+from .cli_files import CliError, existing_folder, make_parents, writable_file, writable_folder
 
 
 def add_scatter_options(scatter: argparse.ArgumentParser) -> None:
@@ -67,6 +67,9 @@ def check(args: argparse.Namespace) -> None:
         _parse_chunks(args.chunks)
         if args.parts is None:
             raise CliError("--chunks needs --parts DIR: the folder shared by the farm's tasks and the merge")
+        args.parts = writable_folder(args.parts, f"--parts {args.parts}")
+    if args.plan is not None:
+        args.plan = writable_file(args.plan, f"--plan {args.plan}")
 
 
 def apply(args: argparse.Namespace, settings: Any) -> None:
@@ -85,8 +88,8 @@ def run_farm_task(args: argparse.Namespace) -> int:
         job = scatter_farm.prepare(bpy.context)
         if args.plan:
             target = Path(args.plan)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(job.plan())
+            make_parents(target)
+            scatter_farm.replace_whole(target, lambda temporary: temporary.write_text(job.plan()))
             print(f"{len(job.tasks)} tasks in {len(job.stages)} stages; plan written to {target}")
             return 0
         first, end = _parse_chunks(args.chunks)
@@ -118,9 +121,8 @@ def merge_parts(args: argparse.Namespace) -> list[tuple[str, int]]:
 
     from .scene import scatter_farm, scatter_job
 
-    if not Path(args.parts).is_dir():
-        raise CliError(f"--parts {args.parts}: no such folder")
+    parts = existing_folder(args.parts, f"--parts {args.parts}")
     try:
-        return scatter_farm.merge(bpy.context, scatter_farm.prepare(bpy.context), Path(args.parts))
+        return scatter_farm.merge(bpy.context, scatter_farm.prepare(bpy.context), parts)
     except scatter_job.ScatterError as error:
         raise CliError(str(error)) from error

@@ -94,39 +94,57 @@ def _writable_folder_for(target: Path, shown: str) -> None:
     _probe_writable(ancestor, shown)
 
 
+def writable_file(path: str, shown: str, suffix: str | None = None) -> Path:
+    """The resolved ``path`` a file (ending in ``suffix`` when given) can be written to (its missing folders are
+    made when writing); ``shown`` names the path or the option in the message."""
+    target = Path(path).expanduser()
+    if target.is_dir():
+        raise CliError(f"{shown}: is a folder; give a file name" + (f" ending in {suffix}" if suffix else ""))
+    if suffix is not None and target.suffix.lower() != suffix:
+        raise CliError(f"{shown}: give the output a name ending in {suffix}")
+    target = target.resolve()
+    if target.exists():
+        if not os.access(target, os.W_OK):
+            raise CliError(f"{shown}: the file is read-only; pick another place or change its permissions")
+        _probe_writable(target.parent, shown)
+    else:
+        _writable_folder_for(target, shown)
+    return target
+
+
 def writable_blend(path: str, source: Path | None = None, in_place: bool = False) -> Path:
     """The resolved ``path`` a .blend can be saved to (its missing folders are made when saving).
 
     ``source`` is the input file: saving over it needs ``in_place``.
     """
-    target = Path(path).expanduser()
-    if target.is_dir():
-        raise CliError(f"{path}: is a folder; give a file name ending in .blend")
-    if target.suffix.lower() != ".blend":
-        raise CliError(f"{path}: give the output a name ending in .blend")
-    target = target.resolve()
+    target = writable_file(path, path, ".blend")
     if source is not None and not in_place and target == source:
         raise CliError(f"{path}: is the input file; pass --in-place to overwrite it, or pick another -o")
-    if target.exists():
-        if not os.access(target, os.W_OK):
-            raise CliError(f"{path}: the file is read-only; pick another -o or change its permissions")
-        _probe_writable(target.parent, path)
-    else:
-        _writable_folder_for(target, path)
     return target
 
 
-def writable_folder(path: str) -> Path:
+def writable_folder(path: str, shown: str | None = None) -> Path:
     """The resolved folder ``path`` (existing or to be made) that files can be written into."""
+    shown = path if shown is None else shown
     folder = Path(path).expanduser()
     if folder.exists() and not folder.is_dir():
-        raise CliError(f"{path}: is a file; give a folder for the output")
+        raise CliError(f"{shown}: is a file; give a folder for the output")
     folder = folder.resolve()
     if folder.exists():
-        _probe_writable(folder, path)
+        _probe_writable(folder, shown)
     else:
-        _writable_folder_for(folder, path)
+        _writable_folder_for(folder, shown)
     return folder
+
+
+def existing_folder(path: str, shown: str) -> Path:
+    """The resolved ``path`` of an existing folder (files are read from it)."""
+    folder = Path(path).expanduser()
+    if not folder.exists():
+        raise CliError(f"{shown}: no such folder; give the folder the farm tasks wrote their parts to")
+    if not folder.is_dir():
+        raise CliError(f"{shown}: is a file; give the folder the farm tasks wrote their parts to")
+    return folder.resolve()
 
 
 def make_parents(target: Path) -> None:

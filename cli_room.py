@@ -6,6 +6,7 @@ import argparse
 import math
 import time
 
+from . import cli_interrupt
 from .cli_blend import add_output_options, blender_message, input_output, open_blend, save_blend
 from .cli_files import CliError
 from .core.modes import RoomOutput
@@ -76,7 +77,8 @@ def room(args: argparse.Namespace) -> int:
         options["output"] = RoomOutput.OBJECTS if args.real_objects else RoomOutput.INSTANCES
     started = time.perf_counter()
     try:
-        result = bpy.ops.strew.assemble_room(**options)
+        with cli_interrupt.ends_at_once():
+            result = bpy.ops.strew.assemble_room(**options)
     except (RuntimeError, TypeError, ValueError) as error:  # the operator's report, or an option out of range
         raise CliError(blender_message(error)) from error
     if result != {'FINISHED'}:

@@ -224,8 +224,14 @@ RUSSIAN: dict[str, str] = {
     'Layer "{name}": farm tasks scatter from above only; set its Surface to From Above or run it without --chunks':
         "Слой «{name}»: задачи фермы разбрасывают только сверху; выберите поверхность «Сверху» или запустите "
         "без --chunks",
-    'Part file {path} is missing: run the tasks {start}:{stop} (layer "{layer}", phase {phase}) first':
-        "Нет файла части {path}: сначала выполните задачи {start}:{stop} (слой «{layer}», фаза {phase})",
+    'run the tasks {start}:{stop} (layer "{layer}", phase {phase})':
+        "выполните задачи {start}:{stop} (слой «{layer}», фаза {phase})",
+    "Part file {path} is missing: {again} first": "Нет файла части {path}: сначала {again}",
+    "Part file {path} is damaged ({reason}): {again} again": "Файл части {path} повреждён ({reason}): {again} заново",
+    "Part file {path} was computed from another seed, other settings or another terrain than this file's: "
+    "{again} again on this file, or merge into the file the tasks ran on":
+        "Файл части {path} посчитан с другим зерном, другими настройками или другим ландшафтом, чем в этом файле: "
+        "{again} заново на этом файле или собирайте в тот файл, на котором шли задачи",
     'Layer "{name}": a layer it keeps away from is empty, so its chunks fall in other phases than planned: run it '
     "without --chunks, or drop the empty layer's Keep Away rule":
         "Слой «{name}»: слой, от которого он держит дистанцию, пуст, и блоки попадают в другие фазы, чем в плане: "

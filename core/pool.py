@@ -126,8 +126,8 @@ class ProcessPool:
                 context.set_executable(self._executable)
             self._executor = ProcessPoolExecutor(
                 self.workers, mp_context=context, initializer=runpy.run_path,
-                initargs=(worker_boot.__file__, {"PACKAGE": PACKAGE, "ROOT": ROOT, "PRELOAD": PRELOAD},
-                          worker_boot.RUN_NAME),
+                initargs=(worker_boot.__file__, {"PACKAGE": PACKAGE, "ROOT": ROOT, "PRELOAD": PRELOAD,
+                                                 "PARENT": os.getpid()}, worker_boot.RUN_NAME),
             )
         return self._executor
 
@@ -167,10 +167,16 @@ class ProcessPool:
         if shared is not None:
             shared.close()
 
-    def close(self) -> None:
-        """Stop the workers (queued tasks are dropped) and unlink every shared block."""
+    def close(self, at_once: bool = False) -> None:
+        """Stop the workers (queued tasks are dropped) and unlink every shared block.
+
+        ``at_once`` (an interrupt) ends the workers' running tasks too instead of waiting for them.
+        """
         executor, self._executor = self._executor, None
         try:
+            if executor is not None and at_once:
+                for process in list((getattr(executor, "_processes", None) or {}).values()):
+                    process.terminate()
             if executor is not None:
                 executor.shutdown(wait=True, cancel_futures=True)
         finally:
@@ -208,7 +214,8 @@ def kept_pool(workers: int) -> ProcessPool:
     return pool
 
 
-def close_kept_pool() -> None:
-    """Stop the kept pool's workers and unlink its shared blocks (nothing happens when there is none)."""
+def close_kept_pool(at_once: bool = False) -> None:
+    """Stop the kept pool's workers (``at_once``: without waiting for their tasks) and unlink its shared blocks
+    (nothing happens when there is none)."""
     while _KEPT:
-        _KEPT.pop().close()
+        _KEPT.pop().close(at_once)

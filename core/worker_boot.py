@@ -4,7 +4,8 @@ It makes the package importable under the name the parent process uses — ``str
 ``bl_ext.<repository>.strew`` inside Blender, where ``bl_ext`` exists only in Blender's own process — so
 tasks and the objects they carry unpickle in the worker as they were pickled. :mod:`strew.core.pool`
 passes this file to :func:`runpy.run_path` as the pool's initializer with ``PACKAGE`` and ``ROOT`` set, and
-``PRELOAD``: the modules a chunk task unpickles (the sampler, the terrain lookup, the fields), imported at boot.
+``PRELOAD``: the modules a chunk task unpickles (the sampler, the terrain lookup, the fields), imported at boot,
+and ``PARENT``: the pid of the process that started the worker.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import importlib.util
 import os
 import signal
 import sys
+import threading
+import time
 import types
 
 RUN_NAME = "__strew_worker__"
@@ -63,23 +66,41 @@ def keep_freed_memory() -> None:
     mallopt(m_trim_threshold, 512 << 20)
 
 
-def die_with_parent() -> None:
-    """Ask Linux to end this worker when the process that started it ends, even by a crash or ``os._exit``.
+def die_with_parent(parent: int) -> None:
+    """End this worker when ``parent`` (the process that started it, by the pid it passed) ends, even by a
+    crash or ``os._exit``.
 
     A pool's workers wait on a queue whose other end they hold themselves, so they would never see their
-    parent go. Elsewhere than on Linux this does nothing (the parent's exit hooks stop the workers).
+    parent go. Linux ends them itself (``PR_SET_PDEATHSIG``); elsewhere a daemon thread looks once a second.
+    Either way a parent gone before this call is caught: the parent's pid is the one recorded at its start,
+    not the ``getppid()`` of now, which already names the adopting process.
     """
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return
-    parent = os.getppid()
-    pr_set_pdeathsig = 1
-    prctl(pr_set_pdeathsig, signal.SIGTERM)
-    if os.getppid() != parent:  # the parent went before the request
+    if sys.platform.startswith("linux"):
+        try:
+            prctl = ctypes.CDLL(None, use_errno=True).prctl
+        except (OSError, AttributeError):
+            prctl = None
+        if prctl is not None:
+            pr_set_pdeathsig = 1
+            prctl(pr_set_pdeathsig, signal.SIGTERM)
+            if os.getppid() != parent:  # the parent went before the request
+                os._exit(0)
+            return
+    if os.getppid() != parent:
         os._exit(0)
+    threading.Thread(target=_watch_parent, args=(parent,), name="strew-parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int, every: float = 1.0) -> None:
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(0)
+
+
+def ignore_interrupts() -> None:
+    """Leave Ctrl+C to the parent: a terminal sends it to every process of the command, and the parent ends its
+    workers itself (a worker's own ``KeyboardInterrupt`` would print a traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def preload(package: str, modules: tuple[str, ...]) -> None:
@@ -89,7 +110,8 @@ def preload(package: str, modules: tuple[str, ...]) -> None:
 
 
 if __name__ == RUN_NAME:
-    die_with_parent()
+    ignore_interrupts()
+    die_with_parent(globals().get("PARENT", os.getppid()))
     keep_freed_memory()
     install(globals()["PACKAGE"], globals()["ROOT"])
     preload(globals()["PACKAGE"], globals().get("PRELOAD", ()))

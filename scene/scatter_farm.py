@@ -9,8 +9,11 @@ Scatter operator's, whatever the split.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
+import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +33,10 @@ from .layer_points import painted_points
 from .scatter_spec import LayerInput
 
 ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales")
+STAMP = "job"
+"""The array of a part file that holds the fingerprint of the job that computed it."""
+PROBES = 64
+"""Fields and heights are looked at on a PROBES × PROBES grid over each layer's terrain for the fingerprint."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,7 @@ class FarmJob:
     painted: list[PointSet | None]  # per layer: the instances painted by hand, kept as the Scatter job keeps them
     tasks: list[tuple[int, int]]  # (layer number, chunk id)
     stages: list[Stage]
+    fingerprint: str = ""  # of everything the points depend on; stamped on every part file
 
     def plan(self) -> str:
         """The job graph as JSON, for a farm submission script."""
@@ -87,7 +95,26 @@ def prepare(context: bpy.types.Context) -> FarmJob:
         job.specs.append(spec)
         job.grids.append(grid)
         job.painted.append(painted)
+    job.fingerprint = _fingerprint(job)
     return job
+
+
+def _fingerprint(job: FarmJob) -> str:
+    """A digest of what the job's points depend on: every layer's settings and seed, its density and mask and
+    its terrain's heights looked at on a grid, its painted instances (parts of another file or settings differ)."""
+    digest = hashlib.sha256()
+    for layer, spec, terrain, painted in zip(job.layers, job.specs, job.terrains, job.painted, strict=True):
+        plain = {f.name: getattr(spec, f.name) for f in dataclasses.fields(spec) if f.name not in ("density", "mask")}
+        digest.update(repr((layer.name, sorted(plain.items()), sorted(layer.look.keep_away.items()))).encode())
+        low, high = terrain.bounds.as_array()
+        axes = [np.linspace(low[i], high[i], PROBES) for i in (0, 1)]
+        xy = np.stack(np.meshgrid(*axes), axis=-1).reshape(-1, 2)
+        digest.update(terrain.sample(xy).z.tobytes())
+        for field in (spec.density, spec.mask):
+            digest.update(b"-" if field is None else np.asarray(field(xy), dtype=np.float64).tobytes())
+        if painted is not None:
+            digest.update(painted.positions.tobytes() + painted.radii.tobytes())
+    return digest.hexdigest()
 
 
 def _planned_grid(terrain: TerrainLookup, spec: LayerSpec, layer: LayerInput, above: tuple[LayerInput, ...],
@@ -108,21 +135,45 @@ def _part(parts: Path, number: int, chunk: int) -> Path:
 
 def _load(parts: Path, job: FarmJob, number: int, chunk: int) -> LayerPoints:
     path = _part(parts, number, chunk)
+    stage = next(s for s in job.stages if job.tasks.index((number, chunk)) < s.stop)
+    again = rpt_('run the tasks {start}:{stop} (layer "{layer}", phase {phase})').format(
+        start=stage.start, stop=stage.stop, layer=stage.layer, phase=stage.phase)
     if not path.is_file():
-        stage = next(s for s in job.stages if job.tasks.index((number, chunk)) < s.stop)
+        raise scatter_job.ScatterError(rpt_("Part file {path} is missing: {again} first").format(
+            path=path, again=again))
+    try:
+        with np.load(path) as data:
+            stamp = str(data[STAMP]) if STAMP in data.files else ""
+            arrays = {name: data[name] for name in ARRAYS}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise scatter_job.ScatterError(rpt_("Part file {path} is damaged ({reason}): {again} again").format(
+            path=path, reason=reason, again=again)) from None
+    if stamp != job.fingerprint:
         raise scatter_job.ScatterError(rpt_(
-            'Part file {path} is missing: run the tasks {start}:{stop} (layer "{layer}", phase {phase}) first'
-        ).format(path=path, start=stage.start, stop=stage.stop, layer=stage.layer, phase=stage.phase))
-    with np.load(path) as data:
-        return LayerPoints(**{name: data[name] for name in ARRAYS})
+            "Part file {path} was computed from another seed, other settings or another terrain than this file's: "
+            "{again} again on this file, or merge into the file the tasks ran on").format(path=path, again=again))
+    return LayerPoints(**arrays)
 
 
-def _save(parts: Path, number: int, chunk: int, points: LayerPoints) -> None:
+def _save(parts: Path, job: FarmJob, number: int, chunk: int, points: LayerPoints) -> None:
     path = _part(parts, number, chunk)
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".partial.npz")
-    np.savez(temporary, **{name: getattr(points, name) for name in ARRAYS})
-    os.replace(temporary, path)  # a reader never sees half a file
+    arrays: dict[str, Any] = {name: getattr(points, name) for name in ARRAYS}
+    arrays[STAMP] = np.array(job.fingerprint)
+    replace_whole(path, lambda temporary: np.savez(temporary, **arrays))
+
+
+def replace_whole(path: Path, write: Callable[[Path], object]) -> None:
+    """``write`` a file next to ``path``, then put it in ``path``'s place: a reader never sees half a file, and an
+    interrupt or an error leaves none behind."""
+    temporary = path.with_name(f".{path.name}.partial{path.suffix}")
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def _layer_points(parts: Path, job: FarmJob, number: int) -> PointSet:
@@ -169,7 +220,7 @@ def run_tasks(job: FarmJob, start: int, stop: int, parts: Path) -> int:
                 points = place_chunk(work, sample_chunk(work, chunk, earlier))
         except ValueError as error:
             raise scatter_job.ScatterError(rpt_('Layer "{name}": {error}').format(name=name, error=error)) from error
-        _save(parts, number, chunk, points)
+        _save(parts, job, number, chunk, points)
         written += len(points)
     return written
 

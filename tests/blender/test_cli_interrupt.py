@@ -1,0 +1,107 @@
+"""Ctrl+C on ``python -m strew``: one line, exit code 130, every worker ended, no file written or half-written.
+
+A terminal sends SIGINT to every process of the command; each test does the same to the command's own session,
+at several moments of its work.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import bpy
+import pytest
+from conftest import REPO_ROOT
+from scenes import make_prefabs, make_terrain
+
+NOTHING_SAVED = "strew: interrupted (Ctrl+C); nothing was saved"
+
+
+def _alive(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/status")
+    try:
+        return "State:\tZ" not in status.read_text()
+    except OSError:
+        return False
+
+
+def _processes_with(marker: str) -> list[int]:
+    """Live processes whose environment holds ``marker`` (a command's workers inherit its environment)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and marker.encode() in (entry / "environ").read_bytes() and _alive(int(entry.name)):
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def _interrupt(args: list[str], cwd: Path, when: float | None, processes: int = 1) -> tuple[int, str, list[int]]:
+    """Run ``python -m strew ARGS``; send Ctrl+C ``when`` seconds after ``processes`` of it run (the command and
+    its workers). Returns (exit code, stderr, the processes left 10 s after it ended)."""
+    token = uuid.uuid4().hex
+    marker = f"STREW_TEST_MARKER={token}"
+    env = dict(os.environ, STREW_TEST_MARKER=token, BLENDER_USER_RESOURCES=str(cwd / "blender-user"))
+    command = subprocess.Popen([sys.executable, "-m", "strew", *args], cwd=REPO_ROOT, env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while len(_processes_with(marker)) < processes and time.monotonic() < deadline and command.poll() is None:
+        time.sleep(0.05)
+    time.sleep(when or 0.0)
+    assert command.poll() is None, "the command ended before the interrupt: give it more work"
+    os.killpg(command.pid, signal.SIGINT)
+    _, err = command.communicate(timeout=120)
+    deadline = time.monotonic() + 10
+    while _processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return command.returncode, err, _processes_with(marker)
+
+
+@pytest.fixture
+def big_scene(tmp_path: Path) -> Path:
+    """A 400 m terrain in 12 chunks and a 0.4 m layer: seconds of work on every core."""
+    bpy.context.scene.strew.terrain = make_terrain(size=300.0, subdivisions=60)
+    bpy.context.scene.strew.chunk_size = 100.0
+    make_prefabs("Stones", 2)
+    source = tmp_path / "scene.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(source))
+    return source
+
+
+def _one_line(code: int, err: str, left: list[int]) -> None:
+    assert code == 130, err[-3000:]
+    assert err.strip().splitlines() == [NOTHING_SAVED], err[-3000:]
+    assert left == []
+
+
+@pytest.mark.parametrize("when", [0.3, 1.5], ids=["while importing", "while sampling"])
+def test_ctrl_c_on_scatter(big_scene: Path, when: float) -> None:
+    out = big_scene.parent / "out.blend"
+    args = ["scatter", str(big_scene), "--terrain", "Terrain", "--layer", "Stones:0.4:0.4", "--workers", "2",
+            "-o", str(out)]
+    _one_line(*_interrupt(args, big_scene.parent, when, processes=1 if when < 1 else 3))
+    assert sorted(p.name for p in big_scene.parent.iterdir() if p.is_file()) == ["scene.blend"]
+
+
+def test_ctrl_c_on_a_farm_task_leaves_no_part_file_behind(big_scene: Path) -> None:
+    parts = big_scene.parent / "parts"
+    args = ["scatter", str(big_scene), "--layer", "Stones:0.4:0.4", "--chunks", "0:12", "--parts", str(parts)]
+    _one_line(*_interrupt(args, big_scene.parent, 4.0))
+    assert not [p for p in parts.rglob("*") if p.is_file() and "partial" in p.name]
+
+
+def test_ctrl_c_on_room(tmp_path: Path) -> None:
+    kit = tmp_path / "kit.blend"
+    made = subprocess.run([sys.executable, "-m", "strew", "kit", str(kit)], cwd=REPO_ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert made.returncode == 0, made.stderr
+    out = tmp_path / "room.blend"
+    args = ["room", str(kit), "--size", "60", "60", "3", "--connected", "-o", str(out)]
+    _one_line(*_interrupt(args, tmp_path, 5.0))
+    assert not out.exists()
