@@ -87,6 +87,8 @@ RUSSIAN: dict[str, str] = {
         "Нет включённых слоёв: добавьте слой (+) или включите существующий",
     'Two layers have the same name: rename one (each layer writes "Strew <name>")':
         "У двух слоёв одинаковое имя: переименуйте один (каждый слой пишет в «Strew <имя>»)",
+    "A layer was removed while Scatter ran: nothing was written; scatter again":
+        "Слой удалили, пока шёл разброс: ничего не записано; запустите разброс снова",
     'Terrain "{name}": {error}': "Ландшафт «{name}»: {error}",
     'Layer "{name}": {error}': "Слой «{name}»: {error}",
     'Layer "{name}" would create {count:,} objects, more than Max Objects ({max_objects:,}): '

@@ -46,7 +46,7 @@ class STREW_OT_scatter(ModalJob):
             return False
         return True
 
-    def _indices(self, context: bpy.types.Context) -> list[int] | None:
+    def _layers(self, context: bpy.types.Context) -> list[str] | None:
         """Every enabled layer, or the chosen one and the enabled layers below it (they keep away from it)."""
         return None if self.layer_index < 0 else scatter_job.layers_from(context.scene, self.layer_index)
 
@@ -60,7 +60,7 @@ class STREW_OT_scatter(ModalJob):
         if not self._check_index(context):
             return {'CANCELLED'}
         try:
-            result = scatter_job.run_to_end(context, self._indices(context))
+            result = scatter_job.run_to_end(context, self._layers(context))
         except scatter_job.ScatterError as error:
             self.report({'ERROR'}, str(error))
             return {'CANCELLED'}
@@ -72,7 +72,7 @@ class STREW_OT_scatter(ModalJob):
             return self.execute(context)
         if not self._check_index(context):
             return {'CANCELLED'}
-        return self.start_job(context, scatter_job.run(context, self._indices(context)))
+        return self.start_job(context, scatter_job.run(context, self._layers(context)))
 
     def report_done(self, result: scatter_job.JobResult) -> None:
         _report_result(self, result)

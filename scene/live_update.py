@@ -23,7 +23,7 @@ import bpy
 from bpy.app.handlers import persistent
 
 from ..properties import hooks
-from . import scatter_job
+from . import layer_ids, scatter_job
 from .job_cache import JobCache
 from .live_watch import Watch, snapshot
 
@@ -55,7 +55,9 @@ class LiveUpdate:
         if first is None and not self.watch.repainted:
             return
         if self._run is not None:
-            first = self._run.first if first is None else min(first, self._run.first)
+            running = self._run.first_index(scene)
+            if running is not None:
+                first = running if first is None else min(first, running)
             self._drop_run()
         if first is not None:
             self.pending = first if self.pending is None else min(first, self.pending)
@@ -75,10 +77,9 @@ class LiveUpdate:
             return False
         if bpy.app.timers.is_registered(self._timer):
             bpy.app.timers.unregister(self._timer)
-        if self._run is None and not self._start():
-            return True
-        while not self._step(math.inf):
-            pass
+        while self._run is not None or self._start():
+            if self._step(math.inf):
+                break
         return True
 
     def stop(self) -> None:
@@ -112,24 +113,28 @@ class LiveUpdate:
             first = repainted if first is None else min(first, repainted)
         if first is None:
             return False
-        indices = scatter_job.layers_from(scene, first)
-        if not indices:
+        layers = scatter_job.layers_from(scene, first)
+        if not layers:
             return False
-        self._run = _Run(scene, first, scatter_job.run(bpy.context, indices, cache=self.cache))
+        self._run = _Run(scene, layers, scatter_job.run(bpy.context, layers, cache=self.cache))
         return True
 
     def _step(self, seconds: float) -> bool:
-        """Advance the running re-scatter for about ``seconds``; True when it is over (done or refused)."""
+        """Advance the running re-scatter for about ``seconds``; True when it is over (done or refused). A run
+        whose layer was removed ends without writing; the layers of it that are left start again."""
         assert self._run is not None
         deadline = time.perf_counter() + seconds
         try:
             while time.perf_counter() < deadline:
                 next(self._run.job)
         except StopIteration:
-            self.watch.snapshot = snapshot(self._run.scene.strew)
+            self.watch.snapshot = self._run.seen  # a change made while it ran is still a change
             self._run = None
             self._set_problem(None)
             return True
+        except scatter_job.LayerGone:
+            self.pending, self._run = self._run.first_index(self._run.scene), None
+            return self.pending is None
         except scatter_job.ScatterError as error:
             self._run = None
             self._set_problem(str(error))
@@ -153,10 +158,18 @@ class LiveUpdate:
 
 
 class _Run:
-    """A live re-scatter in progress: the job generator, stepped from the timer in short slices."""
+    """A live re-scatter in progress: the job generator, stepped from the timer in short slices, and the ids of
+    the layers it runs (the list may change under it)."""
 
-    def __init__(self, scene: bpy.types.Scene, first: int, job: Generator[tuple[float, str], None, Any]) -> None:
-        self.scene, self.first, self.job = scene, first, job
+    def __init__(self, scene: bpy.types.Scene, layers: list[str],
+                 job: Generator[tuple[float, str], None, Any]) -> None:
+        self.scene, self.layers, self.job = scene, layers, job
+        self.seen = snapshot(scene.strew)  # the settings the job reads when it starts
+
+    def first_index(self, scene: bpy.types.Scene) -> int | None:
+        """Where the first of the run's layers that is still there stands now, or None."""
+        return next((index for layer_id in self.layers if (index := layer_ids.index_of(scene, layer_id)) is not None),
+                    None)
 
 
 def _redraw_sidebars() -> None:

@@ -28,8 +28,12 @@ from .layer_points import painted_points, read_points, write_instancer
 from .ownership import disown, is_owned, owned_collection, remove, remove_owned
 from .scatter_spec import LayerInput, ScatterError
 
-__all__ = ["JobResult", "LayerReport", "ScatterError", "clear_layer_output", "existing_points", "layers_from", "run",
-           "run_to_end", "write_results"]
+__all__ = ["JobResult", "LayerGone", "LayerReport", "ScatterError", "clear_layer_output", "existing_points",
+           "layers_from", "run", "run_to_end", "write_results"]
+
+
+class LayerGone(ScatterError):
+    """A layer of the run was removed while it ran: nothing was written."""
 
 
 @dataclass
@@ -105,12 +109,14 @@ def _write(scene: bpy.types.Scene, layer: LayerInput, points: PointSet) -> None:
 
 
 def run(
-    context: bpy.types.Context, layer_indices: list[int] | None = None, backend: Backend | None = None,
+    context: bpy.types.Context, layers: list[str] | None = None, backend: Backend | None = None,
     cache: JobCache | None = None,
 ) -> Generator[tuple[float, str], None, JobResult]:
     """Generator running the Scatter job; yields (fraction done, what runs next) — the modal operator steps it,
     shows both in the status bar, and ESC closes it.
 
+    ``layers`` are the ids of the layers to run (None: every enabled layer), looked up when the job starts and
+    again before it writes: :class:`LayerGone` when one was removed meanwhile.
     When it finishes, ``StopIteration.value`` is a :class:`JobResult`. Raises :class:`ScatterError` on bad
     settings before anything changed. Chunks run on ``backend`` (e.g. a Dask cluster) if given, else in the
     kept process pool of the scene's *Workers* (:mod:`.worker_pool`). With ``cache`` (live update), surfaces,
@@ -118,14 +124,22 @@ def run(
     """
     if backend is None:
         backend = worker_pool.for_scene(context.scene)
-    return (yield from _run(context, layer_indices, backend, cache))
+    return (yield from _run(context, layers, backend, cache))
+
+
+def _indices(scene: bpy.types.Scene, layers: list[str]) -> list[int]:
+    """Where the layers with these ids stand now; :class:`LayerGone` when one of them is no more."""
+    indices = [layer_ids.index_of(scene, layer_id) for layer_id in layers]
+    if None in indices:
+        raise LayerGone(rpt_("A layer was removed while Scatter ran: nothing was written; scatter again"))
+    return [index for index in indices if index is not None]
 
 
 def _run(
-    context: bpy.types.Context, layer_indices: list[int] | None, backend: Backend | None, cache: JobCache | None,
+    context: bpy.types.Context, layers: list[str] | None, backend: Backend | None, cache: JobCache | None,
 ) -> Generator[tuple[float, str], None, JobResult]:
     scene = context.scene
-    job = scatter_spec.read(scene, layer_indices)
+    job = scatter_spec.read(scene, None if layers is None else _indices(scene, layers))
     stages: dict[str, float] = {}
 
     started = time.perf_counter()
@@ -166,6 +180,7 @@ def _run(
         yield 0.1 + 0.8 * (number + 1) / len(job.layers), rpt_("Writing the output")
 
     started = time.perf_counter()
+    _indices(scene, [layer.layer_id for layer in job.layers])
     write_results(scene, [(layer, points) for layer, points, _ in results], job.max_objects)
     stages["write output"] = time.perf_counter() - started
     if cache is not None:
@@ -206,15 +221,16 @@ def write_results(scene: bpy.types.Scene, results: Sequence[tuple[LayerInput, La
 
 
 
-def layers_from(scene: bpy.types.Scene, index: int) -> list[int]:
-    """Layer ``index`` and the enabled layers below it: they keep away from it, so they run again with it."""
+def layers_from(scene: bpy.types.Scene, index: int) -> list[str]:
+    """The ids of layer ``index`` and the enabled layers below it: they keep away from it, so they run again
+    with it."""
     layers = scene.strew.layers
     if not 0 <= index < len(layers):
         return []
-    return [index] + [i for i in range(index + 1, len(layers)) if layers[i].enabled]
+    return layer_ids.ids_of(scene, [index] + [i for i in range(index + 1, len(layers)) if layers[i].enabled])
 
 
-def run_to_end(context: bpy.types.Context, layer_indices: list[int] | None = None,
+def run_to_end(context: bpy.types.Context, layers: list[str] | None = None,
                backend: Backend | None = None) -> JobResult:
     """Run the whole job at once (headless path)."""
-    return run_steps(run(context, layer_indices, backend))
+    return run_steps(run(context, layers, backend))
