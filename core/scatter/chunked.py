@@ -6,6 +6,7 @@ See :mod:`strew.core.chunks` for the phases; a backend (:mod:`strew.core.pool`, 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Generator
 from dataclasses import dataclass
@@ -40,6 +41,8 @@ def check_budget(terrain: TerrainLookup, spec: LayerSpec) -> None:
         size=(max(width, spec.min_radius), max(depth, spec.min_radius)), min_radius=spec.min_radius,
         max_radius=spec.max_radius, radius_at=radius_function(spec, np.zeros(2)), max_points=spec.max_points,
     )
+    if spec.tile_size is None and min(width, depth) < spec.min_radius:
+        _check_area(width, depth, spec, whole)
     grid, load = job_load(whole)
     if load > spec.max_points:
         window = " and its neighbour window (Max Radius far above Min Radius)" if load > 2.0 * grid else ""
@@ -49,6 +52,20 @@ def check_budget(terrain: TerrainLookup, spec: LayerSpec) -> None:
             f"{', a smaller max_radius' if window else ''}, a smaller terrain, or raise max_points if the memory "
             f"allows (about {BYTES_PER_POINT} bytes per point)"
         )
+
+
+def _check_area(width: float, depth: float, spec: LayerSpec, whole: PoissonSettings) -> None:
+    """Refuse a terrain so thin or small seen from above that one of its chunks would need a sampler grid beyond
+    ``max_points`` (its cells shrink to the terrain, its neighbour window does not): it has no area to scatter on."""
+    nx, ny = max(1, math.ceil(width / spec.chunk_size)), max(1, math.ceil(depth / spec.chunk_size))
+    chunk = (width / nx, depth / ny)
+    if min(chunk) > 0 and job_load(dataclasses.replace(whole, size=chunk))[1] <= spec.max_points:
+        return
+    raise ValueError(
+        f"the terrain has no area to scatter on from above: it spans only {width:.3g} × {depth:.3g} seen from above, "
+        f"against a min_radius of {spec.min_radius:g}; scale it up (or apply its scale), give it faces that face "
+        "up, or scatter on walls with Surface: Every Face"
+    )
 
 
 def _chunk_seed(seed: int, ix: int, iy: int) -> int:

@@ -84,7 +84,7 @@ def _usable_boxes(
         np.maximum(np.maximum(ys[0], ys[1]), ys[2], out=boxes[3][part])
     if not keep.any():
         raise ValueError(
-            "triangles: every triangle is vertical or degenerate (no area seen from above); "
-            "pass a terrain with faces that face up or down"
+            "the terrain has no area to scatter on from above: every triangle is vertical or degenerate; give it "
+            "faces that face up or down, or scatter on walls with Surface: Every Face"
         )
     return keep, boxes

@@ -7,7 +7,8 @@ import math
 
 import bpy
 import numpy as np
-from scenes import add_layer, make_prefabs, make_terrain, point_attributes
+import pytest
+from scenes import add_layer, make_prefabs, make_terrain, point_attributes, scene_snapshot
 
 
 def _link(obj: bpy.types.Object, collection: bpy.types.Collection) -> bpy.types.Object:
@@ -70,3 +71,44 @@ def test_everyday_objects_in_exclude_keep_the_ground_they_cover_free() -> None:
     assert not _covered(xy, [suzanne, slab, text]).any()
     near_wall = np.abs(xy[:, 1] + 8.0) < 0.3
     assert near_wall.any()  # the wall stands on edge: the ground along it stays open
+
+
+def _house(vertex: int, value: float, axis: int) -> tuple[bpy.types.Collection, str]:
+    """A collection "Houses" with a mesh "House" (a quad, a triangle, a loose vertex) whose vertex ``vertex`` has
+    ``value`` on ``axis``, set the way a script or an importer stores it; returns the collection and the vertex's
+    coordinates as the message shows them."""
+    houses = bpy.data.collections.new("Houses")
+    bpy.context.scene.collection.children.link(houses)
+    mesh = bpy.data.meshes.new("House")
+    mesh.from_pydata([(0, 0, 0), (4, 0, 0), (4, 4, 0), (0, 4, 0), (-6, -6, 0), (-5, -6, 0), (-5, -5, 0), (7, 7, 1)],
+                     [], [(0, 1, 2, 3), (4, 5, 6)])
+    co = np.empty(len(mesh.vertices) * 3, dtype=np.float32)
+    mesh.vertices.foreach_get("co", co)
+    co[3 * vertex + axis] = value
+    mesh.vertices.foreach_set("co", co)
+    mesh.update()
+    houses.objects.link(bpy.data.objects.new("House", mesh))
+    return houses, ", ".join(f"{c:g}" for c in co[3 * vertex: 3 * vertex + 3])
+
+
+@pytest.mark.parametrize(("vertex", "axis", "value", "where"), [
+    (5, 0, math.nan, "face 1 has a corner (vertex 5)"),
+    (0, 2, math.nan, "face 0 has a corner (vertex 0)"),
+    (2, 1, -math.inf, "face 0 has a corner (vertex 2)"),
+    (7, 0, math.nan, "vertex 7 is at"),  # a loose vertex: no face to name
+])
+@pytest.mark.parametrize("role", ["exclusion_collection", "proximity_collection"])
+def test_a_mesh_with_a_vertex_at_nan_or_infinity_is_named_with_its_face(vertex: int, axis: int, value: float,
+                                                                        where: str, role: str) -> None:
+    scene = bpy.context.scene
+    scene.strew.terrain = make_terrain(size=20.0, subdivisions=4, displace=0.0)
+    houses, shown = _house(vertex, value, axis)
+    add_layer("Shrubs", make_prefabs("Shrubs"), 1.0, 1.0, **{role: houses})
+    before = scene_snapshot()
+    with pytest.raises(RuntimeError) as failure:
+        bpy.ops.strew.scatter()
+    message = str(failure.value).strip()
+    assert "\n" not in message and "Traceback" not in message, message
+    assert f'"House" (collection "Houses"): {where}' in message and f"({shown})" in message, message
+    assert "not a finite point" in message and "move or delete" in message, message
+    assert scene_snapshot() == before

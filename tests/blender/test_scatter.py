@@ -272,6 +272,31 @@ def test_non_mesh_terrain_is_refused() -> None:
     assert scene_snapshot() == before
 
 
+@pytest.mark.parametrize(("scale", "rotation_x", "depth"), [
+    ((1e-7, 1e-7, 1.0), 0.0, 0.0),       # a terrain a few micrometres wide
+    ((1.0, 1.0, 1.0), math.pi / 2, 0.0),  # a wall: a plane stood up
+    ((1.0, 1.0, 1.0), math.pi / 2, 1e-4),  # a wall leaning a tenth of a millimetre
+    ((1.0, 1e-6, 1.0), 0.0, 0.0),         # a sliver
+])
+def test_a_terrain_with_no_area_seen_from_above_is_refused_as_such(scale: tuple, rotation_x: float,
+                                                                   depth: float) -> None:
+    _forest_scene()
+    plane = bpy.data.meshes.new("Plane")
+    plane.from_pydata([(-10, -10, 0), (10, -10, 0), (10, 10, 0), (-10, 10, 0)], [], [(0, 1, 2, 3)])
+    plane.vertices[0].co.z += depth
+    terrain = bpy.data.objects.new("Flat", plane)
+    bpy.context.scene.collection.objects.link(terrain)
+    terrain.scale, terrain.rotation_euler = scale, (rotation_x, 0.0, 0.0)
+    bpy.context.scene.strew.terrain = terrain
+    before = scene_snapshot()
+    with pytest.raises(RuntimeError) as failure:
+        bpy.ops.strew.scatter()
+    message = str(failure.value).strip()
+    assert "\n" not in message and "the terrain has no area to scatter on from above" in message, message
+    assert "max_points" not in message, message
+    assert scene_snapshot() == before
+
+
 def test_layer_list_operators() -> None:
     settings = bpy.context.scene.strew
     for _ in range(3):

@@ -190,3 +190,33 @@ def test_a_layer_too_large_for_memory_is_refused_before_any_work() -> None:
         scatter_layer(terrain, LayerSpec(min_radius=0.001, chunk_size=5.0))
     small = scatter_layer(terrain, LayerSpec(min_radius=1.0, max_points=1000))
     assert 0 < len(small) <= 1000
+
+
+NO_AREA = "the terrain has no area to scatter on from above"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(1e-12, 1e-2), st.floats(1e-12, 100.0), st.floats(0.5, 5.0), st.floats(1.0, 3.0), st.booleans())
+def test_a_terrain_too_thin_seen_from_above_is_refused_as_having_no_area_or_scattered(
+        thin: float, other: float, min_radius: float, ratio: float, turned: bool) -> None:
+    width, depth = (other, thin) if turned else (thin, other)
+    spec = LayerSpec(min_radius=min_radius, max_radius=min_radius * ratio, seed=1)
+    try:  # a sliver thin enough is no triangle at all seen from above, and the terrain refuses it itself
+        points = scatter_layer(hill_terrain(width=width, depth=depth, quads=2, origin=(5.0, -3.0)), spec)
+    except ValueError as error:
+        assert str(error).startswith(NO_AREA), error
+        return
+    assert len(points) <= math.ceil(max(width, depth) / min_radius) + 1  # a row of points along the strip at most
+
+
+@pytest.mark.parametrize(("width", "depth"), [(1e-6, 1e-6), (20.0, 5e-7), (5e-4, 20.0), (1e-9, 1e-3)])
+def test_tiny_and_sliver_terrains_are_refused_at_once_as_having_no_area(width: float, depth: float) -> None:
+    terrain = hill_terrain(width=width, depth=depth, quads=2)
+    with pytest.raises(ValueError, match=f"^{NO_AREA}: it spans only .* against a min_radius of 2.5;"):
+        scatter_layer(terrain, LayerSpec(min_radius=2.5))
+
+
+def test_a_terrain_of_vertical_faces_has_no_area_from_above() -> None:
+    wall = np.array([[0, 0, 0], [10, 0, 0], [10, 0, 5], [0, 0, 5.0]])
+    with pytest.raises(ValueError, match=f"^{NO_AREA}: every triangle is vertical or degenerate"):
+        TerrainLookup(wall, np.array([[0, 1, 2], [0, 2, 3]]))
