@@ -89,6 +89,10 @@ RUSSIAN: dict[str, str] = {
         "У двух слоёв одинаковое имя: переименуйте один (каждый слой пишет в «Strew <имя>»)",
     "A layer was removed while Scatter ran: nothing was written; scatter again":
         "Слой удалили, пока шёл разброс: ничего не записано; запустите разброс снова",
+    '{layer}: collection "{collection}" reaches Strew\'s own output "{output}" through "{through}", which Blender '
+    'cannot draw (a cycle); take "{through}" out of "{collection}"':
+        "{layer}: коллекция «{collection}» доходит до собственного вывода Strew «{output}» через «{through}», "
+        "а такой цикл Blender нарисовать не может; уберите «{through}» из «{collection}»",
     'Terrain "{name}": {error}': "Ландшафт «{name}»: {error}",
     'Layer "{name}": {error}': "Слой «{name}»: {error}",
     'Layer "{name}" would create {count:,} objects, more than Max Objects ({max_objects:,}): '

@@ -21,6 +21,7 @@ from . import layer_ids, layer_look
 from .custom_props import CustomPropertyError
 from .instancer import LayerMark, Prefab, prefabs_of
 from .layer_look import LookInput
+from .output_cycle import output_in_prefabs
 from .ownership import is_owned
 
 
@@ -111,6 +112,11 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float, scene: bpy.types.S
     if is_owned(collection):
         raise fail('{layer}: "{collection}" is what Strew made; pick the collection whose objects it should place',
                    collection=collection.name)
+    cycle = output_in_prefabs(collection)
+    if cycle is not None:
+        raise fail('{layer}: collection "{collection}" reaches Strew\'s own output "{output}" through "{through}", '
+                   'which Blender cannot draw (a cycle); take "{through}" out of "{collection}"',
+                   collection=collection.name, output=cycle[1].name, through=cycle[0].name)
     try:
         prefabs = tuple(prefabs_of(collection))
     except CustomPropertyError as error:
