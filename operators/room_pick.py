@@ -7,11 +7,11 @@ import gpu
 from bpy.app.translations import pgettext_iface as iface_
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..scene.room_edit import cell_at, cell_box_corners
+from ..scene.room_frame import room_frame
 from ..scene.room_output import room_collection
 from .room_tools import has_room
 
-# The 12 edges of a box whose 8 corners come x fastest, then y, then z (scene.room_edit.cell_box_corners).
+# The 12 edges of a box whose 8 corners come x fastest, then y, then z (scene.room_frame.RoomFrame.box_corners).
 BOX_EDGES = ((0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7))
 HOVER_COLOUR = (1.0, 0.85, 0.2, 0.9)
 BOX_COLOUR = (1.0, 0.45, 0.1, 1.0)
@@ -35,7 +35,12 @@ class STREW_OT_pick_room_box(bpy.types.Operator):
         return True
 
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
-        self._room = room_collection(context.scene, context.scene.strew.room.room_name)
+        room = room_collection(context.scene, context.scene.strew.room.room_name)
+        frame = None if room is None else room_frame(room)
+        if frame is None:
+            self.report({'ERROR'}, rpt_("Assemble a room first"))
+            return {'CANCELLED'}
+        self._frame = frame  # where the room stands (moved or turned too), read once
         self._region = next(r for r in context.area.regions if r.type == 'WINDOW')
         self._view = context.area.spaces.active.region_3d
         self._first: tuple[int, int, int] | None = None
@@ -63,7 +68,7 @@ class STREW_OT_pick_room_box(bpy.types.Operator):
         hit, location, *_rest = context.scene.ray_cast(context.evaluated_depsgraph_get(), origin, direction)
         if not hit:
             return None
-        return cell_at(self._room, location - direction * 1e-3)  # the cell on the viewer's side of the hit
+        return self._frame.cell_at(location - direction * 1e-3)  # the cell on the viewer's side of the hit
 
     def _draw(self) -> None:
         """The cell under the mouse, and the box from the first cell to it."""
@@ -80,9 +85,7 @@ class STREW_OT_pick_room_box(bpy.types.Operator):
         if self._hover is not None:
             boxes.append((self._hover, self._hover, HOVER_COLOUR, 1.5))
         for low, high, colour, width in boxes:
-            corners = cell_box_corners(self._room, low, high)
-            if corners is None:
-                continue
+            corners = self._frame.box_corners(low, high)
             lines = [corners[i] for edge in BOX_EDGES for i in edge]
             shader.uniform_float("lineWidth", width)
             shader.uniform_float("color", colour)

@@ -2,7 +2,8 @@
 
 The room is read from Strew's output (either mode, see room_output), the kit's current rules give each
 placed tile its variant, and ``core.wfc.regenerate`` solves the box with the cells around it as fixed tiles.
-The room is then rewritten in the same mode; on any error the scene is unchanged.
+The room is then rewritten in the same mode where it stands (see room_frame), a Real Objects room keeping every
+object whose tile stays; on any error the scene is unchanged.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.modes import RoomOutput
 from ..core.wfc import Contradiction, regenerate
+from .ownership import is_owned
+from .room_frame import room_frame
 from .room_job import RoomError, RoomParams, RoomResult, prepare
-from .room_output import CELL_KEY, TILES_KEY, Plan, build_steps, read_placed, room_collection
+from .room_output import CELL_KEY, OWNER, TILES_KEY, Plan, build_steps, read_placed, room_collection
 
 
 def _box(box_min, box_max, shape: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
@@ -29,61 +32,31 @@ def _box(box_min, box_max, shape: tuple[int, ...]) -> tuple[tuple[int, int], ...
     return box
 
 
-HALF_ACROSS = np.array([0.5, 0.5, 0.0])  # a cell spans ± half a cell across, from its floor up
-UP = np.array([0.0, 0.0, 1.0])
-
-
-def room_frame(collection: bpy.types.Collection) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int]] | None:
-    """The assembled room's origin, cell size and grid shape as Strew stored them, or None."""
-    try:
-        origin = np.asarray(collection["strew_origin"], dtype=np.float64)
-        size = np.asarray(collection[CELL_KEY + "_size"], dtype=np.float64)
-        shape = tuple(int(s) for s in collection["strew_grid_shape"])
-    except (KeyError, TypeError, ValueError):
-        return None
-    return origin, size, (shape[0], shape[1], shape[2])
-
-
-def cell_at(collection: bpy.types.Collection, point) -> tuple[int, int, int] | None:
-    """The room's cell that holds a world point, or None outside the room.
-
-    A tile's origin is the centre of its cell's bottom face (docs/rooms.md): cell ``c`` spans
-    ``origin + size * c ± size / 2`` across and ``origin.z + size.z * c.z + [0, size.z]`` up.
-    """
-    frame = room_frame(collection)
-    if frame is None:
-        return None
-    origin, size, shape = frame
-    local = (np.asarray(point, dtype=np.float64) - origin) / size
-    cell = np.floor(local + HALF_ACROSS).astype(int)
-    if np.any(cell < 0) or np.any(cell >= shape):
-        return None
-    return int(cell[0]), int(cell[1]), int(cell[2])
-
-
-def cell_box_corners(collection: bpy.types.Collection, low, high) -> list[tuple[float, float, float]] | None:
-    """The 8 world corners of the box of cells ``low`` … ``high`` (inclusive), for drawing it."""
-    frame = room_frame(collection)
-    if frame is None:
-        return None
-    origin, size, _shape = frame
-    lo = origin + size * (np.minimum(low, high) - HALF_ACROSS)
-    hi = origin + size * (np.maximum(low, high) + HALF_ACROSS + UP)
-    return [(float(x), float(y), float(z)) for z in (lo[2], hi[2]) for y in (lo[1], hi[1]) for x in (lo[0], hi[0])]
+def _unchanged_objects(collection: bpy.types.Collection, same: np.ndarray
+                       ) -> dict[tuple[int, int, int], bpy.types.Object]:
+    """The Real Objects room's objects whose cell keeps its tile, by cell: they stay as they are."""
+    kept = {}
+    for obj in collection.objects:
+        if is_owned(obj, OWNER) and CELL_KEY in obj:
+            x, y, z = (int(c) for c in obj[CELL_KEY])
+            if same[x, y, z]:
+                kept[(x, y, z)] = obj
+    return kept
 
 
 def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max) -> RoomResult:
-    """Re-solve the cells from ``box_min`` to ``box_max`` (inclusive) of the room ``params.room_name``."""
+    """Re-solve the cells from ``box_min`` to ``box_max`` (inclusive) of the room ``params.room_name``, where the
+    room stands (moved or turned by hand too); a Real Objects room keeps every object whose tile stays."""
     collection = room_collection(scene, params.room_name)
     frame = room_frame(collection) if collection is not None else None
     if collection is None or frame is None:
         raise RoomError(rpt_('There is no room "{name}" to regenerate: assemble it first').format(
             name=params.room_name))
-    origin, _size, shape = frame
+    ox, oy, oz = (float(c) for c in collection["strew_origin"])
+    origin, shape = (ox, oy, oz), frame.shape
     box = _box(box_min, box_max, shape)
     mode = RoomOutput.INSTANCES if any(TILES_KEY in obj for obj in collection.objects) else RoomOutput.OBJECTS
-    params = dataclasses.replace(params, size=shape, fixed=(), output=mode,
-                                 origin=(float(origin[0]), float(origin[1]), float(origin[2])))
+    params = dataclasses.replace(params, size=shape, fixed=(), output=mode, origin=origin)
     kit, problem = prepare(params)
     rules, options = problem.rules, dict(problem.options)
     placed = read_placed(collection)
@@ -109,7 +82,12 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
     except (Contradiction, ValueError) as error:
         raise RoomError(rpt_("No room found: {error}").format(error=error)) from error
     plan = Plan(kit, rules, np.asarray(new).reshape(shape), 0, 0)
-    for _ in build_steps(scene, plan, params.destination):
+    destination = params.destination
+    if frame.moved_from(origin):
+        destination = dataclasses.replace(destination, matrix=tuple(float(v) for v in frame.matrix.ravel()))
+    same = plan.grid == grid
+    kept = _unchanged_objects(collection, same) if mode == RoomOutput.OBJECTS else {}
+    for _ in build_steps(scene, plan, destination, kept):
         pass
-    changed = int((plan.grid != grid).sum())
+    changed = int((~same).sum())
     return RoomResult(params.room_name, changed, len({rules.tiles[v] for v in np.unique(plan.grid)}), 0, 0)

@@ -20,7 +20,7 @@ end, so an error or ESC leaves the scene as it was.
 from __future__ import annotations
 
 import math
-from collections.abc import Generator
+from collections.abc import Container, Generator, Mapping
 from dataclasses import dataclass
 
 import bpy
@@ -62,11 +62,17 @@ class Plan:
 
 @dataclass(frozen=True)
 class Destination:
-    """Where and how a room is written: the output collection's name, the room's origin, the kind of output."""
+    """Where and how a room is written: the output collection's name, the room's origin, the kind of output, and
+    the room's world matrix (16 numbers, row by row) when it stands elsewhere, moved or turned by hand."""
 
     room_name: str
     origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
     output: RoomOutput = RoomOutput.INSTANCES
+    matrix: tuple[float, ...] | None = None
+
+    def frame(self) -> Matrix | None:
+        """The room's world matrix when it was moved (else the room stands at ``origin``, unturned)."""
+        return None if self.matrix is None else Matrix(np.reshape(self.matrix, (4, 4)).tolist())
 
 
 @dataclass(frozen=True)
@@ -146,23 +152,32 @@ def write_instances(staging: bpy.types.Collection, plan: Plan, params: Destinati
     mesh.update()
     obj = bpy.data.objects.new(params.room_name, mesh)
     mark(obj, OWNER, **{ROOM_KEY: params.room_name, TILES_KEY: names})
-    obj.location = params.origin
+    frame = params.frame()
+    if frame is None:
+        obj.location = params.origin
+    else:
+        obj.matrix_world = frame
     set_instancer_modifier(obj, room_node_group(), tile_set)
     staging.objects.link(obj)
     staging[TILE_SET_KEY] = tile_set
     return [tile_set, mesh, obj]
 
 
-def write_objects(staging: bpy.types.Collection, plan: Plan, params: Destination,
-                  created: list[bpy.types.ID]) -> Generator[float, None, None]:
-    """One linked duplicate per cell, in batches (yields the fraction done); appends to ``created``."""
+def write_objects(staging: bpy.types.Collection, plan: Plan, params: Destination, created: list[bpy.types.ID],
+                  kept: Container[tuple[int, int, int]] = ()) -> Generator[float, None, None]:
+    """One linked duplicate per cell except the ``kept`` ones, in batches (yields the fraction done); appends to
+    ``created``."""
     cells, tiles, rotations, mirrored = _variant_arrays(plan)
     cell_size = np.asarray(plan.kit.cell_size, dtype=np.float64)
     origin = np.asarray(params.origin, dtype=np.float64)
+    frame = params.frame()
     turns = {r: Matrix.Rotation(math.radians(r), 4, 'Z') for r in ROTATIONS}
     flip = Matrix.Diagonal((-1.0, 1.0, 1.0, 1.0))
     for start in range(0, len(cells), BUILD_BATCH):
         for i in range(start, min(start + BUILD_BATCH, len(cells))):
+            x, y, z = (int(c) for c in cells[i])
+            if (x, y, z) in kept:
+                continue
             source = plan.kit.objects[tiles[i]]
             obj = source.copy()
             obj.parent = None
@@ -172,29 +187,40 @@ def write_objects(staging: bpy.types.Collection, plan: Plan, params: Destination
                 del obj[OWNER_KEY]
             staging.objects.link(obj)
             created.append(obj)
-            x, y, z = (int(c) for c in cells[i])
-            matrix = (Matrix.Translation((origin + cell_size * (x, y, z)).tolist()) @ turns[int(rotations[i])]
-                      @ Matrix.Diagonal((*source.scale, 1.0)))
+            at = (Matrix.Translation((origin + cell_size * (x, y, z)).tolist()) if frame is None
+                  else frame @ Matrix.Translation((cell_size * (x, y, z)).tolist()))
+            matrix = at @ turns[int(rotations[i])] @ Matrix.Diagonal((*source.scale, 1.0))
             obj.matrix_world = matrix @ flip if mirrored[i] else matrix
             mark(obj, OWNER, **{ROOM_KEY: params.room_name, CELL_KEY: (x, y, z), TILE_KEY: source.name,
                                 ROTATION_KEY: int(rotations[i]), MIRROR_KEY: bool(mirrored[i])})
         yield min(1.0, (start + BUILD_BATCH) / max(1, len(cells)))
 
 
-def build_steps(scene: bpy.types.Scene, plan: Plan, params: Destination) -> Generator[float, None, None]:
-    """Write the plan into a new collection (as ``params.output`` says), then swap it in for the old room."""
+def build_steps(scene: bpy.types.Scene, plan: Plan, params: Destination,
+                kept: Mapping[tuple[int, int, int], bpy.types.Object] | None = None) -> Generator[float, None, None]:
+    """Write the plan into a new collection (as ``params.output`` says), then swap it in for the old room.
+
+    ``kept``: objects of the old Real Objects room that stay as they are (hand edits included) for their cells;
+    they move into the new collection instead of being written again.
+    """
+    kept = kept or {}
     staging = bpy.data.collections.new(params.room_name)
     mark(staging, OWNER, strew_name=params.room_name, strew_kit=plan.kit.collection.name)
     created: list[bpy.types.ID] = [staging]
     try:
         if params.output == RoomOutput.OBJECTS:
-            yield from write_objects(staging, plan, params, created)
+            yield from write_objects(staging, plan, params, created, kept)
         else:
             created += write_instances(staging, plan, params)
             yield 1.0
     except BaseException:
         bpy.data.batch_remove(created)
         raise
+    old = room_collection(scene, params.room_name)
+    for obj in kept.values():
+        staging.objects.link(obj)
+        if old is not None and old.objects.get(obj.name) is obj:
+            old.objects.unlink(obj)
     staging[CELL_KEY + "_size"] = tuple(float(c) for c in plan.kit.cell_size)
     staging["strew_grid_shape"] = tuple(int(s) for s in plan.grid.shape)
     staging["strew_origin"] = tuple(float(c) for c in params.origin)

@@ -3,6 +3,7 @@ validation, options and ownership."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import bpy
@@ -40,12 +41,80 @@ def test_regenerate_box_keeps_every_cell_outside_the_box(output: str) -> None:
     assert scene_snapshot() == snapshot
 
 
+MOVES = {  # what a user does to a whole room: the matrix applied to it in world space
+    "moved": ((40.0, -12.0, 3.0), 0.0, 0.0, 1.0),
+    "turned": ((5.0, 7.0, 0.0), 0.0, 37.0, 1.0),
+    "quarter turn": ((0.0, 0.0, 0.0), 0.0, 90.0, 1.0),
+    "tilted and scaled": ((-3.0, 2.0, 8.0), 17.0, -63.0, 1.5),
+}
+
+
+def _move(name: str):
+    from mathutils import Matrix
+
+    offset, tilt, turn, scale = MOVES[name]
+    return (Matrix.Translation(offset) @ Matrix.Rotation(math.radians(turn), 4, 'Z')
+            @ Matrix.Rotation(math.radians(tilt), 4, 'X') @ Matrix.Scale(scale, 4))
+
+
+@pytest.mark.parametrize("output", ['INSTANCES', 'OBJECTS'])
+@pytest.mark.parametrize("move", sorted(MOVES))
+def test_regenerate_box_and_pick_box_keep_a_room_where_the_user_moved_and_turned_it(output: str, move: str) -> None:
+    from mathutils import Matrix
+
+    room_frame = module("scene.room_frame")
+    kit = road_kit()
+    settings = bpy.context.scene.strew.room
+    settings.kit, settings.size, settings.seed, settings.output = kit, (6, 5, 1), 1, output
+    settings.origin = (3.0, -2.0, 1.5)
+    assert bpy.ops.strew.assemble_room() == {'FINISHED'}
+    world = _move(move)
+    for obj in room_collection().objects:  # the whole room, moved and turned together
+        obj.matrix_world = world @ obj.matrix_world
+    hand = None
+    if output == 'OBJECTS':  # and one tile outside the box edited by hand
+        hand = next(o for o in room_collection().objects if tuple(o["strew_cell"]) == (0, 4, 0))
+        hand.location.z += 0.25
+        hand["note"] = "mine"
+    bpy.context.view_layer.update()
+    edited = None if hand is None else np.array(hand.matrix_world)
+    before = read_room()
+    size, origin = np.array(room_collection()["strew_cell_size"]), np.array(settings.origin)
+    for seed in (2, 3):
+        assert bpy.ops.strew.regenerate_room_box(box_min=(1, 1, 0), box_max=(4, 3, 0), seed=seed) == {'FINISHED'}
+        after = read_room()
+        assert all(after[c][:2] == before[c][:2] for c in after if not (1 <= c[0] <= 4 and 1 <= c[1] <= 3))
+        for cell, (tile, rotation, placed) in after.items():
+            if placed.obj is not None and placed.obj == hand:
+                assert np.allclose(np.array(hand.matrix_world), edited) and hand["note"] == "mine"
+                continue
+            source = kit.objects[tile]
+            turn = Matrix.Rotation(math.radians(rotation), 4, 'Z')
+            expected = world @ Matrix.Translation(origin + size * cell) @ turn @ Matrix.Diagonal((*source.scale, 1.0))
+            assert np.allclose(placed.matrix_world, np.array(expected), atol=1e-4), (cell, tile, rotation)
+    frame = room_frame.room_frame(room_collection())  # Pick Box: the cell under a point of the moved room
+    rng = np.random.default_rng(4)
+    for cell in np.ndindex(6, 5, 1):
+        inside = origin + size * (np.array(cell) + np.array([*rng.uniform(-0.45, 0.45, 2), 0.3]))
+        assert frame.cell_at(world @ _vector(inside)) == cell
+    corners = np.array(frame.box_corners((3, 2, 0), (1, 0, 0)))
+    local = [(x, y, z) for z in (0.0, 1.0) for y in (-0.5, 2.5) for x in (0.5, 3.5)]
+    assert np.allclose(corners, [tuple(world @ _vector(origin + size * c)) for c in np.array(local)],
+                       atol=1e-4)
+
+
+def _vector(values):
+    from mathutils import Vector
+
+    return Vector(tuple(float(v) for v in values))
+
+
 @pytest.mark.parametrize("output", ['INSTANCES', 'OBJECTS'])
 def test_pick_box_finds_the_cell_under_the_mouse_on_the_real_geometry(output: str) -> None:
     """What Pick Box does per click: a ray from above hits the tile (instanced or real), the cell on the
     viewer's side of the hit is the tile's cell; points outside the room have no cell."""
     from mathutils import Vector
-    from strew.scene.room_edit import cell_at, cell_box_corners
+    from strew.scene.room_frame import cell_at, cell_box_corners
 
     kit = road_kit()
     settings = bpy.context.scene.strew.room

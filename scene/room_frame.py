@@ -1,0 +1,122 @@
+"""Where an assembled room stands: its cell grid's world matrix, for Pick Box and Regenerate Box.
+
+Assemble Room puts cell ``c``'s tile origin at ``origin + size * c``; the user may then move, turn or scale the
+room (its instancer object, or all its real objects together). The frame follows: the instancer's world matrix,
+or the matrix most real objects agree on, so a tile moved by hand does not move the room.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import bpy
+import numpy as np
+from mathutils import Matrix, Vector
+
+from ..core import fpmath
+from .ownership import is_owned
+from .room_output import CELL_KEY, MIRROR_KEY, OWNER, ROTATION_KEY, TILE_KEY, TILES_KEY
+
+HALF_ACROSS = np.array([0.5, 0.5, 0.0])  # a cell spans ± half a cell across, from its floor up
+UP = np.array([0.0, 0.0, 1.0])
+_ALIKE = 1e-4  # placements closer than this (share of a cell, or of a unit rotation) are the same room frame
+
+
+def _translation(origin) -> np.ndarray:
+    """The matrix of a room Assemble Room placed at ``origin``, unturned."""
+    matrix = np.eye(4)
+    matrix[:3, 3] = np.asarray(origin, dtype=np.float64)
+    return matrix
+
+
+@dataclass(frozen=True)
+class RoomFrame:
+    """Where an assembled room stands: the world matrix of its cell grid, its cell size and its shape.
+
+    Cell ``c``'s tile origin (the centre of its bottom face, docs/rooms.md) is ``matrix @ (size * c)``: the
+    matrix is the room object's (Instances) or the one its tiles agree on (Real Objects), so a room moved,
+    turned or scaled as a whole is picked and regenerated where it stands.
+    """
+
+    matrix: np.ndarray  # (4, 4)
+    size: np.ndarray  # (3,)
+    shape: tuple[int, int, int]
+
+    def cell_at(self, point) -> tuple[int, int, int] | None:
+        """The cell that holds a world point, or None outside the room."""
+        try:
+            inverse = np.linalg.inv(self.matrix)
+        except np.linalg.LinAlgError:  # a room scaled to nothing along an axis has no cells to pick
+            return None
+        local = fpmath.transform(np.asarray(point, dtype=np.float64), inverse)[0] / self.size
+        cell = np.floor(local + HALF_ACROSS).astype(int)
+        if np.any(cell < 0) or np.any(cell >= self.shape):
+            return None
+        return int(cell[0]), int(cell[1]), int(cell[2])
+
+    def moved_from(self, origin) -> bool:
+        """Does the room stand elsewhere than at ``origin``, unturned (where Assemble Room put it)?"""
+        placed = _translation(origin)
+        scale = np.concatenate([np.ones(3), np.full(1, float(self.size.max()))])
+        return bool(np.any(np.abs(self.matrix - placed)[:3] > _ALIKE * scale))
+
+    def box_corners(self, low, high) -> list[tuple[float, float, float]]:
+        """The 8 world corners of the box of cells ``low`` … ``high`` (inclusive), x fastest, then y, then z."""
+        lo = self.size * (np.minimum(low, high) - HALF_ACROSS)
+        hi = self.size * (np.maximum(low, high) + HALF_ACROSS + UP)
+        local = [(x, y, z) for z in (lo[2], hi[2]) for y in (lo[1], hi[1]) for x in (lo[0], hi[0])]
+        return [(float(x), float(y), float(z)) for x, y, z in fpmath.transform(np.array(local), self.matrix)]
+
+
+def _tiles_matrix(collection: bpy.types.Collection, size: np.ndarray) -> np.ndarray | None:
+    """The room matrix most of a Real Objects room's tiles agree on (each tile's world matrix less its cell's
+    offset, turn, mirror and its kit tile's scale), or None when no tile tells."""
+    frames = []
+    flip = Matrix.Diagonal((-1.0, 1.0, 1.0, 1.0))
+    for obj in collection.objects:
+        source = bpy.data.objects.get(str(obj.get(TILE_KEY, ""))) if CELL_KEY in obj else None
+        if source is None or not is_owned(obj, OWNER):
+            continue
+        cell = Vector(size * np.asarray(tuple(obj[CELL_KEY]), dtype=np.float64))
+        placed = (Matrix.Translation(cell) @ Matrix.Rotation(math.radians(int(obj[ROTATION_KEY])), 4, 'Z')
+                  @ Matrix.Diagonal((*source.scale, 1.0)))
+        if bool(obj.get(MIRROR_KEY, False)):
+            placed = placed @ flip
+        if abs(placed.determinant()) > 0.0:
+            frames.append(np.array(obj.matrix_world @ placed.inverted(), dtype=np.float64))
+    if not frames:
+        return None
+    stacked = np.stack(frames)
+    scale = np.concatenate([np.ones(3), np.full(1, float(size.max()))])  # rotation columns, then translation
+    keys = np.round(stacked[:, :3, :] / (_ALIKE * scale)).astype(np.int64).reshape(len(frames), -1)
+    _unique, group, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
+    return stacked[int(np.flatnonzero(group.ravel() == int(np.argmax(counts)))[0])]
+
+
+def room_frame(collection: bpy.types.Collection) -> RoomFrame | None:
+    """Where the assembled room stands (see :class:`RoomFrame`), or None for a collection Strew did not build."""
+    try:
+        origin = np.asarray(collection["strew_origin"], dtype=np.float64)
+        size = np.asarray(collection[CELL_KEY + "_size"], dtype=np.float64)
+        shape = tuple(int(s) for s in collection["strew_grid_shape"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    instancer = next((o for o in collection.objects if TILES_KEY in o and is_owned(o, OWNER)), None)
+    matrix = np.array(instancer.matrix_world, dtype=np.float64) if instancer is not None else (
+        _tiles_matrix(collection, size))
+    if matrix is None:
+        matrix = _translation(origin)
+    return RoomFrame(matrix, size, (shape[0], shape[1], shape[2]))
+
+
+def cell_at(collection: bpy.types.Collection, point) -> tuple[int, int, int] | None:
+    """The room's cell that holds a world point, or None outside the room (see :class:`RoomFrame`)."""
+    frame = room_frame(collection)
+    return None if frame is None else frame.cell_at(point)
+
+
+def cell_box_corners(collection: bpy.types.Collection, low, high) -> list[tuple[float, float, float]] | None:
+    """The 8 world corners of the box of cells ``low`` … ``high`` (inclusive), for drawing it."""
+    frame = room_frame(collection)
+    return None if frame is None else frame.box_corners(low, high)
