@@ -9,7 +9,7 @@ Pick Instance). Pick Instance counts the collection's children in Blender's name
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import bpy
@@ -143,8 +143,9 @@ def write_point_instancer(
     name = f"Strew {layer.name}"
     mesh = bpy.data.meshes.new(name)
     mark(mesh, OWNER, **layer.marks)
+    origin = origin_of(points.positions)
     mesh.vertices.add(len(points))
-    mesh.vertices.foreach_set("co", points.positions.astype(np.float32).ravel())
+    mesh.vertices.foreach_set("co", (points.positions - origin).astype(np.float32).ravel())
     _set_attribute(mesh, PREFAB_ATTRIBUTE, 'INT', "value", points.prefab_index.astype(np.int32))
     _set_attribute(mesh, ROTATION_ATTRIBUTE, 'FLOAT_VECTOR', "vector", points.rotations.astype(np.float32))
     _set_attribute(mesh, SCALE_ATTRIBUTE, 'FLOAT', "value", points.scales.astype(np.float32))
@@ -153,16 +154,41 @@ def write_point_instancer(
 
     obj = bpy.data.objects.new(name, mesh)
     mark(obj, OWNER, **layer.marks)
+    obj.matrix_world = Matrix.Translation(origin.tolist())
     set_instancer_modifier(obj, instancer_node_group(), collection)
     output.objects.link(obj)
     return obj
 
 
-def instance_matrices(points: PointSet) -> np.ndarray:
-    """(N, 4, 4) world matrices: translate · rotate (Euler XYZ) · uniform scale."""
+def origin_of(positions: np.ndarray) -> np.ndarray:
+    """Where a layer's output object stands: the centre of its points' bounding box in whole metres, exact in
+    float32 (Blender's precision for locations and vertices), so the points' float32 offsets from it stay small
+    and precise however far from the world origin the points lie."""
+    if not len(positions):
+        return np.zeros(3)
+    centre = (positions.min(axis=0) + positions.max(axis=0)) / 2.0
+    return np.round(centre).astype(np.float32).astype(np.float64)
+
+
+def world_matrices(objects: Sequence[bpy.types.Object]) -> np.ndarray:
+    """(N, 4, 4) world matrices in float64 from each object's own transform and its parents' (exact for a point
+    far from the origin, and right before Blender has evaluated objects just made)."""
+    out = np.empty((len(objects), 4, 4))
+    for number, obj in enumerate(objects):
+        matrix = np.array(obj.matrix_basis, dtype=np.float64)
+        while obj.parent is not None:
+            matrix = (np.array(obj.parent.matrix_basis, dtype=np.float64)
+                      @ np.array(obj.matrix_parent_inverse, dtype=np.float64) @ matrix)
+            obj = obj.parent
+        out[number] = matrix
+    return out
+
+
+def instance_matrices(points: PointSet, origin: np.ndarray) -> np.ndarray:
+    """(N, 4, 4) matrices relative to ``origin``: translate · rotate (Euler XYZ) · uniform scale."""
     matrices = np.zeros((len(points), 4, 4))
     matrices[:, :3, :3] = rotation_matrices(points.rotations) * points.scales[:, None, None]
-    matrices[:, :3, 3] = points.positions
+    matrices[:, :3, 3] = points.positions - origin
     matrices[:, 3, 3] = 1.0
     return matrices
 
@@ -174,7 +200,9 @@ def write_objects(
     points: PointSet,
     linked_duplicates: bool,
 ) -> bpy.types.Collection:
-    """Real objects in a child collection "Strew <layer>": empties instancing collections, or linked duplicates.
+    """Real objects in a child collection "Strew <layer>": empties instancing collections, or linked duplicates,
+    each a child of the empty "Strew <layer>" that stands at the points' origin (:func:`origin_of`) and carrying
+    its spacing radius as the custom property ``strew_radius``.
 
     Object prefabs become linked duplicates (shared mesh data) in both modes when ``linked_duplicates`` is set;
     otherwise each object prefab is wrapped in a Strew-owned collection that the empties instance.
@@ -183,9 +211,15 @@ def write_objects(
     layer_collection = bpy.data.collections.new(f"Strew {layer_name}")
     mark(layer_collection, OWNER, **layer.marks)
     output.children.link(layer_collection)
+    origin = origin_of(points.positions)
+    parent = bpy.data.objects.new(f"Strew {layer_name}", None)
+    mark(parent, OWNER, **layer.marks)
+    parent.matrix_world = Matrix.Translation(origin.tolist())
+    layer_collection.objects.link(parent)
     wrappers: dict[int, bpy.types.Collection] = {}
-    matrices = instance_matrices(points)
-    for number, (index, matrix) in enumerate(zip(points.prefab_index.tolist(), matrices, strict=True)):
+    matrices = instance_matrices(points, origin)
+    for number, (index, matrix, radius) in enumerate(zip(points.prefab_index.tolist(), matrices,
+                                                         points.radii.tolist(), strict=True)):
         prefab = prefabs[index]
         source = prefab.datablock
         if linked_duplicates and isinstance(source, bpy.types.Object):
@@ -205,6 +239,9 @@ def write_objects(
                     wrappers[index] = wrapper
                 obj.instance_collection = wrappers[index]
         mark(obj, OWNER, **layer.marks)
-        obj.matrix_world = Matrix(matrix.tolist())
+        obj[RADIUS_ATTRIBUTE] = radius
+        obj.parent = parent
+        obj.matrix_parent_inverse = Matrix.Identity(4)
+        obj.matrix_basis = Matrix(matrix.tolist())
         layer_collection.objects.link(obj)
     return layer_collection

@@ -21,7 +21,7 @@ from ..core.scatter import LayerPoints
 from ..core.steps import run_to_end as run_steps
 from . import layer_ids, layer_surface, scatter_spec, worker_pool
 from .display import remove_unused_bounds, show_in_viewport
-from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, write_objects
+from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, world_matrices, write_objects
 from .instances import PointSet
 from .job_cache import JobCache
 from .layer_points import painted_points, read_points, write_instancer
@@ -55,12 +55,11 @@ def existing_points(scene: bpy.types.Scene, layer_id: str) -> Samples | None:
         if isinstance(block, bpy.types.Object) and block.type == 'MESH':
             return read_points(block).as_blockers()
         if isinstance(block, bpy.types.Collection):
-            objs = [o for o in block.objects if is_owned(o, OWNER)]
+            objs = [o for o in block.objects if is_owned(o, OWNER) and RADIUS_ATTRIBUTE in o]
             if not objs:
                 return None
-            xyz = np.array([o.matrix_world.translation[:] for o in objs], dtype=np.float64)
-            radii = np.array([float(o.get(RADIUS_ATTRIBUTE, 0.0)) for o in objs])
-            return Samples(positions=xyz, radii=radii)
+            radii = np.array([float(o[RADIUS_ATTRIBUTE]) for o in objs])
+            return Samples(positions=world_matrices(objs)[:, :3, 3], radii=radii)
     return None
 
 
@@ -102,10 +101,8 @@ def _write(scene: bpy.types.Scene, layer: LayerInput, points: PointSet) -> None:
         obj = write_instancer(output, layer.mark, layer.collection, points)
         show_in_viewport(obj, list(layer.prefabs), layer.look.display, layer.look.viewport_share)
     else:
-        collection = write_objects(output, layer.mark, list(layer.prefabs), points,
-                                   linked_duplicates=layer.output == OutputMode.DUPLICATES)
-        for obj, radius in zip(collection.objects, points.radii.tolist(), strict=True):
-            obj[RADIUS_ATTRIBUTE] = radius
+        write_objects(output, layer.mark, list(layer.prefabs), points,
+                      linked_duplicates=layer.output == OutputMode.DUPLICATES)
 
 
 def run(

@@ -30,10 +30,11 @@ def _outputs() -> list[bpy.types.ID]:
 
 def _world(block: bpy.types.ID) -> np.ndarray:
     """World positions of an output, sorted (point object or collection of real objects)."""
+    bpy.context.view_layer.update()
     if isinstance(block, bpy.types.Object):
         xyz = point_attributes(block)["position"]
     else:
-        xyz = np.array([o.matrix_world.translation[:] for o in block.objects])
+        xyz = np.array([o.matrix_world.translation[:] for o in block.objects if "strew_radius" in o])
     return xyz[np.lexsort(xyz.T)]
 
 

@@ -179,8 +179,10 @@ def test_real_object_outputs_and_their_limit(mode: str) -> None:
     rocks = make_prefabs("Rocks", 2)
     add_layer("Rocks", rocks, 2.0, 2.0, seed=3, output_mode=mode, align_to_normal=1.0)
     assert bpy.ops.strew.scatter() == {'FINISHED'}
-    placed = bpy.data.collections["Strew Rocks"].objects
-    assert len(placed) > 20
+    output = bpy.data.collections["Strew Rocks"]
+    placed = [o for o in output.objects if "strew_radius" in o]  # the instances; "Strew Rocks" is their parent
+    assert len(placed) > 20 and len(output.objects) == len(placed) + 1
+    assert all(o.parent == bpy.data.objects["Strew Rocks"] for o in placed)
     xy = np.array([o.matrix_world.translation[:2] for o in placed])
     # Fully aligned: each object's up axis is the terrain normal under it (same Euler convention as the GN output).
     _, normals = ray_down(terrain_bvh(terrain), xy)
