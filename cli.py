@@ -29,9 +29,10 @@ from collections.abc import Callable
 from . import cli_farm, cli_interrupt, cli_room, ensure_registered
 from .cli_blend import SAVED, add_output_options, input_output, open_blend, save_blend
 from .cli_files import CliError, readable_blend, writable_blend, writable_folder
-from .core.inputs import seed
+from .core.inputs import bounded
 from .core.modes import DensityMode
 from .core.scatter import LayerSpec
+from .core.scatter.spec import MAX_SLOPE
 
 Command = Callable[[argparse.Namespace], int]
 Commands = argparse._SubParsersAction  # what add_subparsers returns
@@ -73,17 +74,27 @@ def _parse_layer(text: str) -> tuple[str, float, float, str | None]:
     return parts[0], low, high, parts[3] if len(parts) == 4 else None
 
 
-def _check_scatter_numbers(args: argparse.Namespace) -> None:
-    """Numbers Blender would silently clamp to a property's range are refused instead."""
-    if args.seed is not None:
-        try:
-            seed(args.seed, f"--seed {args.seed}")
-        except ValueError as error:
-            raise CliError(str(error)) from None
-    if args.max_slope is not None and not 0 <= args.max_slope <= 90:
-        raise CliError(f"--max-slope {args.max_slope:g}: give an angle between 0 and 90 degrees")
-    if args.chunk_size is not None and not args.chunk_size >= 1:
-        raise CliError(f"--chunk-size {args.chunk_size:g}: give a chunk side ≥ 1")
+def _check_scatter_numbers(args: argparse.Namespace, layers: int) -> None:
+    """The numbers, checked against the ranges the settings they go to declare (Blender would clamp them in silence
+    or refuse them with a traceback)."""
+    import bpy
+
+    from .properties.numbers import check_value, layer_settings, setting
+
+    ensure_registered()
+    layer, scene = layer_settings(), bpy.types.Scene.bl_rna.properties["strew"].fixed_type
+    try:
+        if args.seed is not None:  # the --layer layers get seed, seed + 1, …
+            seeds = setting(layer, "seed")
+            bounded(args.seed, "--seed", seeds.hard_min, seeds.hard_max - max(0, layers - 1), integer=True)
+        if args.max_slope is not None:
+            bounded(args.max_slope, "--max-slope (degrees)", 0.0, math.degrees(MAX_SLOPE))
+        if args.chunk_size is not None:
+            check_value(setting(scene, "chunk_size"), args.chunk_size, "--chunk-size")
+        if args.workers is not None:
+            check_value(setting(scene, "workers"), args.workers, "--workers")
+    except ValueError as error:
+        raise CliError(str(error)) from None
 
 
 def _scatter(args: argparse.Namespace) -> int:
@@ -91,7 +102,7 @@ def _scatter(args: argparse.Namespace) -> int:
     farm = cli_farm.is_farm_task(args)
     source, target = (readable_blend(args.blend), None) if farm else input_output(args)
     layers = [_parse_layer(text) for text in args.layer]
-    _check_scatter_numbers(args)
+    _check_scatter_numbers(args, len(layers))
     import bpy
 
     from .scene import scatter_job

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from .cli_files import CliError, existing_folder, make_parents, writable_file, writable_folder
+from .core.farm import check_timeout
+from .core.pool import usable_workers
 
 
 def add_scatter_options(scatter: argparse.ArgumentParser) -> None:
@@ -59,10 +61,12 @@ def _parse_chunks(text: str) -> tuple[int, int]:
 
 def check(args: argparse.Namespace) -> None:
     """--workers, --scheduler and the farm options, refused before the file is opened."""
-    if args.workers is not None and args.workers < 1:
-        raise CliError(f"--workers {args.workers}: give 1 or more processes (1 runs in this process only)")
     if args.scheduler is not None and args.workers is not None:
         raise CliError("--workers and --scheduler exclude each other: the Dask cluster decides the workers")
+    try:
+        check_timeout(args.scheduler_timeout, "--scheduler-timeout")
+    except ValueError as error:
+        raise CliError(str(error)) from None
     if args.chunks is not None:
         _parse_chunks(args.chunks)
         if args.parts is None:
@@ -73,9 +77,15 @@ def check(args: argparse.Namespace) -> None:
 
 
 def apply(args: argparse.Namespace, settings: Any) -> None:
-    """Settings the options change in the opened file (``scene.strew``)."""
+    """Settings the options change in the opened file (``scene.strew``); more workers than cores are capped, in a
+    line that says so."""
+    asked = args.workers if args.workers is not None else settings.workers
+    usable = usable_workers(max(1, asked))
+    if usable < asked:
+        shown = f"--workers {asked}" if args.workers is not None else f"the file's Workers setting ({asked})"
+        print(f"{shown}: this machine has {usable} cores; using {usable} worker processes")
     if args.workers is not None:
-        settings.workers = args.workers
+        settings.workers = usable
 
 
 def run_farm_task(args: argparse.Namespace) -> int:

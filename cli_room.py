@@ -52,6 +52,24 @@ def _check_cell_size(args: argparse.Namespace) -> None:
         raise CliError("--cell-size: give three sizes > 0 (x, y, z), got " + " ".join(f"{c:g}" for c in args.cell_size))
 
 
+def _check_numbers(options: dict[str, object]) -> None:
+    """The numbers, checked against the ranges of the operator's properties: NaN and numbers Blender cannot hold
+    are refused in one line (the room checks the rest, e.g. a size of 0, and reports them as its error)."""
+    import bpy
+
+    from .properties.numbers import check_value
+
+    declared = bpy.ops.strew.assemble_room.get_rna_type().properties
+    try:
+        for key, value in options.items():
+            prop = declared[key]
+            if prop.type in ('FLOAT', 'INT'):
+                for number in value if isinstance(value, tuple) else (value,):
+                    check_value(prop, number, "--" + key.replace("_", "-"))
+    except ValueError as error:
+        raise CliError(str(error)) from None
+
+
 def room(args: argparse.Namespace) -> int:
     source, target = input_output(args)
     _check_cell_size(args)
@@ -75,6 +93,7 @@ def room(args: argparse.Namespace) -> int:
         options["periodic"] = True
     if args.real_objects is not None:
         options["output"] = RoomOutput.OBJECTS if args.real_objects else RoomOutput.INSTANCES
+    _check_numbers(options)
     started = time.perf_counter()
     try:
         with cli_interrupt.ends_at_once():

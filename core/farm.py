@@ -26,7 +26,17 @@ from concurrent.futures import Future
 from types import TracebackType
 from typing import Any, TypeVar
 
+from .inputs import bounded
+
 T = TypeVar("T")
+
+TIMEOUT_RANGE = (0.1, 86_400.0)
+"""Seconds to wait for the scheduler to answer: from a tenth of a second to a day."""
+
+
+def check_timeout(timeout: object, name: str = "timeout") -> float:
+    """``timeout`` in seconds when it lies in ``TIMEOUT_RANGE``; a one-line ValueError otherwise."""
+    return float(bounded(timeout, name, *TIMEOUT_RANGE))
 
 
 class DaskCluster:
@@ -37,6 +47,7 @@ class DaskCluster:
     """
 
     def __init__(self, address: str, timeout: float = 10.0) -> None:
+        timeout = check_timeout(timeout)
         try:
             from distributed import Client
         except ImportError as error:

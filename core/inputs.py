@@ -87,3 +87,49 @@ def seed(value: Any, name: str = "seed") -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
         raise ValueError(f"{name}: give a whole number ≥ 0, got {value!r}")
     return int(value)
+
+
+MAX_DISTANCE = 1e9
+"""The largest coordinate and distance Strew takes, in metres (a million kilometres).
+
+Sampling grids index cells by ``floor(distance / cell)`` in int64 and float64 still resolves 1e-7 m there;
+beyond, a distance (or the 3.4e38 Blender stores for "inf" typed into a field) would wrap around and switch a
+rule off in silence. Every length setting declares it as its maximum.
+"""
+
+MAX_SEED = 2**31 - 1
+"""The largest seed a setting holds (Blender's integer properties are 32-bit)."""
+
+
+def bounded(value: Any, name: str, low: float, high: float, integer: bool = False) -> Any:
+    """``value`` when it is a number in ``[low, high]`` (a whole one when ``integer``); else a one-line ValueError
+    that names ``name`` and the range.
+
+    The one check of a number setting, whoever set it: a script, a saved file, a preset, the command line.
+    NaN, the infinities and numbers beyond the range are refused, never clamped or let through.
+
+    >>> bounded(3, "--seed", 0, MAX_SEED, integer=True)
+    3
+    >>> bounded(float("nan"), "Margin", 0.0, MAX_DISTANCE)
+    Traceback (most recent call last):
+    ...
+    ValueError: Margin is nan; give a number from 0 to 1e+09
+    """
+    whole = isinstance(value, int | np.integer) and not isinstance(value, bool)
+    number = isinstance(value, float | np.floating) or whole
+    if not number or (integer and not whole) or not low <= value <= high:
+        kind = "a whole number" if integer else "a number"
+        raise ValueError(f"{name} is {_shown(value)}; give {kind} from {_shown(low)} to {_shown(high)}")
+    return value
+
+
+def _shown(value: Any) -> str:
+    """A number as a message shows it: whole numbers in full, others in ``%g``."""
+    if isinstance(value, int | np.integer) and not isinstance(value, bool):
+        return str(int(value))
+    if not isinstance(value, float | np.floating):
+        return repr(value)
+    number = float(value)
+    if math.isfinite(number) and number == int(number) and abs(number) < 1e7:
+        return str(int(number))
+    return f"{number:g}"

@@ -53,6 +53,12 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def usable_workers(requested: object) -> int:
+    """``requested`` (a count ≥ 1) capped at the cores this process may use: more processes than cores only add
+    memory and start-up time (the points are the same for any count)."""
+    return min(check_workers(requested), default_workers())
+
+
 def python_executable() -> str | None:
     """The interpreter to spawn workers from: ``sys.executable``, unless that is Blender's own binary."""
     exe = Path(sys.executable) if sys.executable else None

@@ -11,6 +11,7 @@ import math
 import bpy
 from bpy.props import BoolProperty, CollectionProperty, EnumProperty, FloatProperty, PointerProperty, StringProperty
 
+from ..core.inputs import MAX_DISTANCE
 from ..core.modes import DisplayMode, ProximityMode
 
 
@@ -35,7 +36,7 @@ class StrewKeepAwayRule(bpy.types.PropertyGroup):
 
     layer: StringProperty(name="Layer", description="An earlier layer to keep away from")
     distance: FloatProperty(
-        name="Distance", default=2.0, min=0.0, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
+        name="Distance", default=2.0, min=0.0, max=MAX_DISTANCE, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
         description="Minimum distance from that layer's instances",
     )
 
@@ -59,12 +60,13 @@ class LayerCameraSettings:
         description="Camera to cull to; empty uses the scene camera",
     )
     camera_margin: FloatProperty(
-        name="Margin", default=5.0, min=0.0, soft_max=100.0, subtype='DISTANCE', unit='LENGTH',
+        name="Margin", default=5.0, min=0.0, max=MAX_DISTANCE, soft_max=100.0, subtype='DISTANCE', unit='LENGTH',
         description="Also keep instances this close to the edge of the view (crowns reaching into the frame, "
         "shadows)",
     )
     camera_max_distance: FloatProperty(
-        name="Clip Distance", default=0.0, min=0.0, soft_max=5000.0, subtype='DISTANCE', unit='LENGTH',
+        name="Clip Distance", default=0.0, min=0.0, max=MAX_DISTANCE, soft_max=5000.0,
+        subtype='DISTANCE', unit='LENGTH',
         description="No instances farther than this from the camera (0: no limit)",
     )
     camera_falloff: BoolProperty(
@@ -72,11 +74,13 @@ class LayerCameraSettings:
         description="Thin instances out with distance from the camera, toward Max Radius spacing",
     )
     camera_falloff_start: FloatProperty(
-        name="Falloff Start", default=50.0, min=0.0, soft_max=2000.0, subtype='DISTANCE', unit='LENGTH',
+        name="Falloff Start", default=50.0, min=0.0, max=MAX_DISTANCE, soft_max=2000.0,
+        subtype='DISTANCE', unit='LENGTH',
         description="Full density up to this distance from the camera",
     )
     camera_falloff_end: FloatProperty(
-        name="Falloff End", default=300.0, min=0.0, soft_max=5000.0, subtype='DISTANCE', unit='LENGTH',
+        name="Falloff End", default=300.0, min=0.0, max=MAX_DISTANCE, soft_max=5000.0,
+        subtype='DISTANCE', unit='LENGTH',
         description="Density reaches Far Density at this distance and stays there",
     )
     camera_falloff_floor: FloatProperty(
@@ -127,10 +131,10 @@ class LayerProximitySettings:
         description="Whether instances gather near the objects or avoid them",
     )
     proximity_near: FloatProperty(
-        name="Near", default=0.0, min=0.0, soft_max=200.0, subtype='DISTANCE', unit='LENGTH',
+        name="Near", default=0.0, min=0.0, max=MAX_DISTANCE, soft_max=200.0, subtype='DISTANCE', unit='LENGTH',
         description="Up to this distance the effect is full",
     )
     proximity_far: FloatProperty(
-        name="Far", default=20.0, min=0.0, soft_max=500.0, subtype='DISTANCE', unit='LENGTH',
+        name="Far", default=20.0, min=0.0, max=MAX_DISTANCE, soft_max=500.0, subtype='DISTANCE', unit='LENGTH',
         description="From this distance on there is no effect; between Near and Far it fades smoothly",
     )

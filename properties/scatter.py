@@ -15,9 +15,10 @@ from bpy.props import (
     StringProperty,
 )
 
+from ..core.inputs import MAX_DISTANCE
 from ..core.modes import DensityMode, OutputMode, SurfaceMode
 from ..core.pool import close_kept_pool, default_workers
-from ..core.scatter.spec import DEFAULT_CHUNK_SIZE
+from ..core.scatter.spec import DEFAULT_CHUNK_SIZE, MIN_CHUNK_SIZE
 from . import hooks
 from .layer_look import (
     LayerCameraSettings,
@@ -88,17 +89,17 @@ class StrewLayer(LayerCameraSettings, LayerDisplaySettings, LayerVarietySettings
     # Spacing
     min_radius: FloatProperty(
         name="Min Radius", description="Smallest distance between two instances of this layer (densest places)",
-        default=1.0, min=0.0, soft_min=0.05, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
+        default=1.0, min=0.0, max=MAX_DISTANCE, soft_min=0.05, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
     )
     max_radius: FloatProperty(
         name="Max Radius", description="Largest distance between two instances, in the sparsest places of the "
         "Density; with Uniform density every instance keeps Min Radius",
-        default=2.0, min=0.0, soft_min=0.05, soft_max=100.0, subtype='DISTANCE', unit='LENGTH',
+        default=2.0, min=0.0, max=MAX_DISTANCE, soft_min=0.05, soft_max=100.0, subtype='DISTANCE', unit='LENGTH',
     )
     keep_away: FloatProperty(
         name="Keep Away", description="Minimum distance from the instances of the layers above this one "
         "(the layer's own radius applies when it is larger)",
-        default=0.0, min=0.0, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
+        default=0.0, min=0.0, max=MAX_DISTANCE, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
     )
     seed: IntProperty(name="Seed", description="Same seed, same settings: same result", default=0,
                       min=0)
@@ -110,8 +111,8 @@ class StrewLayer(LayerCameraSettings, LayerDisplaySettings, LayerVarietySettings
     # Density
     density_mode: EnumProperty(name="Density", items=DENSITY_MODES, default=DensityMode.NONE)
     noise_scale: FloatProperty(
-        name="Noise Scale", description="Size of groves and clearings", default=40.0, min=0.01, soft_max=1000.0,
-        subtype='DISTANCE', unit='LENGTH',
+        name="Noise Scale", description="Size of groves and clearings", default=40.0, min=0.01,
+        max=MAX_DISTANCE, soft_max=1000.0, subtype='DISTANCE', unit='LENGTH',
     )
     noise_octaves: IntProperty(name="Octaves", description="Layers of finer noise detail", default=3, min=1,
                                max=8)
@@ -141,10 +142,10 @@ class StrewLayer(LayerCameraSettings, LayerDisplaySettings, LayerVarietySettings
     )
     use_height_range: BoolProperty(name="Height Range", description="Only between Lowest and Highest",
                                    default=False)
-    height_min: FloatProperty(name="Lowest", default=0.0, subtype='DISTANCE',
+    height_min: FloatProperty(name="Lowest", default=0.0, min=-MAX_DISTANCE, max=MAX_DISTANCE, subtype='DISTANCE',
                               unit='LENGTH')
-    height_max: FloatProperty(name="Highest", default=100.0, subtype='DISTANCE',
-                              unit='LENGTH')
+    height_max: FloatProperty(name="Highest", default=100.0, min=-MAX_DISTANCE, max=MAX_DISTANCE,
+                              subtype='DISTANCE', unit='LENGTH')
     mask_vertex_group: StringProperty(
         name="Mask Group", description="Only where this terrain vertex group's weight reaches the threshold",
     )
@@ -156,7 +157,7 @@ class StrewLayer(LayerCameraSettings, LayerDisplaySettings, LayerVarietySettings
     )
     exclusion_margin: FloatProperty(
         name="Margin", description="Distance to keep from the excluded curves and meshes",
-        default=1.0, min=0.0, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
+        default=1.0, min=0.0, max=MAX_DISTANCE, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
     )
 
     # Placement
@@ -181,7 +182,7 @@ class StrewLayer(LayerCameraSettings, LayerDisplaySettings, LayerVarietySettings
     )
     tile_size: FloatProperty(
         name="Tile Size", description="Side of the repeated tile; at least ten radii", default=100.0,
-        min=0.01, soft_max=1000.0, subtype='DISTANCE', unit='LENGTH',
+        min=0.01, max=MAX_DISTANCE, soft_max=1000.0, subtype='DISTANCE', unit='LENGTH',
     )
     tile_keep: FloatProperty(
         name="Keep", description="Fraction of the tile's points kept at each world position (hides the repeat)",
@@ -225,7 +226,8 @@ class StrewSceneSettings(bpy.types.PropertyGroup):
     chunk_size: FloatProperty(
         name="Chunk Size", description="Large terrains are processed in square chunks of this side, in bounded "
         "memory and without seams",
-        default=DEFAULT_CHUNK_SIZE, min=1.0, soft_max=4096.0, subtype='DISTANCE', unit='LENGTH',
+        default=DEFAULT_CHUNK_SIZE, min=MIN_CHUNK_SIZE, max=MAX_DISTANCE, soft_max=4096.0,
+        subtype='DISTANCE', unit='LENGTH',
     )
     workers: IntProperty(
         name="Workers", description="Processes that sample the chunks of a large terrain at the same time "

@@ -21,6 +21,8 @@ from typing import Any
 import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 
+from ..properties.numbers import check_value
+
 FORMAT = "strew-layer-preset"
 VERSION = 1
 SUFFIX = ".json"
@@ -157,11 +159,11 @@ def _check_value(prop: Any, value: Any, where: str) -> Any:
             expected = rpt_("{where}: expected an integer, got {value!r}") if kind == 'INT' else rpt_(
                 "{where}: expected a number, got {value!r}")
             raise PresetError(expected.format(where=where, value=value))
-        low, high = prop.hard_min, prop.hard_max
-        if not low <= value <= high:
+        try:
+            return check_value(prop, value)
+        except ValueError:
             raise PresetError(rpt_("{where}: {value!r} is outside {low:g} … {high:g}").format(
-                where=where, value=value, low=low, high=high))
-        return value
+                where=where, value=value, low=prop.hard_min, high=prop.hard_max)) from None
     if kind == 'STRING':
         if not isinstance(value, str):
             raise PresetError(rpt_("{where}: expected text, got {value!r}").format(where=where, value=value))

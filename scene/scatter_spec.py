@@ -17,6 +17,7 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.modes import DensityMode, OutputMode, SurfaceMode
 from ..core.scatter import LayerSpec
+from ..properties.numbers import check_numbers
 from . import layer_ids, layer_look
 from .custom_props import CustomPropertyError
 from .instancer import LayerMark, Prefab, prefabs_of
@@ -106,6 +107,10 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float, scene: bpy.types.S
     def fail(template: str, **values: object) -> ScatterError:
         return ScatterError(rpt_(template).format(layer=name, **values))
 
+    try:
+        check_numbers(layer)
+    except ValueError as error:
+        raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)) from None
     collection = layer.collection
     if collection is None:
         raise fail("{layer} has no collection: pick the collection whose objects it should place")
@@ -184,6 +189,10 @@ def read(scene: bpy.types.Scene, layer_indices: list[int] | None = None) -> Scat
     """The scene's Scatter settings for the enabled layers (or exactly ``layer_indices``), validated."""
     layer_ids.assign(scene)
     settings = scene.strew
+    try:
+        check_numbers(settings, nested=False)
+    except ValueError as error:
+        raise ScatterError(rpt_("Scatter settings: {error}").format(error=error)) from None
     terrain = settings.terrain
     every = settings.layers
     indices = list(range(len(every))) if layer_indices is None else layer_indices

@@ -14,7 +14,8 @@ import numpy as np
 from bpy.app.handlers import persistent
 
 from ..core import fpmath
-from ..core.pool import ProcessPool, close_kept_pool, kept_pool
+from ..core.pool import ProcessPool, close_kept_pool, kept_pool, usable_workers
+from ..core.scatter.spec import MIN_CHUNK_SIZE
 
 
 def for_scene(scene: bpy.types.Scene) -> ProcessPool | None:
@@ -24,10 +25,11 @@ def for_scene(scene: bpy.types.Scene) -> ProcessPool | None:
     start only if a chunk task comes.
     """
     settings = scene.strew
-    if settings.workers <= 1:
+    workers = usable_workers(max(1, settings.workers))
+    if workers <= 1:
         return None
     try:
-        pool = kept_pool(settings.workers)
+        pool = kept_pool(workers)
     except ValueError:  # no interpreter to spawn workers from: the same points, in this process
         return None
     if _spans_chunks(scene):
@@ -39,7 +41,7 @@ def for_rooms(scene: bpy.types.Scene) -> ProcessPool | None:
     """The kept pool that Assemble Room solves in from the window (at least one worker, whatever *Workers*
     says; None when no interpreter can start one). Its workers start now, while the kit is read."""
     try:
-        pool = kept_pool(max(1, scene.strew.workers))
+        pool = kept_pool(usable_workers(max(1, scene.strew.workers)))
     except ValueError:
         return None
     pool.start()
@@ -54,6 +56,8 @@ def _spans_chunks(scene: bpy.types.Scene) -> bool:
         if layer.enabled and layer.targets is not None:
             objects += [o for o in layer.targets.all_objects if o.type == 'MESH']
     side = float(settings.chunk_size)
+    if not side >= MIN_CHUNK_SIZE:  # NaN from a script: scatter_spec.read refuses it with its message
+        return False
     for obj in objects:
         matrix = np.array(obj.matrix_world)
         corners = fpmath.transform(np.array([tuple(c) for c in obj.bound_box]), matrix)

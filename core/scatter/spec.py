@@ -22,6 +22,10 @@ ArrayFunction = Callable[[np.ndarray], np.ndarray]
 
 DEFAULT_CHUNK_SIZE = 512.0
 """Side of the square chunks a large terrain is sampled in (world units), unless a layer sets its own."""
+MAX_SLOPE = math.pi / 2
+"""The steepest Max Slope a layer takes (radians): a vertical wall."""
+MIN_CHUNK_SIZE = 1.0
+"""The smallest chunk side a scene's setting takes (smaller ones only add work per chunk)."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +106,7 @@ def _validate(spec: LayerSpec) -> None:
         raise ValueError(f"keep_away must be ≥ 0, got {spec.keep_away}")
     if spec.start_points < 1 or spec.max_points < 1:
         raise ValueError(f"start_points and max_points must be ≥ 1, got {spec.start_points} and {spec.max_points}")
-    if not 0 <= spec.max_slope <= math.pi / 2:
+    if not 0 <= spec.max_slope <= MAX_SLOPE:
         raise ValueError(f"max_slope must be between 0 and π/2 radians, got {spec.max_slope}")
     if not 0 <= spec.align <= 1 or not 0 <= spec.tile_keep <= 1:
         raise ValueError(f"align and tile_keep must be between 0 and 1, got {spec.align} and {spec.tile_keep}")
@@ -131,6 +135,12 @@ def _validate(spec: LayerSpec) -> None:
             raise ValueError(f"region must be ((x0, y0), (x1, y1)), got {spec.region!r}") from None
         if not (all(map(math.isfinite, (rx0, ry0, rx1, ry1))) and rx0 < rx1 and ry0 < ry1):
             raise ValueError(f"region must be finite with x0 < x1 and y0 < y1, got {spec.region!r}")
+    for name in ("min_radius", "max_radius", "keep_away", "chunk_size", "tile_size"):
+        if getattr(spec, name) is not None:
+            inputs.bounded(float(getattr(spec, name)), name, 0.0, inputs.MAX_DISTANCE)
+    if spec.height_range is not None:
+        for end in spec.height_range:
+            inputs.bounded(float(end), "height_range", -inputs.MAX_DISTANCE, inputs.MAX_DISTANCE)
     if spec.tile_size is not None and spec.tile_size < 2 * spec.max_radius:
         raise ValueError(f"tile_size ({spec.tile_size}) must be at least twice max_radius ({spec.max_radius}); "
                          "ten radii or more hides the repetition better")
@@ -142,6 +152,7 @@ def blocker_radii(spec: LayerSpec, count: int, keep: np.ndarray | None) -> np.nd
     if keep is None:
         return radii
     keep = np.asarray(keep, dtype=np.float64)
-    if keep.shape != (count,) or not np.isfinite(keep).all() or (keep < 0).any():
-        raise ValueError(f"keep must hold one finite distance ≥ 0 per blocker ({count}), got shape {keep.shape}")
+    if keep.shape != (count,) or not np.isfinite(keep).all() or (keep < 0).any() or (keep > inputs.MAX_DISTANCE).any():
+        raise ValueError(f"keep must hold one distance from 0 to {inputs.MAX_DISTANCE:g} per blocker ({count}), got "
+                         f"shape {keep.shape}, largest {float(keep.max()) if keep.size else 0.0:g}")
     return np.maximum(radii, keep)

@@ -7,9 +7,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..inputs import MAX_DISTANCE
+
 
 def validate_mesh(vertices: Any, triangles: Any) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """``vertices`` as a finite (V, 3) float64 array and ``triangles`` as (F, 3) int64 indices into it."""
+    """``vertices`` as a (V, 3) float64 array within ``MAX_DISTANCE`` of the origin and ``triangles`` as (F, 3)
+    int64 indices into it."""
     try:
         verts = np.asarray(vertices, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -21,6 +24,12 @@ def validate_mesh(vertices: Any, triangles: Any) -> tuple[NDArray[np.float64], N
     if not np.isfinite(verts).all():
         bad = int(np.flatnonzero(~np.isfinite(verts).all(axis=1))[0])
         raise ValueError(f"vertices: row {bad} is not finite ({verts[bad].tolist()}); fix the mesh")
+    far = np.abs(verts) > MAX_DISTANCE
+    if far.any():
+        bad = int(np.flatnonzero(far.any(axis=1))[0])
+        where = ", ".join(f"{c:g}" for c in verts[bad])
+        raise ValueError(f"vertices: row {bad} is at ({where}), farther than {MAX_DISTANCE:g} m from the origin; "
+                         "move it closer or delete it")
     tris_in = np.asarray(triangles)
     if tris_in.ndim != 2 or tris_in.shape[1] != 3:
         raise ValueError(f"triangles: expected shape (F, 3) of vertex indices, got {tris_in.shape}")

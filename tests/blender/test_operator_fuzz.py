@@ -135,3 +135,47 @@ def test_fuzz_layer_settings() -> None:
                 setattr(layer, name, value)
 
     run()
+
+
+_hostile_numbers = st.one_of(
+    st.sampled_from([float("nan"), float("inf"), -float("inf"), 3.4028234663852886e38, 1e21, 2.0**31, -1.0, 0.0]),
+    st.floats(allow_nan=True, allow_infinity=True), st.integers(-2**31, 2**31 - 1),
+)
+
+
+def test_fuzz_number_settings_from_scripts() -> None:
+    """Any number a script may hand any number setting of the scene, a layer or a rule: Blender clamps what it
+    can, and Scatter either honours the result or refuses it in one line (NaN included)."""
+    stones = scatter_scene()
+    strew = bpy.context.scene.strew
+    strew.max_objects = 400
+    pebbles = strew.layers.add()
+    pebbles.name, pebbles.collection, pebbles.min_radius, pebbles.max_radius = "Pebbles", stones, 1.0, 1.0
+    rule = pebbles.keep_away_rules.add()
+    rule.layer, rule.distance = "Stones", 2.0
+    groups = {"scene": strew, "layer": pebbles, "rule": rule}
+    names = [(group, p.identifier) for group, block in groups.items() for p in block.bl_rna.properties
+             if p.type in ('FLOAT', 'INT') and not p.is_readonly and not getattr(p, "is_array", False)
+             and p.identifier != "workers"]  # each count starts processes: the workers have their own tests
+    defaults = {(group, name): getattr(groups[group], name) for group, name in names}
+
+    @settings(FUZZ, max_examples=80)
+    @given(changes=st.lists(st.tuples(st.sampled_from(names), _hostile_numbers), min_size=1, max_size=3))
+    def run(changes: list[tuple[tuple[str, str], float]]) -> None:
+        try:
+            for (group, name), value in changes:
+                block = groups[group]
+                if block.bl_rna.properties[name].type == 'INT':
+                    if isinstance(value, float) and not value.is_integer():
+                        continue
+                    value = int(value)
+                try:
+                    setattr(block, name, value)
+                except (TypeError, ValueError, OverflowError):
+                    continue  # Blender itself refuses it: nothing reaches Strew
+            _check(bpy.ops.strew.scatter)
+        finally:
+            for (group, name), value in defaults.items():
+                setattr(groups[group], name, value)
+
+    run()
