@@ -74,10 +74,11 @@ def _load(pair: list[list[float]]) -> str:
 def summary(reports: list[dict]) -> str:
     lines = [
         "| Blender | run | first | load (1 min) | `blender -b`: operator (solve) | window: operator (solve) | "
-        "ratio | window: in slices / between | window CPU: main / other threads | click to done |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+        "ratio | window: in slices / between | viewport redraws | window CPU: main / llvmpipe | click to done |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     ratios: dict[str, list[float]] = {}
+    unsettled: dict[str, list[float]] = {}
     notes = []
     for report in reports:
         name = report["blender"].replace(" LTS", "")
@@ -92,29 +93,47 @@ def summary(reports: list[dict]) -> str:
             if not w_op or not h_op:
                 continue
             ratio = w_op / h_op
-            ratios.setdefault(name, []).append(ratio)
+            settled = window.get("settled", True)
+            if settled:
+                ratios.setdefault(name, []).append(ratio)
+            else:
+                unsettled.setdefault(name, []).append(ratio)
             ticks = window.get("ticks", {})
             first = "window" if record["run"] % 2 else "headless"
+            run = str(record["run"]) if settled else f"{record['run']} (1 s after a change)"
+            cpu = window["cpu"]
+            viewport = window.get("redraws", {}).get("SpaceView3D WINDOW", 0)
             load = f"{_load(headless['loadavg'])} / {_load(window['loadavg'])}"
             lines.append(
-                f"| {name} | {record['run']} | {first} | {load} | {h_op:.2f} s ({h_solve:.2f} s) | "
+                f"| {name} | {run} | {first} | {load} | {h_op:.2f} s ({h_solve:.2f} s) | "
                 f"{w_op:.2f} s ({w_solve:.2f} s) | **{ratio:.2f}×** | "
                 f"{ticks.get('in_slices', 0):.2f} s / {ticks.get('between', 0):.2f} s "
-                f"({ticks.get('ticks', 0)} ticks) | "
-                f"{window['cpu']['main']:.2f} s / {window['cpu']['others']:.2f} s | {window['seconds']:.2f} s |")
+                f"({ticks.get('ticks', 0)} ticks) | {viewport} | "
+                f"{cpu['main']:.2f} s / {cpu.get('thread llvmpipe', cpu['others']):.2f} s | "
+                f"{window['seconds']:.2f} s |")
     lines.append("")
     for name, values in ratios.items():
         worst = max(values)
         lines.append(f"- {name}: {len(values)} runs, window/headless {min(values):.2f}×–{worst:.2f}× "
-                     f"({'within' if worst <= LIMIT else 'NOT within'} {LIMIT}× in every run).")
+                     f"({'within' if worst <= LIMIT else 'NOT within'} {LIMIT}× in every run with a settled window).")
+    for name, values in unsettled.items():
+        lines.append(f"- {name}, clicked 1 s after a change while the viewport still refines: "
+                     + ", ".join(f"{v:.2f}×" for v in values) + ".")
     lines += [f"- {note}" for note in notes]
     lines += [
+        "",
+        "Each click waits for a settled window (nothing drawn for 1.5 s). After a change in the scene (here the "
+        "cleared room) the 3D viewport refines its anti-aliasing over several full redraws (Preferences → "
+        "Viewport → Anti-Aliasing, 8 samples by default); with Mesa's software OpenGL each one takes about "
+        "0.3 s of both cores, and a click before they end shares the two cores with them: the solve's worker "
+        "slows down, not the operator's own work. The last run of each Blender clicks 1 s after the clear to "
+        "show it; it is not part of the check. Viewport redraws: how often the 3D viewport was drawn from the "
+        "first timer tick to the last.",
         "",
         "Load: `/proc/loadavg`'s 1-minute figure before the headless run / before the window's click. In slices: "
         "the time the job ran inside the modal operator's timer ticks; between: the time the window spent "
         "elsewhere from the first tick to the last (its events and redraws). Window CPU: the CPU time of the "
-        "windowed Blender's main thread and of all its other threads (Mesa's llvmpipe drawing threads among "
-        "them) from the click to the report. Click to done includes the click itself and up to 0.3 s of "
-        "polling.",
+        "windowed Blender's main thread and of Mesa's llvmpipe drawing threads from the click to the report. "
+        "Click to done includes the click itself and up to 0.3 s of polling.",
     ]
     return "\n".join(lines) + "\n"
