@@ -170,18 +170,35 @@ def origin_of(positions: np.ndarray) -> np.ndarray:
     return np.round(centre).astype(np.float32).astype(np.float64)
 
 
-def world_matrices(objects: Sequence[bpy.types.Object]) -> np.ndarray:
-    """(N, 4, 4) world matrices in float64 from each object's own transform and its parents' (exact for a point
-    far from the origin, and right before Blender has evaluated objects just made)."""
-    out = np.empty((len(objects), 4, 4))
+def world_positions(objects: Sequence[bpy.types.Object]) -> np.ndarray:
+    """(N, 3) world positions in float64 from each object's location and its parents' transforms (exact for a
+    point far from the origin, and right before Blender has evaluated objects just made)."""
+    out = np.array([obj.location[:] for obj in objects], dtype=np.float64).reshape(-1, 3)
+    frames: dict[int, tuple[np.ndarray, list[int]]] = {}  # parent -> (its world matrix, the children it carries)
     for number, obj in enumerate(objects):
-        matrix = np.array(obj.matrix_basis, dtype=np.float64)
-        while obj.parent is not None:
-            matrix = (np.array(obj.parent.matrix_basis, dtype=np.float64)
-                      @ np.array(obj.matrix_parent_inverse, dtype=np.float64) @ matrix)
-            obj = obj.parent
-        out[number] = matrix
+        parent = obj.parent
+        if parent is None:
+            continue
+        if obj.matrix_parent_inverse == _IDENTITY:
+            frames.setdefault(parent.as_pointer(), (_world_matrix(parent), []))[1].append(number)
+        else:
+            frame = _world_matrix(parent) @ np.array(obj.matrix_parent_inverse, dtype=np.float64)
+            out[number] = frame[:3, :3] @ out[number] + frame[:3, 3]
+    for frame, numbers in frames.values():
+        out[numbers] = out[numbers] @ frame[:3, :3].T + frame[:3, 3]
     return out
+
+
+def _world_matrix(obj: bpy.types.Object) -> np.ndarray:
+    matrix = np.array(obj.matrix_basis, dtype=np.float64)
+    while obj.parent is not None:
+        matrix = (np.array(obj.parent.matrix_basis, dtype=np.float64)
+                  @ np.array(obj.matrix_parent_inverse, dtype=np.float64) @ matrix)
+        obj = obj.parent
+    return matrix
+
+
+_IDENTITY = Matrix.Identity(4)
 
 
 def instance_matrices(points: PointSet, origin: np.ndarray) -> np.ndarray:

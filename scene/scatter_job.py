@@ -21,7 +21,7 @@ from ..core.scatter import LayerPoints
 from ..core.steps import run_to_end as run_steps
 from . import layer_ids, layer_surface, scatter_spec, worker_pool
 from .display import remove_unused_bounds, show_in_viewport
-from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, world_matrices, write_objects
+from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, world_positions, write_objects
 from .instances import PointSet
 from .job_cache import JobCache
 from .layer_points import painted_points, read_points, write_instancer
@@ -59,7 +59,7 @@ def existing_points(scene: bpy.types.Scene, layer_id: str) -> Samples | None:
             if not objs:
                 return None
             radii = np.array([float(o[RADIUS_ATTRIBUTE]) for o in objs])
-            return Samples(positions=world_matrices(objs)[:, :3, 3], radii=radii)
+            return Samples(positions=world_positions(objs), radii=radii)
     return None
 
 
