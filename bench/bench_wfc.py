@@ -1,5 +1,6 @@
-"""WFC on mxgmn's simple-tiled sets: time and success over seeds, against a pure-Python baseline and the
-fast-wfc (C++) reference figures measured on this machine class."""
+"""WFC on mxgmn's simple-tiled sets: time and success over seeds, against a pure-Python baseline and two
+references run in the same bench run (fast-wfc in C++ and the npm package wavefunctioncollapse in JavaScript,
+``bench/wfc_refs.py``)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from strew.core.wfc import (
 )
 
 from .baseline_wfc import solve_baseline
+from .wfc_refs import REFERENCES, MxgmnSet, RefRuns
 
 TITLE = "Wave Function Collapse (mxgmn simple-tiled sets)"
 
@@ -37,14 +39,21 @@ SIZES = (24, 50, 100, 200)
 SEEDS = {24: 21, 50: 21, 100: 21, 200: 5}
 TIME_LIMIT = 30.0
 KIT_TIME_LIMIT = 60.0
-# fast-wfc (C++, no backtracking) on this machine class: seconds, or a success note.
-FAST_WFC = {("Knots", 24): 0.56e-3, ("Knots", 100): 0.189, ("Rooms", 100): 0.183, ("Circuit", 100): 0.149,
-            ("Knots", 200): 3.05}
-FAST_WFC_NOTE = {("Castle", 100): "0/21 solved", ("Summer", 100): "0/21 solved"}
+REFERENCE_BUDGET = 60.0
+"""Seconds each reference may spend on one set and size; it stops starting new seeds after that."""
 
 
 def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def _ref_cells(runs: RefRuns, ours: float | None) -> str:
+    """A reference's two table cells: its median time with solved/run seeds, and ours over it."""
+    if runs.not_run:
+        return f"{runs.not_run} | |"
+    median = runs.median()
+    text = f"{_ms(median) if median else '—'} ({len(runs.solved_times)}/{runs.seeds_run})"
+    return f"{text} | {f'{ours / median:.1f}x' if ours and median else ''}"
 
 
 def _run(rules, size, seeds, periodic, heuristic, time_limit=TIME_LIMIT):
@@ -250,23 +259,32 @@ def run() -> str:
         f"minutes); time limit {TIME_LIMIT:.0f} s per run. Time = median over solved seeds. "
         "Every solved grid is re-checked for rule violations (column *bad*, must be 0).",
         "",
+        "",
+        "References, run in this same bench run on the same set, size and number of seeds (seeds 0, 1, …; each "
+        f"stops starting new seeds after {REFERENCE_BUDGET:.0f} s): "
+        + "; ".join(f"**{ref.name}**: {ref.version() if ref.prepare() else 'not run (' + ref.why_not + ')'}"
+                    for ref in REFERENCES)
+        + ". Neither backtracks (a contradiction is a failed seed); their time is the median over solved seeds "
+        "(solved/run in brackets), construction of the model included as ours includes its setup.",
+        "",
         "| set | subset | periodic | heuristic | variants | n | solved | median time | max backtracks | "
-        "max restarts | bad | fast-wfc (C++) | ours / fast-wfc |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "max restarts | bad | " + " | ".join(f"{ref.name} | ours / {ref.name.split(' (')[0]}" for ref in REFERENCES)
+        + " |",
+        "|---|---|---|---|---|---|---|---|---|---|---|" + "---|---|" * len(REFERENCES),
     ]
     for name, (subset, periodic, heuristic) in SETS.items():
         rules = load_mxgmn(DATA / f"{name}.xml", subset)
+        tileset = MxgmnSet.read(DATA / f"{name}.xml", subset)
         for size in SIZES:
             seeds = SEEDS[size]
             solved, times, backs, rests, invalid = _run(rules, size, seeds, periodic, heuristic)
-            median = statistics.median(times) if times else float("nan")
-            ref = FAST_WFC.get((name, size))
-            ref_text = _ms(ref) if ref else FAST_WFC_NOTE.get((name, size), "")
-            ratio = f"{median / ref:.1f}x" if ref and times else ""
+            median = statistics.median(times) if times else None
+            refs = " | ".join(_ref_cells(ref.run(tileset, size, periodic, seeds, REFERENCE_BUDGET), median)
+                              for ref in REFERENCES)
             lines.append(
                 f"| {name} | {subset or '—'} | {'yes' if periodic else 'no'} | {heuristic} | {rules.count} | "
-                f"{size}² | {solved}/{seeds} | {_ms(median) if times else '—'} | {max(backs, default=0)} | "
-                f"{max(rests, default=0)} | {invalid} | {ref_text} | {ratio} |"
+                f"{size}² | {solved}/{seeds} | {_ms(median) if median else '—'} | {max(backs, default=0)} | "
+                f"{max(rests, default=0)} | {invalid} | {refs} |"
             )
     lines += [
         "",

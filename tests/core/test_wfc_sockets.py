@@ -144,30 +144,46 @@ labels = st.sampled_from(["a", "b", "c", ""])
 
 @st.composite
 def kits(draw):
+    """1-4 tiles with random labels; half of the kits also get a plain tile per label used (every socket then
+    has a partner), so the solver is reached as often as the refusal of unmatched sockets."""
     count = draw(st.integers(1, 4))
     tiles = []
     for i in range(count):
         sockets = {side: draw(labels) for side in "nesw"}
         rotations = draw(st.sampled_from([(0,), (0, 90), ALL_TURNS]))
         tiles.append(SocketTile(f"t{i}", sockets, weight=draw(st.floats(0.1, 5)), rotations=rotations))
+    if draw(st.booleans()):
+        used = sorted({label for t in tiles for label in t.sockets.values()})
+        tiles += [SocketTile(f"plain{i}", {side: label for side in "nesw"}) for i, label in enumerate(used)]
     return tiles
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(kits(), st.integers(0, 1000), st.booleans())
-def test_random_kits_valid_or_clean_error(tiles, seed, periodic):
-    try:
-        rules = rules_from_tiles(tiles)
-    except ValueError as error:
-        assert "fit no facing socket" in str(error)
-        return
-    try:
-        grid = solve(rules, (5, 4), seed=seed, periodic=periodic, max_backtracks=200, max_restarts=3,
-                     time_limit=10)
-    except Contradiction as error:
-        assert "Try:" in str(error) or "no grid exists" in str(error)
-        return
-    assert adjacency_errors(grid, socket_ok(rules, tiles, ()), periodic) == []
+def test_random_kits_valid_or_clean_error():
+    """Every random kit gives a valid grid or a clean error; enough examples reach each outcome (derandomized,
+    so the counts are the same every run)."""
+    outcomes = {"refused": 0, "no grid": 0, "solved": 0}
+
+    @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+    @given(kits(), st.integers(0, 1000), st.booleans())
+    def check(tiles, seed, periodic):
+        try:
+            rules = rules_from_tiles(tiles)
+        except ValueError as error:
+            assert "fit no facing socket" in str(error)
+            outcomes["refused"] += 1
+            return
+        try:
+            grid = solve(rules, (5, 4), seed=seed, periodic=periodic, max_backtracks=200, max_restarts=3,
+                         time_limit=10)
+        except Contradiction as error:
+            assert "Try:" in str(error) or "no grid exists" in str(error)
+            outcomes["no grid"] += 1
+            return
+        assert adjacency_errors(grid, socket_ok(rules, tiles, ()), periodic) == []
+        outcomes["solved"] += 1
+
+    check()
+    assert outcomes["solved"] >= 25 and outcomes["refused"] >= 10 and outcomes["no grid"] >= 1, outcomes
 
 
 @st.composite
@@ -179,22 +195,31 @@ def walkable_kits(draw):
     tiles = [SocketTile(t.name, t.sockets, t.weight, t.rotations, walkable=w)
              for t, w in zip(tiles, flags, strict=True)]
     used = sorted({label for t in tiles for label in t.sockets.values()})
-    tiles += [SocketTile(f"plain{i}", {side: label for side in "nesw"}, walkable=draw(st.booleans()))
+    tiles += [SocketTile(f"own{i}", {side: label for side in "nesw"}, walkable=draw(st.booleans()))
               for i, label in enumerate(used)]
     return tiles
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(walkable_kits(), st.integers(0, 1000))
-def test_random_kits_with_connectivity(tiles, seed):
-    rules = rules_from_tiles(tiles)  # never fails: every label has a partner
-    assert rules.walkable_mask().any()
-    try:
-        grid = solve(rules, (5, 5), seed=seed, connected=True, max_backtracks=100, max_restarts=2,
-                     time_limit=10)
-    except Contradiction as error:
-        assert "Try:" in str(error) or "no grid exists" in str(error)
-        return
-    assert adjacency_errors(grid, socket_ok(rules, tiles, ())) == []
-    walkable = rules.walkable_mask()
-    assert walkable_regions(grid, walkable, lambda v, side: bool(rules.passable_mask(side)[v])) <= 1
+def test_random_kits_with_connectivity():
+    """Random kits with a walkable tile, connected: a valid grid with one walkable region, or a clean error;
+    most examples reach a grid (derandomized, so the count is the same every run)."""
+    solved = []
+
+    @settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+    @given(walkable_kits(), st.integers(0, 1000))
+    def check(tiles, seed):
+        rules = rules_from_tiles(tiles)  # never fails: every label has a partner
+        assert rules.walkable_mask().any()
+        try:
+            grid = solve(rules, (5, 5), seed=seed, connected=True, max_backtracks=100, max_restarts=2,
+                         time_limit=10)
+        except Contradiction as error:
+            assert "Try:" in str(error) or "no grid exists" in str(error)
+            return
+        assert adjacency_errors(grid, socket_ok(rules, tiles, ())) == []
+        walkable = rules.walkable_mask()
+        assert walkable_regions(grid, walkable, lambda v, side: bool(rules.passable_mask(side)[v])) <= 1
+        solved.append(seed)
+
+    check()
+    assert len(solved) >= 15, len(solved)
