@@ -45,9 +45,20 @@ def machine_description() -> str:
     except Exception:
         bpy_version = "not installed"
     return (
-        f"{cpu}, {os.cpu_count()} cores; Python {platform.python_version()}, numpy {np.__version__}, "
+        f"{cpu} ({cpu_flags()}), {os.cpu_count()} cores; Python {platform.python_version()}, numpy {np.__version__}, "
         f"bpy {bpy_version}; {platform.system()} {platform.release()}"
     )
+
+
+def cpu_flags() -> str:
+    """The SIMD extensions numpy may pick kernels by (AVX2, AVX-512 …), as the CPU reports them."""
+    try:
+        flags = next(line for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("flags"))
+    except (OSError, StopIteration):
+        return "flags unknown"
+    have = set(flags.split(":", 1)[1].split())
+    wanted = ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl")
+    return " ".join(flag for flag in wanted if flag in have) or "no AVX"
 
 
 def commit() -> str:
