@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Generator
-from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, CancelledError, Future, wait
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -169,9 +169,10 @@ class Backend(Protocol):
 def _result(future: Future[T]) -> T:
     try:
         return future.result()
-    except BrokenExecutor as error:
-        raise ValueError(f"a worker process stopped ({error}); nothing was written: try again with workers=1"
-                         ) from error
+    except (BrokenExecutor, CancelledError) as error:  # a pool's process died; a Dask worker went with the data
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ValueError(f"a worker stopped before its chunk was done ({reason}); nothing was written: run again, "
+                         "or with workers=1 to stay in this process") from error
 
 
 def sample_chunks(

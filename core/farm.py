@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from types import TracebackType
@@ -39,6 +40,42 @@ def check_timeout(timeout: object, name: str = "timeout") -> float:
     return float(bounded(timeout, name, *TIMEOUT_RANGE))
 
 
+def _connect(address: str, timeout: float) -> Any:
+    """A Dask client of the scheduler at ``address``, or a one-line ValueError once ``timeout`` seconds passed.
+
+    The client's own timeout covers opening the connection only: a listener that accepts and never answers would
+    hold it forever. So the client is made in a thread this call waits for at most ``timeout`` seconds (a refused
+    or unreachable address ends with the same message); a client that comes later is closed at once.
+    """
+    from distributed import Client
+
+    outcome: list[Any] = []
+    lock = threading.Lock()
+
+    def connect() -> None:
+        try:
+            client: Any = Client(address, timeout=f"{timeout}s", set_as_default=False)
+        except (OSError, TimeoutError, ValueError, TypeError) as error:
+            client = error
+        with lock:
+            outcome.append(client)
+            late = len(outcome) > 1  # the caller gave up and left its mark first
+        if late and not isinstance(client, Exception):
+            client.close()
+
+    thread = threading.Thread(target=connect, name="strew-dask-connect", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    with lock:
+        if not outcome:
+            outcome.append(None)  # gave up: a client made from now on closes itself
+    found = outcome[0]
+    if found is None or isinstance(found, Exception):
+        raise ValueError(f"no Dask scheduler answers at {address!r} within {timeout:g} s: start one "
+                         "(`dask scheduler`) or check the address, e.g. tcp://10.0.0.5:8786") from found
+    return found
+
+
 class DaskCluster:
     """A :class:`~strew.core.chunks.Backend` that sends chunk tasks to the Dask scheduler at ``address``.
 
@@ -49,14 +86,10 @@ class DaskCluster:
     def __init__(self, address: str, timeout: float = 10.0) -> None:
         timeout = check_timeout(timeout)
         try:
-            from distributed import Client
+            import distributed  # noqa: F401
         except ImportError as error:
             raise ValueError("--scheduler needs Dask: pip install 'strew[dask]'") from error
-        try:
-            self.client: Any = Client(address, timeout=f"{timeout}s", set_as_default=False)
-        except (OSError, TimeoutError, ValueError, TypeError) as error:
-            raise ValueError(f"no Dask scheduler answers at {address!r} within {timeout:g} s: start one "
-                             "(`dask scheduler`) or check the address, e.g. tcp://10.0.0.5:8786") from error
+        self.client: Any = _connect(address, timeout)
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
         self._executor = self.client.get_executor(pure=False)
 

@@ -6,6 +6,7 @@ import importlib
 import itertools
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -163,14 +164,20 @@ def test_bad_parallel_options_are_one_line_errors(tmp_path: Path, strew, options
     assert not (tmp_path / "x.blend").exists()
 
 
-def test_a_scheduler_that_does_not_answer_is_a_one_line_error(tmp_path: Path) -> None:
-    """In its own process: a Dask client leaves its event-loop thread behind."""
+@pytest.mark.parametrize("listener", ["refused", "silent"])
+def test_a_scheduler_that_does_not_answer_is_a_one_line_error(tmp_path: Path, listener: str) -> None:
+    """In its own process: a Dask client leaves its event-loop thread behind. A port that accepts and never
+    answers ends within the timeout too."""
     _world()
     source = tmp_path / "scene.blend"
     bpy.ops.wm.save_as_mainfile(filepath=str(source))
-    done = subprocess.run([sys.executable, "-m", "strew", "scatter", str(source), "--scheduler", "tcp://127.0.0.1:9",
-                           "--scheduler-timeout", "1", "-o", str(tmp_path / "x.blend")],
-                          capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(16)
+        address = "tcp://127.0.0.1:9" if listener == "refused" else f"tcp://127.0.0.1:{server.getsockname()[1]}"
+        done = subprocess.run([sys.executable, "-m", "strew", "scatter", str(source), "--scheduler", address,
+                               "--scheduler-timeout", "1", "-o", str(tmp_path / "x.blend")],
+                              capture_output=True, text=True, timeout=120, cwd=REPO_ROOT)
     assert done.returncode == 2 and "no Dask scheduler answers" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert not (tmp_path / "x.blend").exists()
