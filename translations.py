@@ -237,6 +237,8 @@ RUSSIAN: dict[str, str] = {
     'Layer "{name}": farm tasks scatter from above only; set its Surface to From Above or run it without --chunks':
         "Слой «{name}»: задачи фермы разбрасывают только сверху; выберите поверхность «Сверху» или запустите "
         "без --chunks",
+    "Scatter settings: {error}": "Настройки разброса: {error}",
+    "This machine has {cores} cores: {cores} workers run": "У этой машины ядер: {cores}; работают {cores} процесса(ов)",
     'run the tasks {start}:{stop} (layer "{layer}", phase {phase})':
         "выполните задачи {start}:{stop} (слой «{layer}», фаза {phase})",
     "Part file {path} is missing: {again} first": "Нет файла части {path}: сначала {again}",

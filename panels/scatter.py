@@ -6,6 +6,7 @@ import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
 from ..core.modes import DensityMode, SurfaceMode
+from ..core.pool import default_workers
 from ..scene import live_update
 from ..scene.custom_props import WEIGHT_KEY, CustomPropertyError
 from ..scene.instancer import prefabs_of
@@ -229,6 +230,10 @@ class STREW_PT_scatter_large(_ScatterPanel, bpy.types.Panel):
         layout = property_layout(self.layout)
         layout.prop(settings, "chunk_size")
         layout.prop(settings, "workers")
+        cores = default_workers()
+        if settings.workers > cores:
+            layout.label(text=iface_("This machine has {cores} cores: {cores} workers run").format(cores=cores),
+                         icon='INFO')
         layout.prop(settings, "max_objects")
         if layer is not None:
             layout.prop(layer, "use_tile")

@@ -163,3 +163,28 @@ def test_fuzz_scatter_options(strew, scene_file: Path, chosen: dict[str, str], r
     else:
         _refused((code, "", err))
         assert not plan.exists()
+
+
+class _Labels:
+    """Stands in for a UILayout and keeps the labels a panel draws."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def __getattr__(self, name: str):
+        return lambda *args, **kwargs: self
+
+    def label(self, text: str = "", **kwargs) -> _Labels:
+        self.texts.append(text)
+        return self
+
+
+@pytest.mark.parametrize("workers", [1, 100000])
+def test_the_panel_says_when_workers_are_capped(strew_extension, workers: int) -> None:
+    panels = importlib.import_module(f"{strew_extension.__name__}.panels.scatter")
+    cores = importlib.import_module(f"{strew_extension.__name__}.core.pool").default_workers()
+    bpy.context.scene.strew.workers = workers
+    drawn = _Labels()
+    panels.STREW_PT_scatter_large.draw(type("Panel", (), {"layout": drawn})(), bpy.context)
+    note = f"This machine has {cores} cores: {cores} workers run"
+    assert (note in drawn.texts) == (workers > cores)
