@@ -8,7 +8,6 @@ carries the mark but not its own name, so it counts as the user's and Clear neve
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 import bpy
@@ -44,13 +43,20 @@ def is_owned(datablock: bpy.types.ID, owner: str | None = None) -> bool:
 
 def originals(blocks: Sequence[bpy.types.ID]) -> list[bpy.types.ID]:
     """Strew's own among data-blocks that carry one and the same mark (one layer's output): those with the name
-    Strew gave them; when none has it, the only one, renamed by the user, unless its name is a copy's
-    ("Strew Trees.001"). Copies stay the user's."""
+    Strew gave them; when none has it, the one left after the copies (named "<a name among them>.001", as
+    Blender names a copy), which the user renamed. Copies stay the user's; with several left it is unclear which
+    is Strew's, and none is."""
     named = [block for block in blocks if block.get(SELF_KEY, block.name) == block.name]
-    if named or len(blocks) != 1:
+    if named:
         return named
-    given = str(blocks[0].get(SELF_KEY))
-    return [] if re.fullmatch(re.escape(given) + r"\.\d{3,}", blocks[0].name) else list(blocks)
+    names = {block.name for block in blocks} | {str(block.get(SELF_KEY)) for block in blocks}
+    left = [block for block in blocks if not _copy_name(block.name, names)]
+    return left if len(left) == 1 else []
+
+
+def _copy_name(name: str, names: set[str]) -> bool:
+    base, dot, digits = name.rpartition(".")
+    return bool(dot) and len(digits) >= 3 and digits.isdigit() and base in names
 
 
 def owned_collection(scene: bpy.types.Scene, name: str, owner: str, create: bool = True) -> bpy.types.Collection | None:

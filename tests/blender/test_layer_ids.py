@@ -8,6 +8,8 @@ from collections.abc import Callable
 import bpy
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scenes import add_layer, make_prefabs, make_terrain, point_attributes, scene_snapshot
 
 
@@ -185,3 +187,67 @@ def test_a_user_copy_stays_the_users_through_renames_and_clear() -> None:
     assert copy.name in bpy.data.objects and "Strew Oaks" in bpy.data.objects
     assert bpy.ops.strew.clear() == {'FINISHED'}
     assert copy.name in bpy.data.objects and copy.data is not None
+
+
+# A user's edits between runs, each drawn with its arguments: which layer, which new name.
+EDITS = st.one_of(
+    st.tuples(st.just("rename layer"), st.integers(0, 1), st.sampled_from(["Trees", "Bushes", "Oaks", "Elms"])),
+    st.tuples(st.just("rename output"), st.integers(0, 1), st.sampled_from(["Mine", "Forest", "Strew Elms"])),
+    st.tuples(st.just("copy output"), st.integers(0, 1), st.just("")),
+    st.tuples(st.just("delete output"), st.integers(0, 1), st.just("")),
+    st.tuples(st.just("move layers"), st.just(0), st.just("")),
+    st.tuples(st.just("scatter"), st.integers(-1, 1), st.just("")),
+)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(edits=st.lists(EDITS, max_size=8))
+def test_any_sequence_of_renames_copies_and_runs_keeps_one_output_per_layer(edits: list) -> None:
+    """After every run each layer it ran has exactly one output, named after it, besides the user's copies;
+    the other layers' outputs and every copy are as they were; a refused run changes nothing."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    _two_layers()
+    _scatter_all()
+    layers = bpy.context.scene.strew.layers
+    copies: dict[str, str] = {}  # copy name -> the layer id it carries
+
+    def output_of(layer_id: str) -> bpy.types.Object | None:
+        own = [b for b in _outputs() if b["strew_layer_id"] == layer_id and b.name not in copies]
+        assert len(own) <= 1
+        return own[0] if own else None
+
+    for action, index, name in edits:
+        layer = layers[index]
+        own = output_of(layer.layer_id)
+        if action == "rename layer":
+            layer.name = name
+        elif action == "rename output" and own is not None:
+            own.name = name
+        elif action == "copy output" and own is not None:
+            copy = own.copy()
+            copy.data = own.data.copy()
+            own.users_collection[0].objects.link(copy)
+            copies[copy.name] = layer.layer_id
+        elif action == "delete output" and own is not None:
+            bpy.data.objects.remove(own)
+        elif action == "move layers":
+            layers.move(0, 1)
+        elif action == "scatter":
+            before = {layer.layer_id: (o.name if (o := output_of(layer.layer_id)) else None) for layer in layers}
+            ran = [layer.layer_id for layer in layers][max(index, 0):]
+            if len({layer.name for layer in layers}) < len(layers):
+                snapshot = scene_snapshot()
+                with pytest.raises(RuntimeError, match="Two layers have the same name"):
+                    bpy.ops.strew.scatter(layer_index=index)
+                assert scene_snapshot() == snapshot
+                continue
+            assert bpy.ops.strew.scatter(layer_index=index) == {'FINISHED'}
+            for layer in layers:
+                found = output_of(layer.layer_id)
+                if layer.layer_id in ran:
+                    assert found is not None and found.name.split(".")[0] == f"Strew {layer.name}"  # ".001": taken
+                else:
+                    assert (found.name if found else None) == before[layer.layer_id]
+        assert {copy: bpy.data.objects[copy]["strew_layer_id"] for copy in copies if copy in bpy.data.objects} \
+            == copies
