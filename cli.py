@@ -202,7 +202,8 @@ def _demo(args: argparse.Namespace) -> int:
     out = writable_folder(args.out)
     from .demos.build import build_demo
 
-    return build_demo(out, render_images=not args.no_render, samples=args.samples)
+    with cli_interrupt.ends_at_once(f"strew: interrupted (Ctrl+C); {out} may hold part of the demo"):
+        return build_demo(out, render_images=not args.no_render, samples=args.samples)
 
 
 # -- entry point -------------------------------------------------------------------------------------------------

@@ -20,7 +20,8 @@ from types import FrameType
 EXIT_CODE = 130
 """What a shell reports for a command ended by SIGINT (128 + 2)."""
 
-_AT_ONCE: list[bool] = []
+_AT_ONCE: list[str | None] = []
+"""One entry per open :func:`ends_at_once` block: the line to print, or None for :func:`message`'s."""
 
 
 def message(saved: list[str]) -> str:
@@ -36,7 +37,7 @@ def _on_interrupt(_signum: int, _frame: FrameType | None) -> None:
     from .cli_blend import SAVED
     from .core.pool import close_kept_pool
 
-    print(message([str(path) for path in SAVED]), file=sys.stderr)
+    print(_AT_ONCE[-1] or message([str(path) for path in SAVED]), file=sys.stderr)
     close_kept_pool(at_once=True)
     sys.stdout.flush()
     sys.stderr.flush()
@@ -50,9 +51,10 @@ def watch() -> None:
 
 
 @contextmanager
-def ends_at_once() -> Iterator[None]:
-    """Within this block (a Blender operator's call) Ctrl+C ends the process at once."""
-    _AT_ONCE.append(True)
+def ends_at_once(line: str | None = None) -> Iterator[None]:
+    """Within this block (a Blender operator's call) Ctrl+C ends the process at once, printing ``line`` (default:
+    :func:`message` of the files saved so far)."""
+    _AT_ONCE.append(line)
     try:
         yield
     finally:

@@ -74,9 +74,9 @@ def big_scene(tmp_path: Path) -> Path:
     return source
 
 
-def _one_line(code: int, err: str, left: list[int]) -> None:
+def _one_line(code: int, err: str, left: list[int], line: str = NOTHING_SAVED) -> None:
     assert code == 130, err[-3000:]
-    assert err.strip().splitlines() == [NOTHING_SAVED], err[-3000:]
+    assert err.strip().splitlines() == [line], err[-3000:]
     assert left == []
 
 
@@ -105,3 +105,10 @@ def test_ctrl_c_on_room(tmp_path: Path) -> None:
     args = ["room", str(kit), "--size", "60", "60", "3", "--connected", "-o", str(out)]
     _one_line(*_interrupt(args, tmp_path, 5.0))
     assert not out.exists()
+
+
+def test_ctrl_c_on_demo(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    args = ["demo", "--out", str(out), "--no-render"]
+    _one_line(*_interrupt(args, tmp_path, 4.0), line=f"strew: interrupted (Ctrl+C); {out} may hold part of the demo")
+    assert not (out / "strew_demo.blend").exists()
