@@ -85,7 +85,7 @@ def test_the_instancer_draws_what_it_stores(offset: float) -> None:
 
 
 @pytest.mark.parametrize("offset", OFFSETS, ids=["origin", "1e5", "1e7"])
-def test_erasing_far_from_the_origin_removes_exactly_the_instances_under_the_brush(offset: float) -> None:
+def test_erasing_and_painting_far_from_the_origin(offset: float) -> None:
     _scene(offset, 'GEOMETRY_NODES')
     assert bpy.ops.strew.scatter() == {'FINISHED'}
     before = _stored("Rocks")
@@ -98,3 +98,8 @@ def test_erasing_far_from_the_origin_removes_exactly_the_instances_under_the_bru
     assert 0 < len(after) < len(before) and len(after) == len(kept)
     np.testing.assert_allclose(np.sort(after, axis=0), np.sort(kept, axis=0), rtol=0, atol=1e-5)
     assert _closest(after) >= RADIUS * (1 - 1e-6)
+    # Painting the hole again keeps the layer's spacing and its distance from the trees.
+    assert bpy.ops.strew.paint(layer_index=1, radius=3.0, stroke=stroke) == {'FINISHED'}
+    painted = _stored("Rocks")
+    assert len(painted) > len(after)
+    assert _closest(painted) >= RADIUS * (1 - 1e-6) and _closest(painted, _stored("Trees")) >= KEEP * (1 - 1e-6)
