@@ -25,6 +25,7 @@ import math
 import sys
 import time
 from collections.abc import Callable
+from typing import NoReturn
 
 from . import cli_farm, cli_interrupt, cli_room, ensure_registered
 from .cli_blend import SAVED, add_output_options, input_output, open_blend, save_blend
@@ -211,8 +212,16 @@ def _demo(args: argparse.Namespace) -> int:
 COMMANDS = (_add_scatter, _add_merge, cli_room.add_room, _add_kit, _add_demo)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its usage errors on one line, like every other error of the command line (the commands'
+    parsers are of this class too)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"strew: error: {message}; `{self.prog} --help` lists the options\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m strew", description="Strew: scatter and tile rooms.")
+    parser = _Parser(prog="python -m strew", description="Strew: scatter and tile rooms.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS:
         add(commands)

@@ -157,7 +157,7 @@ def test_fuzz_scatter_options(strew, scene_file: Path, chosen: dict[str, str], r
         code, _, err = strew(*args)
     except SystemExit as stop:  # argparse: a word where it wants an integer
         assert stop.code == 2
-        return
+        return  # one line too: test_usage_errors_are_one_line
     if code == 0:
         assert plan.is_file()
     else:
@@ -188,3 +188,26 @@ def test_the_panel_says_when_workers_are_capped(strew_extension, workers: int) -
     panels.STREW_PT_scatter_large.draw(type("Panel", (), {"layout": drawn})(), bpy.context)
     note = f"This machine has {cores} cores: {cores} workers run"
     assert (note in drawn.texts) == (workers > cores)
+
+
+USAGE = [
+    (["scatter", "{scene}", "--seed", "abc"], "argument --seed: invalid int value: 'abc'", "scatter"),
+    (["scatter", "{scene}", "--workers", "2.5"], "argument --workers: invalid int value: '2.5'", "scatter"),
+    (["scatter", "{scene}", "--chunk-size", "big"], "argument --chunk-size: invalid float value: 'big'", "scatter"),
+    (["scatter", "{scene}", "--size", "3"], "unrecognized arguments: --size 3", ""),
+    (["room", "{scene}", "--size", "1", "2"], "argument --size: expected 3 arguments", "room"),
+    ([], "the following arguments are required: COMMAND", ""),
+    (["fly"], "argument COMMAND: invalid choice: 'fly'", ""),
+]
+
+
+@pytest.mark.parametrize(("args", "message", "command"), USAGE, ids=[m for _, m, _ in USAGE])
+def test_usage_errors_are_one_line(strew, scene_file: Path, capsys, args: list[str], message: str,
+                                   command: str) -> None:
+    with pytest.raises(SystemExit) as stop:
+        strew(*[a.format(scene=scene_file) for a in args])
+    assert stop.value.code == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    prog = " ".join(["python -m strew", command]).strip()
+    assert len(lines) == 1 and lines[0].startswith(f"strew: error: {message}"), lines  # argparse's own words
+    assert lines[0].endswith(f"; `{prog} --help` lists the options"), lines
