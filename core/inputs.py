@@ -101,6 +101,17 @@ MAX_SEED = 2**31 - 1
 """The largest seed a setting holds (Blender's integer properties are 32-bit)."""
 
 
+def near_origin(points: NDArray[np.float64], name: str) -> None:
+    """Refuse (one-line ValueError naming the row) finite ``points`` (K, D) with a coordinate beyond
+    ``MAX_DISTANCE``: a vertex Blender stores at 3.4e38 would otherwise drop its faces in silence."""
+    far = np.abs(points) > MAX_DISTANCE
+    if far.any():
+        bad = int(np.flatnonzero(far.any(axis=1))[0])
+        where = ", ".join(f"{c:g}" for c in points[bad])
+        raise ValueError(f"{name}: row {bad} is at ({where}), farther than {MAX_DISTANCE:g} m from the origin; "
+                         "move it closer or delete it")
+
+
 def bounded(value: Any, name: str, low: float, high: float, integer: bool = False) -> Any:
     """``value`` when it is a number in ``[low, high]`` (a whole one when ``integer``); else a one-line ValueError
     that names ``name`` and the range.

@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import fpmath
+from ..inputs import near_origin
 
 # A face whose area is below this share of (longest edge)² is degenerate (a segment or a point): skipped.
 DEGENERATE = 1e-12
@@ -28,6 +29,7 @@ def validate_mesh(vertices: Any, triangles: Any) -> tuple[NDArray[np.float64], N
         raise ValueError(f"vertices must have shape (V, 3), got {v.shape}")
     if not np.isfinite(v).all():
         raise ValueError("vertices contain NaN or inf; fix or remove those vertices")
+    near_origin(v, "vertices")
     t = np.asarray(triangles)
     if t.size == 0:
         raise ValueError("triangles is empty: give at least one face with a non-zero area")

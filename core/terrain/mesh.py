@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..inputs import MAX_DISTANCE
+from ..inputs import near_origin
 
 
 def validate_mesh(vertices: Any, triangles: Any) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
@@ -24,12 +24,7 @@ def validate_mesh(vertices: Any, triangles: Any) -> tuple[NDArray[np.float64], N
     if not np.isfinite(verts).all():
         bad = int(np.flatnonzero(~np.isfinite(verts).all(axis=1))[0])
         raise ValueError(f"vertices: row {bad} is not finite ({verts[bad].tolist()}); fix the mesh")
-    far = np.abs(verts) > MAX_DISTANCE
-    if far.any():
-        bad = int(np.flatnonzero(far.any(axis=1))[0])
-        where = ", ".join(f"{c:g}" for c in verts[bad])
-        raise ValueError(f"vertices: row {bad} is at ({where}), farther than {MAX_DISTANCE:g} m from the origin; "
-                         "move it closer or delete it")
+    near_origin(verts, "vertices")
     tris_in = np.asarray(triangles)
     if tris_in.ndim != 2 or tris_in.shape[1] != 3:
         raise ValueError(f"triangles: expected shape (F, 3) of vertex indices, got {tris_in.shape}")

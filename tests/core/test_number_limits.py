@@ -14,6 +14,7 @@ from strew.core.inputs import MAX_DISTANCE, MAX_SEED, bounded
 from strew.core.poisson import Samples
 from strew.core.scatter import LayerSpec, scatter_layer
 from strew.core.scatter.spec import blocker_radii
+from strew.core.surface import SurfaceSettings, sample_surface
 from strew.core.terrain import TerrainLookup
 
 FLT_MAX = float(np.finfo(np.float32).max)
@@ -111,6 +112,15 @@ def test_terrain_vertices_beyond_the_limit_are_named(axis: int, value: float) ->
     with pytest.raises(ValueError) as error:
         TerrainLookup(vertices, np.array([[0, 1, 2], [0, 2, 3], [1, 4, 2]]))
     _one_line(error, "vertices: row 4 is at (", "farther than 1e+09 m from the origin")
+
+
+@pytest.mark.parametrize("value", [FLT_MAX, -1e10], ids=repr)
+def test_surface_vertices_beyond_the_limit_are_named(value: float) -> None:
+    """Every Face reads its targets' vertices through its own check, with the same limit."""
+    vertices = np.array([[0, 0, 0], [10, 0, 0], [0, 10, 0], [0, 0, value]], dtype=float)
+    with pytest.raises(ValueError) as error:
+        sample_surface(vertices, np.array([[0, 1, 2], [0, 1, 3]]), SurfaceSettings(min_radius=1.0))
+    _one_line(error, "vertices: row 3 is at (", "farther than 1e+09 m from the origin")
 
 
 def test_terrain_vertices_at_the_limit_are_taken() -> None:
