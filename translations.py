@@ -106,12 +106,13 @@ RUSSIAN: dict[str, str] = {
     'Terrain "{name}" has no faces: add faces or pick another mesh':
         "У ландшафта «{name}» нет граней: добавьте грани или выберите другой меш",
     '"{name}" (collection "{collection}")': "«{name}» (коллекция «{collection}»)",
-    "{name}: face {face} has a corner (vertex {vertex}) at ({where}), not a finite point in the world; move or "
-    "delete that vertex":
-        "{name}: у грани {face} есть угол (вершина {vertex}) в ({where}), это не конечная точка в мире; "
+    'Tile "{name}"': "Плитка «{name}»",
+    "{name}: face {face} has a corner (vertex {vertex}) at ({where}), not a finite point; move or delete that "
+    "vertex":
+        "{name}: у грани {face} есть угол (вершина {vertex}) в ({where}), это не конечная точка; "
         "переместите или удалите эту вершину",
-    "{name}: vertex {vertex} is at ({where}), not a finite point in the world; move or delete it":
-        "{name}: вершина {vertex} находится в ({where}), это не конечная точка в мире; переместите или удалите её",
+    "{name}: vertex {vertex} is at ({where}), not a finite point; move or delete it":
+        "{name}: вершина {vertex} находится в ({where}), это не конечная точка; переместите или удалите её",
     'image "{name}" has no pixels (is the file missing?)':
         "у изображения «{name}» нет пикселей (файл отсутствует?)",
     # -- object settings -----------------------------------------------------------------------------------

@@ -18,14 +18,16 @@ _UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
 def size_text(nbytes: float) -> str:
     """Finite ``nbytes`` in the largest binary unit that keeps it at least 1, e.g. ``"3.8 GiB"``.
 
-    >>> size_text(4.1e9), size_text(512), size_text(2.0 ** 80)
-    ('3.8 GiB', '512 B', '1,048,576.0 EiB')
+    >>> size_text(4.1e9), size_text(512), size_text(2.0 ** 80), size_text(1e40)
+    ('3.8 GiB', '512 B', '1,048,576.0 EiB', '8.67e+21 EiB')
     """
     unit = 0
     while unit + 1 < len(_UNITS) and abs(nbytes) >= 1024.0:
         nbytes /= 1024.0
         unit += 1
-    return f"{nbytes:,.0f} B" if unit == 0 else f"{nbytes:,.1f} {_UNITS[unit]}"
+    if unit == 0:
+        return f"{nbytes:,.0f} B"
+    return f"{nbytes:,.1f} {_UNITS[unit]}" if nbytes < 1e7 else f"{nbytes:.3g} {_UNITS[unit]}"
 
 
 def check_memory(what: str, nbytes: float, fixes: str, budget: float = MEMORY_BUDGET,

@@ -87,16 +87,14 @@ def read_mesh(
     return MeshArrays(vertices, triangles.reshape(-1, 3), weights)
 
 
-def check_finite(collection: bpy.types.Collection, obj: bpy.types.Object, mesh: bpy.types.Mesh,
-                 points: np.ndarray) -> None:
-    """Refuse (``ValueError`` naming the object, the face and the vertex) a mesh of ``collection`` with a vertex
-    at NaN or infinity (in world space), which no footprint or distance can use."""
+def check_finite(name: str, mesh: bpy.types.Mesh, points: np.ndarray) -> None:
+    """Refuse (``ValueError`` naming ``name``, the face and the vertex) a mesh whose ``points`` (its vertices,
+    moved into world or tile space) hold NaN or infinity, which no footprint, distance or socket can use."""
     bad = np.flatnonzero(~np.isfinite(points).all(axis=1))
     if not len(bad):
         return
     vertex = int(bad[0])
     where = ", ".join(f"{c:g}" for c in mesh.vertices[vertex].co)  # as the vertex panel shows it
-    name = rpt_('"{name}" (collection "{collection}")').format(name=obj.name, collection=collection.name)
     corners = np.empty(len(mesh.loops), dtype=np.int64)
     mesh.loops.foreach_get("vertex_index", corners)
     starts = np.empty(len(mesh.polygons), dtype=np.int64)
@@ -104,11 +102,10 @@ def check_finite(collection: bpy.types.Collection, obj: bpy.types.Object, mesh: 
     loops = np.flatnonzero(corners == vertex)
     if len(loops):
         face = int(np.searchsorted(starts, loops[0], side="right") - 1)
-        raise ValueError(rpt_("{name}: face {face} has a corner (vertex {vertex}) at ({where}), not a finite point "
-                              "in the world; move or delete that vertex").format(name=name, face=face, vertex=vertex,
-                                                                                  where=where))
-    raise ValueError(rpt_("{name}: vertex {vertex} is at ({where}), not a finite point in the world; move or delete "
-                          "it").format(name=name, vertex=vertex, where=where))
+        raise ValueError(rpt_("{name}: face {face} has a corner (vertex {vertex}) at ({where}), not a finite point; "
+                              "move or delete that vertex").format(name=name, face=face, vertex=vertex, where=where))
+    raise ValueError(rpt_("{name}: vertex {vertex} is at ({where}), not a finite point; move or delete it").format(
+        name=name, vertex=vertex, where=where))
 
 
 def read_exclusions(
@@ -132,7 +129,8 @@ def read_exclusions(
                 continue
             with np.errstate(invalid="ignore", over="ignore"):  # a vertex at infinity: named just below
                 points = world_vertices(mesh, evaluated.matrix_world)
-            check_finite(collection, obj, mesh, points)
+            check_finite(rpt_('"{name}" (collection "{collection}")').format(name=obj.name, collection=collection.name),
+                         mesh, points)
             xy = points[:, :2]
             edges = np.empty(len(mesh.edges) * 2, dtype=np.int64)
             mesh.edges.foreach_get("vertices", edges)

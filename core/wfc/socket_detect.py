@@ -132,21 +132,24 @@ def check_raster_budget(cell_size: CellSize, quantum: float, budget: float = MEM
     sx, sy, sz = (float(c) for c in cell_size)
     check_memory(
         f"Rasterising the sides of a {sx:g} × {sy:g} × {sz:g} cell every {quantum:g}", needed,
-        f"raise quantum (Precision) to {_least_quantum(cell_size, quantum, needed, budget):g} or more, or check "
+        f"raise quantum (Precision) to {_least_quantum(cell_size, quantum, budget):g} or more, or check "
         "the cell size (a kit modelled in centimetres has cells a hundred times too large)", budget)
 
 
-def _least_quantum(cell_size: CellSize, quantum: float, needed: float, budget: float) -> float:
-    """About the smallest quantum, in two significant digits, whose rasters fit ``budget``."""
-    start = quantum * math.sqrt(needed / budget)  # samples grow as 1 / quantum**2
-    if not math.isfinite(start):
-        start = max(float(c) for c in cell_size) * math.sqrt(2 * RASTER_BYTES / budget)
-    step = 10.0 ** (math.floor(math.log10(start)) - 1)
-    least = math.ceil(start / step) * step
-    largest = max(float(c) for c in cell_size)  # beyond it every side is one sample: the least raster there is
-    while raster_bytes(cell_size, float(f"{least:.2g}")) > budget and least <= largest:
-        least += step
-    return float(f"{least:.2g}")
+def _least_quantum(cell_size: CellSize, quantum: float, budget: float) -> float:
+    """About the smallest quantum, rounded up to two significant digits, whose rasters fit ``budget``: bisection
+    in log scale between ``quantum`` and the cell's largest size (one sample per side there)."""
+    low, high = quantum, max(float(c) for c in cell_size)
+    if raster_bytes(cell_size, high) > budget:
+        return high  # nothing fits this budget; the refusal stands on its own
+    for _ in range(200):  # samples only shrink as the quantum grows
+        middle = math.sqrt(low) * math.sqrt(high)  # no overflow for huge cells
+        if not low < middle < high:
+            break
+        low, high = (low, middle) if raster_bytes(cell_size, middle) <= budget else (middle, high)
+    step = 10.0 ** (math.floor(math.log10(high)) - 1)
+    shown = float(f"{math.ceil(high / step) * step:.2g}")
+    return shown if math.isfinite(shown) and raster_bytes(cell_size, shown) <= budget else high
 
 
 def _rasterise(corners: np.ndarray, us: np.ndarray, vs: np.ndarray) -> np.ndarray:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 
 import bpy
@@ -10,6 +11,7 @@ import pytest
 from mathutils import Matrix
 from rooms_check import OPPOSITE, STEP, fits, read_room, turn
 from rooms_kits import boxes_object, module
+from small_scenes import ROOM, road_kit
 
 SIDE_TURNS = {"e": 0, "n": 1, "w": 2, "s": 3}
 MIRROR = {"slab": "slab", "full": "full", "post_r": "post_l", "post_l": "post_r"}
@@ -134,3 +136,32 @@ def test_detect_sockets_refuses_rasters_beyond_the_memory_budget_at_once(scale: 
     assert "\n" not in message and "Traceback" not in message, message
     assert f"a {cell} cell every {quantum:g} needs about" in message and "raise quantum (Precision) to" in message
     assert _labels(kit) == before
+
+
+@pytest.mark.parametrize(("vertex", "axis", "value", "where"), [
+    (4, 2, math.nan, "face 0 has a corner (vertex 4) at (0, 0, nan)"),
+    (0, 0, math.inf, "face 0 has a corner (vertex 0) at (inf, -1, 0)"),
+    (2, 1, math.nan, "face 1 has a corner (vertex 2) at (1, nan, 0)"),
+    (5, 1, -math.inf, "vertex 5 is at (0.5, -inf, 0.5)"),  # a loose vertex: no face to name
+])
+def test_a_tile_with_a_vertex_at_nan_or_infinity_is_named_with_its_face(vertex: int, axis: int, value: float,
+                                                                        where: str) -> None:
+    kit = road_kit()
+    del kit["strew_cell_size"]  # the cell from the tiles' bounds: every vertex counts
+    mesh = kit.objects["turn"].data
+    mesh.vertices.add(1)
+    mesh.vertices[5].co = (0.5, 0.5, 0.5)
+    co = np.empty(len(mesh.vertices) * 3, dtype=np.float32)
+    mesh.vertices.foreach_get("co", co)
+    co[3 * vertex + axis] = value
+    mesh.vertices.foreach_set("co", co)
+    mesh.update()
+    room = bpy.context.scene.strew.room
+    room.kit, room.auto_cell_size = kit, True
+    before = _labels(kit)
+    for operator, options in ((bpy.ops.strew.detect_sockets, {}), (bpy.ops.strew.assemble_room, ROOM)):
+        with pytest.raises(RuntimeError) as failure:
+            operator(**options)
+        message = str(failure.value).strip()
+        assert "\n" not in message and f'Tile "turn": {where}, not a finite point' in message, message
+    assert _labels(kit) == before and not any(c.get("strew_owner") == "room" for c in bpy.data.collections)
