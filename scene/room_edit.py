@@ -13,13 +13,14 @@ import dataclasses
 import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
+from mathutils import Matrix
 
 from ..core.modes import RoomOutput
 from ..core.wfc import Contradiction, regenerate
 from .ownership import is_owned
-from .room_frame import room_frame
+from .room_frame import room_frame, room_instancer
 from .room_job import RoomError, RoomParams, RoomResult, prepare
-from .room_output import CELL_KEY, OWNER, TILES_KEY, Plan, build_steps, read_placed, room_collection
+from .room_output import CELL_KEY, OWNER, Plan, build_steps, read_placed, room_collection
 
 
 def _box(box_min, box_max, shape: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
@@ -44,6 +45,22 @@ def _unchanged_objects(collection: bpy.types.Collection, same: np.ndarray
     return kept
 
 
+def _parenting(collection: bpy.types.Collection) -> tuple[bpy.types.Object, Matrix, Matrix] | None:
+    """The parent of an Instances room's object, with its parent inverse and own transform, when it has one."""
+    obj = room_instancer(collection)
+    if obj is None or obj.parent is None:
+        return None
+    return obj.parent, obj.matrix_parent_inverse.copy(), obj.matrix_basis.copy()
+
+
+def _parent_instancer(collection: bpy.types.Collection | None, parent: bpy.types.Object, inverse: Matrix,
+                      basis: Matrix) -> None:
+    """Give the rewritten room's object the parent the old one had, so it keeps following it."""
+    obj = room_instancer(collection)
+    if obj is not None:
+        obj.parent, obj.matrix_parent_inverse, obj.matrix_basis = parent, inverse, basis
+
+
 def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max) -> RoomResult:
     """Re-solve the cells from ``box_min`` to ``box_max`` (inclusive) of the room ``params.room_name``, where the
     room stands (moved or turned by hand too); a Real Objects room keeps every object whose tile stays."""
@@ -55,7 +72,7 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
     ox, oy, oz = (float(c) for c in collection["strew_origin"])
     origin, shape = (ox, oy, oz), frame.shape
     box = _box(box_min, box_max, shape)
-    mode = RoomOutput.INSTANCES if any(TILES_KEY in obj for obj in collection.objects) else RoomOutput.OBJECTS
+    mode = RoomOutput.INSTANCES if room_instancer(collection) is not None else RoomOutput.OBJECTS
     params = dataclasses.replace(params, size=shape, fixed=(), output=mode, origin=origin)
     kit, problem = prepare(params)
     rules, options = problem.rules, dict(problem.options)
@@ -87,7 +104,10 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
         destination = dataclasses.replace(destination, matrix=tuple(float(v) for v in frame.matrix.ravel()))
     same = plan.grid == grid
     kept = _unchanged_objects(collection, same) if mode == RoomOutput.OBJECTS else {}
+    parenting = _parenting(collection)
     for _ in build_steps(scene, plan, destination, kept):
         pass
+    if parenting is not None:
+        _parent_instancer(room_collection(scene, params.room_name), *parenting)
     changed = int((~same).sum())
     return RoomResult(params.room_name, changed, len({rules.tiles[v] for v in np.unique(plan.grid)}), 0, 0)

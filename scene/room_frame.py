@@ -94,6 +94,12 @@ def _tiles_matrix(collection: bpy.types.Collection, size: np.ndarray) -> np.ndar
     return stacked[int(np.flatnonzero(group.ravel() == int(np.argmax(counts)))[0])]
 
 
+def room_instancer(collection: bpy.types.Collection | None) -> bpy.types.Object | None:
+    """The object of an Instances room (None for a Real Objects room)."""
+    return None if collection is None else next(
+        (obj for obj in collection.objects if TILES_KEY in obj and is_owned(obj, OWNER)), None)
+
+
 def room_frame(collection: bpy.types.Collection) -> RoomFrame | None:
     """Where the assembled room stands (see :class:`RoomFrame`), or None for a collection Strew did not build."""
     try:
@@ -102,7 +108,7 @@ def room_frame(collection: bpy.types.Collection) -> RoomFrame | None:
         shape = tuple(int(s) for s in collection["strew_grid_shape"])
     except (KeyError, TypeError, ValueError):
         return None
-    instancer = next((o for o in collection.objects if TILES_KEY in o and is_owned(o, OWNER)), None)
+    instancer = room_instancer(collection)
     matrix = np.array(instancer.matrix_world, dtype=np.float64) if instancer is not None else (
         _tiles_matrix(collection, size))
     if matrix is None:

@@ -103,6 +103,32 @@ def test_regenerate_box_and_pick_box_keep_a_room_where_the_user_moved_and_turned
                        atol=1e-4)
 
 
+def test_regenerate_box_keeps_the_parent_a_user_gave_the_room() -> None:
+    from mathutils import Matrix
+
+    kit = road_kit()
+    settings = bpy.context.scene.strew.room
+    settings.kit, settings.size, settings.seed = kit, (6, 5, 1), 1
+    assert bpy.ops.strew.assemble_room() == {'FINISHED'}
+    building = bpy.data.objects.new("Building", None)
+    bpy.context.scene.collection.objects.link(building)
+    building.location = (10.0, 0.0, 0.0)
+    room = room_collection().objects[0]
+    room.parent = building
+    room.matrix_parent_inverse = building.matrix_world.inverted()  # parented where it stands, as Ctrl P does
+    building.rotation_euler.z = math.radians(30)
+    bpy.context.view_layer.update()
+    placed = np.array(room.matrix_world)
+    assert bpy.ops.strew.regenerate_room_box(box_min=(1, 1, 0), box_max=(4, 3, 0), seed=5) == {'FINISHED'}
+    bpy.context.view_layer.update()
+    room = room_collection().objects[0]
+    assert room.parent == building and np.allclose(np.array(room.matrix_world), placed, atol=1e-5)
+    building.location.y += 7.0  # and it still follows the building
+    bpy.context.view_layer.update()
+    assert np.allclose(np.array(room.matrix_world), np.array(Matrix.Translation((0.0, 7.0, 0.0))) @ placed,
+                       atol=1e-5)
+
+
 def _vector(values):
     from mathutils import Vector
 
