@@ -10,6 +10,7 @@ from typing import NamedTuple, cast
 import numpy as np
 
 from .. import inputs
+from ..inputs import MAX_DISTANCE, near_origin
 
 METHODS = ("maximal", "bridson")
 
@@ -144,6 +145,7 @@ def validate_blockers(blockers: Samples | None, dims: int = 2) -> tuple[np.ndarr
         )
     if not np.isfinite(positions).all():
         raise ValueError("blockers.positions contain NaN or inf; drop or fix those blockers")
-    if not np.isfinite(radii).all() or (radii <= 0).any():
-        raise ValueError("blockers.radii must be finite and > 0; drop or fix those blockers")
+    if not np.isfinite(radii).all() or (radii <= 0).any() or (radii > MAX_DISTANCE).any():
+        raise ValueError(f"blockers.radii must be > 0 and at most {MAX_DISTANCE:g}; drop or fix those blockers")
+    near_origin(positions, "blockers.positions")
     return positions, radii

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strew.core.farm import TIMEOUT_RANGE, DaskCluster, check_timeout
 from strew.core.inputs import MAX_DISTANCE, MAX_SEED, bounded
-from strew.core.poisson import Samples
+from strew.core.poisson import PoissonSettings, Samples, sample
 from strew.core.scatter import LayerSpec, scatter_layer
 from strew.core.scatter.spec import blocker_radii
 from strew.core.surface import SurfaceSettings, sample_surface
@@ -94,6 +94,21 @@ def test_a_keep_away_at_the_limit_still_keeps_away() -> None:
         assert len(scatter_layer(_plane(), LayerSpec(min_radius=2.0, keep_away=keep), blocker).positions) == 0
     keep = np.array([MAX_DISTANCE])
     assert len(scatter_layer(_plane(), LayerSpec(min_radius=2.0), blocker, keep=keep).positions) == 0
+
+
+@pytest.mark.parametrize(("position", "radius"), [(50.0, 1e21), (50.0, FLT_MAX), (1e21, 1.0), (-FLT_MAX, 1.0)],
+                         ids=repr)
+def test_sampler_blockers_beyond_the_limit_are_refused(position: float, radius: float) -> None:
+    """Past 1e9 a blocker's grid cells would overflow and the blocker be ignored in silence."""
+    blockers = Samples(positions=np.array([[position, 50.0]]), radii=np.array([radius]))
+    with pytest.raises(ValueError) as error:
+        sample(PoissonSettings(size=(100.0, 100.0), min_radius=2.0), blockers=blockers)
+    _one_line(error, "blockers.")
+
+
+def test_a_sampler_blocker_at_the_limit_still_blocks() -> None:
+    blockers = Samples(positions=np.array([[50.0, 50.0]]), radii=np.array([MAX_DISTANCE]))
+    assert len(sample(PoissonSettings(size=(100.0, 100.0), min_radius=2.0), blockers=blockers).positions) == 0
 
 
 @pytest.mark.parametrize("keep", [1e21, FLT_MAX, NAN, INF, -1.0], ids=repr)
