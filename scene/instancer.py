@@ -21,7 +21,7 @@ from .compat import set_modifier_inputs
 from .custom_props import prefab_weight
 from .instances import PointSet
 from .naming import natural_name_key
-from .ownership import LAYER_ID_KEY, LAYER_KEY, is_owned, mark
+from .ownership import LAYER_ID_KEY, LAYER_KEY, is_owned, mark, set_current
 
 OWNER = "scatter"
 NODE_GROUP_NAME = "Strew Instancer"
@@ -157,6 +157,7 @@ def write_point_instancer(
     obj.matrix_world = Matrix.Translation(origin.tolist())
     set_instancer_modifier(obj, instancer_node_group(), collection)
     output.objects.link(obj)
+    set_current(output, layer.layer_id, obj)
     return obj
 
 
@@ -228,6 +229,7 @@ def write_objects(
     layer_collection = bpy.data.collections.new(f"Strew {layer_name}")
     mark(layer_collection, OWNER, **layer.marks)
     output.children.link(layer_collection)
+    set_current(output, layer.layer_id, layer_collection)
     origin = origin_of(points.positions)
     parent = bpy.data.objects.new(f"Strew {layer_name}", None)
     mark(parent, OWNER, **layer.marks)

@@ -15,7 +15,7 @@ import bpy
 from bpy.app.handlers import persistent
 
 from .instancer import OUTPUT_COLLECTION, OWNER
-from .ownership import LAYER_ID_KEY, LAYER_KEY, OWNER_KEY, is_owned, originals, owned_collection
+from .ownership import LAYER_ID_KEY, LAYER_KEY, OWNER_KEY, is_current, is_owned, originals, owned_collection
 
 
 def assign(scene: bpy.types.Scene) -> None:
@@ -47,11 +47,15 @@ def index_of(scene: bpy.types.Scene, layer_id: str) -> int | None:
 
 def outputs(scene: bpy.types.Scene, layer_id: str | None = None) -> list[bpy.types.ID]:
     """The layer's output in ``scene`` (its point object, or its collection of real objects), or every layer's
-    with ``layer_id`` None. Copies the user made of an output are not in it (:func:`.ownership.originals`)."""
+    with ``layer_id`` None. Copies the user made of an output are not in it (made before the output's last
+    write: :func:`.ownership.is_current`; since: :func:`.ownership.originals`)."""
+    output = owned_collection(scene, OUTPUT_COLLECTION, OWNER, create=False)
     marked: dict[tuple[str, object], list[bpy.types.ID]] = {}
     for block in _blocks(scene):
         key = block.get(LAYER_ID_KEY)
         if block.get(OWNER_KEY) != OWNER or (layer_id is not None and key != layer_id):
+            continue
+        if output is not None and key is not None and not is_current(output, key, block):
             continue
         if key is None:  # never adopted (no layer of that name): what the name rule found
             if is_owned(block, OWNER):

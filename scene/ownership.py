@@ -3,11 +3,14 @@
 Marks are plain custom properties (``id["strew_owner"]``): they survive without the extension installed and
 are never set on the user's own data, so Strew never deletes or alters what it did not create. A mark also
 records the name the data-block had when Strew made it: a copy the user makes (Shift+D gives "Strew Trees.001")
-carries the mark but not its own name, so it counts as the user's and Clear never deletes it.
+carries the mark but not its own name, so it counts as the user's and Clear never deletes it. Outputs also
+carry a token of their write, recorded on the collection that holds them (:func:`set_current`): a copy made of
+an earlier output is never taken for the current one, whatever the user renamed.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable, Sequence
 
 import bpy
@@ -17,6 +20,8 @@ SELF_KEY = "strew_self"  # the data-block's own name when marked: tells Strew's 
 NAME_KEY = "strew_name"  # the name Strew asked for (Blender adds ".001" when the user already has it)
 LAYER_KEY = "strew_layer"  # the layer's name when written (display only: outputs are found by LAYER_ID_KEY)
 LAYER_ID_KEY = "strew_layer_id"  # the stable id of the layer that wrote it (``StrewLayer.layer_id``)
+TOKEN_KEY = "strew_token"  # a data-block's token of when it was written (a copy made later carries it too)
+CURRENT_KEY = "strew_current"  # on the collection holding outputs: {layer id: token of the layer's output now}
 
 
 def mark(datablock: bpy.types.ID, owner: str, **extra: object) -> None:
@@ -39,6 +44,24 @@ def is_owned(datablock: bpy.types.ID, owner: str | None = None) -> bool:
     if tag is None or (owner is not None and tag != owner):
         return False
     return datablock.get(SELF_KEY, datablock.name) == datablock.name
+
+
+def set_current(holder: bpy.types.ID, key: str, block: bpy.types.ID | None) -> None:
+    """Record ``block`` as what ``key`` has in ``holder`` now (None: nothing, after a Clear). A copy the user made
+    of an earlier one carries an older token, so it is never taken for the current one."""
+    token = uuid.uuid4().hex
+    if block is not None:
+        block[TOKEN_KEY] = token
+    if CURRENT_KEY not in holder:
+        holder[CURRENT_KEY] = {}
+    holder[CURRENT_KEY][key] = token
+
+
+def is_current(holder: bpy.types.ID, key: str, block: bpy.types.ID) -> bool:
+    """Whether ``block`` may be what ``key`` has in ``holder`` now (always, for data written before tokens)."""
+    record = holder.get(CURRENT_KEY)
+    token = None if record is None else record.get(key)
+    return token is None or block.get(TOKEN_KEY) == token
 
 
 def originals(blocks: Sequence[bpy.types.ID]) -> list[bpy.types.ID]:
@@ -77,7 +100,7 @@ def owned_collection(scene: bpy.types.Scene, name: str, owner: str, create: bool
 
 def disown(datablock: bpy.types.ID) -> None:
     """Hand a data-block over to the user (it holds user data Strew must not delete)."""
-    for key in (OWNER_KEY, SELF_KEY, NAME_KEY, LAYER_KEY, LAYER_ID_KEY):
+    for key in (OWNER_KEY, SELF_KEY, NAME_KEY, LAYER_KEY, LAYER_ID_KEY, TOKEN_KEY):
         if key in datablock:
             del datablock[key]
 

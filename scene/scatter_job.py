@@ -25,7 +25,7 @@ from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, world_positio
 from .instances import PointSet
 from .job_cache import JobCache
 from .layer_points import painted_points, read_points, write_instancer
-from .ownership import disown, is_owned, owned_collection, remove, remove_owned
+from .ownership import LAYER_ID_KEY, disown, is_owned, owned_collection, remove, remove_owned, set_current
 from .scatter_spec import LayerInput, ScatterError
 
 __all__ = ["JobResult", "LayerGone", "LayerReport", "ScatterError", "clear_layer_output", "existing_points",
@@ -73,6 +73,7 @@ def clear_layer_output(scene: bpy.types.Scene, layer_id: str | None = None) -> i
     if output is None:
         return 0
     found = layer_ids.outputs(scene, layer_id)
+    cleared = {str(block[LAYER_ID_KEY]) for block in found if LAYER_ID_KEY in block}
     removed = 0
     wrappers: set[bpy.types.Collection] = set()
     for child in [block for block in found if isinstance(block, bpy.types.Collection)]:
@@ -87,6 +88,8 @@ def clear_layer_output(scene: bpy.types.Scene, layer_id: str | None = None) -> i
     unused = [wrapper for wrapper in wrappers if wrapper.users == 0]
     if unused:
         bpy.data.batch_remove(unused)
+    for layer in cleared:
+        set_current(output, layer, None)  # the user's copies left behind stay theirs
     removed += remove([block for block in found if isinstance(block, bpy.types.Object)], OWNER)
     remove_unused_bounds()
     if layer_id is None and not output.objects and not output.children:

@@ -189,6 +189,20 @@ def test_a_user_copy_stays_the_users_through_renames_and_clear() -> None:
     assert copy.name in bpy.data.objects and copy.data is not None
 
 
+def test_a_copy_of_a_renamed_output_stays_the_users_once_the_original_is_gone() -> None:
+    _two_layers()
+    _scatter_all()
+    original = bpy.data.objects["Strew Trees"]
+    original.name = "Forest"
+    copy = original.copy()
+    copy.data = original.data.copy()
+    original.users_collection[0].objects.link(copy)
+    for step in (bpy.ops.strew.clear, _scatter_all, bpy.ops.strew.clear, _scatter_all, bpy.ops.strew.clear):
+        step()
+        assert copy.name == "Forest.001" and copy.name in bpy.data.objects
+    assert "Forest" not in bpy.data.objects
+
+
 # A user's edits between runs, each drawn with its arguments: which layer, which new name.
 EDITS = st.one_of(
     st.tuples(st.just("rename layer"), st.integers(0, 1), st.sampled_from(["Trees", "Bushes", "Oaks", "Elms"])),
@@ -197,6 +211,7 @@ EDITS = st.one_of(
     st.tuples(st.just("delete output"), st.integers(0, 1), st.just("")),
     st.tuples(st.just("move layers"), st.just(0), st.just("")),
     st.tuples(st.just("scatter"), st.integers(-1, 1), st.just("")),
+    st.tuples(st.just("clear"), st.integers(-1, 1), st.just("")),
 )
 
 
@@ -233,6 +248,10 @@ def test_any_sequence_of_renames_copies_and_runs_keeps_one_output_per_layer(edit
             bpy.data.objects.remove(own)
         elif action == "move layers":
             layers.move(0, 1)
+        elif action == "clear":
+            assert bpy.ops.strew.clear(layer_index=index) == {'FINISHED'}
+            cleared = [layer.layer_id for layer in layers][max(index, 0):max(index, 0) + (2 if index < 0 else 1)]
+            assert all(output_of(layer_id) is None for layer_id in cleared)
         elif action == "scatter":
             before = {layer.layer_id: (o.name if (o := output_of(layer.layer_id)) else None) for layer in layers}
             ran = [layer.layer_id for layer in layers][max(index, 0):]
