@@ -6,6 +6,8 @@ they are relative to, added in float64.
 
 from __future__ import annotations
 
+import importlib
+
 import bpy
 import numpy as np
 import pytest
@@ -103,3 +105,19 @@ def test_erasing_and_painting_far_from_the_origin(offset: float) -> None:
     painted = _stored("Rocks")
     assert len(painted) > len(after)
     assert _closest(painted) >= RADIUS * (1 - 1e-6) and _closest(painted, _stored("Trees")) >= KEEP * (1 - 1e-6)
+
+
+def test_a_live_update_far_from_the_origin_keeps_the_spacing() -> None:
+    live = importlib.import_module("bl_ext.strew_dev.strew.scene.live_update")
+    _scene(1e7, 'GEOMETRY_NODES')
+    scene = bpy.context.scene
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    scene.strew.live_update = True
+    before = _stored("Rocks")
+    scene.strew.layers["Trees"].seed = 7
+    live.on_depsgraph_update(scene, bpy.context.evaluated_depsgraph_get())
+    assert live.flush() and live.problem(scene) is None
+    trees, rocks = _stored("Trees"), _stored("Rocks")
+    assert not np.array_equal(np.sort(rocks, axis=0), np.sort(before, axis=0))  # the rocks moved with the trees
+    assert _closest(trees) >= 2.0 * (1 - 1e-6) and _closest(rocks) >= RADIUS * (1 - 1e-6)
+    assert _closest(rocks, trees) >= KEEP * (1 - 1e-6)

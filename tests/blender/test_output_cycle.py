@@ -81,6 +81,10 @@ def _this_layer() -> None:
     bpy.ops.strew.scatter(layer_index=0)
 
 
+def _paint() -> None:
+    bpy.ops.strew.paint(layer_index=0, radius=3.0, stroke=[{"name": "", "location": (13.0, -7.0, 0.0)}])
+
+
 def _live_update() -> None:
     live = importlib.import_module("bl_ext.strew_dev.strew.scene.live_update")
     scene = bpy.context.scene
@@ -91,7 +95,8 @@ def _live_update() -> None:
 
 
 @pytest.mark.parametrize("output_mode", ['GEOMETRY_NODES', 'EMPTIES'])
-@pytest.mark.parametrize("run", [_scatter_all, _this_layer, _live_update], ids=["scatter", "this-layer", "live"])
+@pytest.mark.parametrize("run", [_scatter_all, _this_layer, _paint, _live_update],
+                         ids=["scatter", "this-layer", "paint", "live"])
 @pytest.mark.parametrize("make_cycle", CYCLES, ids=lambda f: f.__name__.strip("_"))
 def test_prefabs_reaching_the_output_are_refused(make_cycle: Callable[[bpy.types.Collection], str],
                                                   run: Callable[[], None], output_mode: str) -> None:
