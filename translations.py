@@ -107,6 +107,7 @@ RUSSIAN: dict[str, str] = {
         "У ландшафта «{name}» нет граней: добавьте грани или выберите другой меш",
     '"{name}" (collection "{collection}")': "«{name}» (коллекция «{collection}»)",
     'Tile "{name}"': "Плитка «{name}»",
+    'Mesh "{name}"': "Меш «{name}»",
     "{name}: face {face} has a corner (vertex {vertex}) at ({where}), not a finite point; move or delete that "
     "vertex":
         "{name}: у грани {face} есть угол (вершина {vertex}) в ({where}), это не конечная точка; "

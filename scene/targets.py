@@ -7,7 +7,7 @@ import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from .ownership import is_owned
-from .terrain import MeshArrays, read_mesh
+from .terrain import GeometryError, MeshArrays, read_mesh
 
 
 def target_objects(collection: bpy.types.Collection) -> list[bpy.types.Object]:
@@ -18,7 +18,8 @@ def target_objects(collection: bpy.types.Collection) -> list[bpy.types.Object]:
 def read_targets(collection: bpy.types.Collection, depsgraph: bpy.types.Depsgraph) -> MeshArrays:
     """The evaluated meshes (modifiers, transforms) of the collection's mesh objects, as one triangle soup.
 
-    Objects without faces are skipped; ``ValueError`` when no object has any.
+    Objects without faces are skipped; ``ValueError`` when no object has any, or one has a vertex at NaN or
+    infinity.
     """
     vertices: list[np.ndarray] = []
     triangles: list[np.ndarray] = []
@@ -26,6 +27,8 @@ def read_targets(collection: bpy.types.Collection, depsgraph: bpy.types.Depsgrap
     for obj in target_objects(collection):
         try:
             mesh = read_mesh(obj, depsgraph)
+        except GeometryError:
+            raise
         except ValueError:
             continue  # a mesh object without faces: nothing to scatter on
         vertices.append(mesh.vertices)

@@ -66,7 +66,8 @@ def read_mesh(
 ) -> MeshArrays:
     """The evaluated mesh of ``obj`` (modifiers applied) in world space.
 
-    Raises ``ValueError`` for objects that are not meshes or whose evaluated mesh has no faces.
+    Raises ``ValueError`` for objects that are not meshes or whose evaluated mesh has no faces, and
+    :class:`GeometryError` for a vertex at NaN or infinity.
     """
     if obj.type != 'MESH':
         raise ValueError(rpt_('"{name}" is a {kind}, not a mesh: pick a mesh object as the terrain').format(
@@ -78,7 +79,9 @@ def read_mesh(
         if len(mesh.loop_triangles) == 0:
             raise ValueError(
                 rpt_('Terrain "{name}" has no faces: add faces or pick another mesh').format(name=obj.name))
-        vertices = world_vertices(mesh, evaluated.matrix_world)
+        with np.errstate(invalid="ignore", over="ignore"):  # a vertex at infinity: named just below
+            vertices = world_vertices(mesh, evaluated.matrix_world)
+        check_finite(rpt_('Mesh "{name}"').format(name=obj.name), mesh, vertices)
         triangles = np.empty(len(mesh.loop_triangles) * 3, dtype=np.int64)
         mesh.loop_triangles.foreach_get("vertices", triangles)
         weights = group_weights(evaluated, mesh, tuple(name for name in vertex_groups if name))
@@ -87,9 +90,14 @@ def read_mesh(
     return MeshArrays(vertices, triangles.reshape(-1, 3), weights)
 
 
+class GeometryError(ValueError):
+    """A mesh Strew cannot use as it is; the message names the object, the face and the vertex."""
+
+
 def check_finite(name: str, mesh: bpy.types.Mesh, points: np.ndarray) -> None:
-    """Refuse (``ValueError`` naming ``name``, the face and the vertex) a mesh whose ``points`` (its vertices,
-    moved into world or tile space) hold NaN or infinity, which no footprint, distance or socket can use."""
+    """Refuse (:class:`GeometryError` naming ``name``, the face and the vertex) a mesh whose ``points`` (its
+    vertices, moved into world or tile space) hold NaN or infinity, which no surface, footprint, distance or socket
+    can use."""
     bad = np.flatnonzero(~np.isfinite(points).all(axis=1))
     if not len(bad):
         return
@@ -102,9 +110,9 @@ def check_finite(name: str, mesh: bpy.types.Mesh, points: np.ndarray) -> None:
     loops = np.flatnonzero(corners == vertex)
     if len(loops):
         face = int(np.searchsorted(starts, loops[0], side="right") - 1)
-        raise ValueError(rpt_("{name}: face {face} has a corner (vertex {vertex}) at ({where}), not a finite point; "
+        raise GeometryError(rpt_("{name}: face {face} has a corner (vertex {vertex}) at ({where}), not a finite point; "
                               "move or delete that vertex").format(name=name, face=face, vertex=vertex, where=where))
-    raise ValueError(rpt_("{name}: vertex {vertex} is at ({where}), not a finite point; move or delete it").format(
+    raise GeometryError(rpt_("{name}: vertex {vertex} is at ({where}), not a finite point; move or delete it").format(
         name=name, vertex=vertex, where=where))
 
 

@@ -60,8 +60,11 @@ def _spans_chunks(scene: bpy.types.Scene) -> bool:
         return False
     for obj in objects:
         matrix = np.array(obj.matrix_world)
-        corners = fpmath.transform(np.array([tuple(c) for c in obj.bound_box]), matrix)
-        width, depth = corners[:, :2].max(axis=0) - corners[:, :2].min(axis=0)
+        with np.errstate(invalid="ignore", over="ignore"):
+            corners = fpmath.transform(np.array([tuple(c) for c in obj.bound_box]), matrix)
+            width, depth = corners[:, :2].max(axis=0) - corners[:, :2].min(axis=0)
+        if not (math.isfinite(width) and math.isfinite(depth)):
+            continue  # a vertex at NaN or infinity: reading the mesh names it
         if math.ceil(width / side) * math.ceil(depth / side) > 1:
             return True
     return False

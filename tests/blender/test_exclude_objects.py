@@ -97,18 +97,24 @@ def _house(vertex: int, value: float, axis: int) -> tuple[bpy.types.Collection, 
     (2, 1, -math.inf, "face 0 has a corner (vertex 2)"),
     (7, 0, math.nan, "vertex 7 is at"),  # a loose vertex: no face to name
 ])
-@pytest.mark.parametrize("role", ["exclusion_collection", "proximity_collection"])
+@pytest.mark.parametrize("role", ["exclusion_collection", "proximity_collection", "targets", "terrain"])
 def test_a_mesh_with_a_vertex_at_nan_or_infinity_is_named_with_its_face(vertex: int, axis: int, value: float,
                                                                         where: str, role: str) -> None:
+    """Exclude, Proximity, Targets or the terrain itself: one line naming the object, the face and the vertex."""
     scene = bpy.context.scene
     scene.strew.terrain = make_terrain(size=20.0, subdivisions=4, displace=0.0)
     houses, shown = _house(vertex, value, axis)
-    add_layer("Shrubs", make_prefabs("Shrubs"), 1.0, 1.0, **{role: houses})
+    if role == "terrain":
+        scene.strew.terrain = houses.objects["House"]
+        add_layer("Shrubs", make_prefabs("Shrubs"), 1.0, 1.0)
+    else:
+        add_layer("Shrubs", make_prefabs("Shrubs"), 1.0, 1.0, **{role: houses})
     before = scene_snapshot()
     with pytest.raises(RuntimeError) as failure:
         bpy.ops.strew.scatter()
     message = str(failure.value).strip()
     assert "\n" not in message and "Traceback" not in message, message
-    assert f'"House" (collection "Houses"): {where}' in message and f"({shown})" in message, message
+    named = '"House" (collection "Houses")' if role.endswith("_collection") else 'Mesh "House"'
+    assert f"{named}: {where}" in message and f"({shown})" in message, message
     assert "not a finite point" in message and "move or delete" in message, message
     assert scene_snapshot() == before
