@@ -203,7 +203,7 @@ def _demo(args: argparse.Namespace) -> int:
     out = writable_folder(args.out)
     from .demos.build import build_demo
 
-    with cli_interrupt.ends_at_once(f"strew: interrupted (Ctrl+C); {out} may hold part of the demo"):
+    with cli_interrupt.saying(f"strew: interrupted (Ctrl+C); {out} may hold part of the demo"):
         return build_demo(out, render_images=not args.no_render, samples=args.samples)
 
 
@@ -234,11 +234,11 @@ def main(argv: list[str] | None = None) -> int:
         argv = sys.argv[1:]
         if "--" in argv:
             argv = argv[argv.index("--") + 1 :]
-    cli_interrupt.watch()
     try:
-        args = build_parser().parse_args(argv)
-        handler: Command = args.handler
-        return handler(args)
+        with cli_interrupt.watching():
+            args = build_parser().parse_args(argv)
+            handler: Command = args.handler
+            return handler(args)
     except CliError as error:
         print(f"strew: error: {error}", file=sys.stderr)
         return 2

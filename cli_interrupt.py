@@ -1,10 +1,10 @@
 """Ctrl+C on the command line: one line on stderr, exit code 130, the workers stopped, no half-written file.
 
-Ctrl+C raises ``KeyboardInterrupt`` as usual, so ``finally`` blocks still remove what they started (shared
-memory, a part file being written) and :func:`strew.cli.main` prints the line. Inside a Blender operator
-(:func:`ends_at_once`) that cannot work: Blender prints the traceback of any exception raised in an operator
-before the caller sees it, so there the process prints the line and ends at once (the operators change only the
-scene in memory; nothing is saved before they return).
+Blender runs Python code of its own and of add-ons (handlers, property look-ups) inside its C calls and prints
+the traceback of any exception raised there — a ``KeyboardInterrupt`` included, which it then swallows. So Ctrl+C
+does not raise: :func:`watching` installs a handler that prints the line, ends the workers, removes the files being
+written (:data:`strew.scene.scatter_farm.UNFINISHED`) and ends the process. Nothing else needs undoing: a
+command saves its output only at its end, whole.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from types import FrameType
 EXIT_CODE = 130
 """What a shell reports for a command ended by SIGINT (128 + 2)."""
 
-_AT_ONCE: list[str | None] = []
-"""One entry per open :func:`ends_at_once` block: the line to print, or None for :func:`message`'s."""
+_LINES: list[str] = []
+"""The line of each open :func:`saying` block (the innermost one is printed)."""
 
 
 def message(saved: list[str]) -> str:
@@ -32,30 +32,39 @@ def message(saved: list[str]) -> str:
 
 
 def _on_interrupt(_signum: int, _frame: FrameType | None) -> None:
-    if not _AT_ONCE:
-        raise KeyboardInterrupt
     from .cli_blend import SAVED
     from .core.pool import close_kept_pool
 
-    print(_AT_ONCE[-1] or message([str(path) for path in SAVED]), file=sys.stderr)
-    close_kept_pool(at_once=True)
-    sys.stdout.flush()
+    print(_LINES[-1] if _LINES else message([str(path) for path in SAVED]), file=sys.stderr)
     sys.stderr.flush()
+    close_kept_pool(at_once=True)
+    farm = sys.modules.get(f"{__package__}.scene.scatter_farm")  # imported only by the farm's commands
+    for path in list(getattr(farm, "UNFINISHED", ())):
+        path.unlink(missing_ok=True)
+    sys.stdout.flush()
     os._exit(EXIT_CODE)
 
 
-def watch() -> None:
-    """Handle Ctrl+C from now on as this module says."""
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, _on_interrupt)
-
-
 @contextmanager
-def ends_at_once(line: str | None = None) -> Iterator[None]:
-    """Within this block (a Blender operator's call) Ctrl+C ends the process at once, printing ``line`` (default:
-    :func:`message` of the files saved so far)."""
-    _AT_ONCE.append(line)
+def watching() -> Iterator[None]:
+    """Within this block (a command's run) Ctrl+C is handled as this module says; the handler before it comes
+    back after (a test runner's, a Blender session's)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, _on_interrupt)
     try:
         yield
     finally:
-        _AT_ONCE.pop()
+        signal.signal(signal.SIGINT, before)
+
+
+@contextmanager
+def saying(line: str) -> Iterator[None]:
+    """Within this block an interrupt prints ``line`` (a command that writes several files says which may be
+    incomplete)."""
+    _LINES.append(line)
+    try:
+        yield
+    finally:
+        _LINES.pop()

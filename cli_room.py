@@ -6,7 +6,6 @@ import argparse
 import math
 import time
 
-from . import cli_interrupt
 from .cli_blend import add_output_options, blender_message, input_output, open_blend, save_blend
 from .cli_files import CliError
 from .core.modes import RoomOutput
@@ -96,8 +95,7 @@ def room(args: argparse.Namespace) -> int:
     _check_numbers(options)
     started = time.perf_counter()
     try:
-        with cli_interrupt.ends_at_once():
-            result = bpy.ops.strew.assemble_room(**options)
+        result = bpy.ops.strew.assemble_room(**options)
     except (RuntimeError, TypeError, ValueError) as error:  # the operator's report, or an option out of range
         raise CliError(blender_message(error)) from error
     if result != {'FINISHED'}:

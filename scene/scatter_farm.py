@@ -164,16 +164,23 @@ def _save(parts: Path, job: FarmJob, number: int, chunk: int, points: LayerPoint
     replace_whole(path, lambda temporary: np.savez(temporary, **arrays))
 
 
+UNFINISHED: set[Path] = set()
+"""Files being written now (the command line removes them when Ctrl+C ends the process)."""
+
+
 def replace_whole(path: Path, write: Callable[[Path], object]) -> None:
     """``write`` a file next to ``path``, then put it in ``path``'s place: a reader never sees half a file, and an
     interrupt or an error leaves none behind."""
     temporary = path.with_name(f".{path.name}.partial{path.suffix}")
+    UNFINISHED.add(temporary)
     try:
         write(temporary)
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+    finally:
+        UNFINISHED.discard(temporary)
 
 
 def _layer_points(parts: Path, job: FarmJob, number: int) -> PointSet:

@@ -112,3 +112,18 @@ def test_ctrl_c_on_demo(tmp_path: Path) -> None:
     args = ["demo", "--out", str(out), "--no-render"]
     _one_line(*_interrupt(args, tmp_path, 4.0), line=f"strew: interrupted (Ctrl+C); {out} may hold part of the demo")
     assert not (out / "strew_demo.blend").exists()
+
+
+def test_ctrl_c_while_a_file_is_written_removes_it(tmp_path: Path) -> None:
+    """The moment that matters for "no half-written file": the interrupt comes inside the write."""
+    script = (
+        "import os, signal, time\nfrom pathlib import Path\nfrom strew import cli_interrupt\n"
+        "from strew.scene.scatter_farm import replace_whole\n"
+        "def write(temporary):\n    temporary.write_text('half')\n    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(30)\n"
+        f"with cli_interrupt.watching():\n    replace_whole(Path({str(tmp_path / 'part.npz')!r}), write)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 130, done.stderr[-3000:]
+    assert done.stderr.strip().splitlines() == [NOTHING_SAVED]
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
