@@ -108,12 +108,13 @@ RUSSIAN: dict[str, str] = {
     '"{name}" (collection "{collection}")': "«{name}» (коллекция «{collection}»)",
     'Tile "{name}"': "Плитка «{name}»",
     'Mesh "{name}"': "Меш «{name}»",
-    "{name}: face {face} has a corner (vertex {vertex}) at ({where}), not a finite point; move or delete that "
-    "vertex":
-        "{name}: у грани {face} есть угол (вершина {vertex}) в ({where}), это не конечная точка; "
-        "переместите или удалите эту вершину",
-    "{name}: vertex {vertex} is at ({where}), not a finite point; move or delete it":
-        "{name}: вершина {vertex} находится в ({where}), это не конечная точка; переместите или удалите её",
+    "{name}: face {face} has a corner (vertex {vertex}) at ({where}), {problem}; move or delete that vertex":
+        "{name}: у грани {face} есть угол (вершина {vertex}) в ({where}), {problem}; переместите или удалите эту "
+        "вершину",
+    "{name}: vertex {vertex} is at ({where}), {problem}; move or delete it":
+        "{name}: вершина {vertex} находится в ({where}), {problem}; переместите или удалите её",
+    "not a finite point": "это не конечная точка",
+    "farther than {limit:g} m from the origin": "дальше {limit:g} м от начала координат",
     'image "{name}" has no pixels (is the file missing?)':
         "у изображения «{name}» нет пикселей (файл отсутствует?)",
     # -- object settings -----------------------------------------------------------------------------------

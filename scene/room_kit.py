@@ -22,7 +22,7 @@ from ..core.wfc.socket_detect import SIDES, cell_overflow, detect_sockets, mirro
 from . import custom_props as props
 from .custom_props import SOCKETS_KEY, CustomPropertyError
 from .ownership import is_owned
-from .terrain import check_finite
+from .terrain import check_vertices
 
 T = TypeVar("T")
 
@@ -101,7 +101,7 @@ def read_tile(obj: bpy.types.Object) -> SocketTile:
 def local_geometry(obj: bpy.types.Object) -> tuple[np.ndarray, np.ndarray]:
     """The tile's evaluated vertices (N, 3) in its local frame, scaled by the object's scale (what a copy
     shows), and its triangles (M, 3) as vertex indices; an empty instancing a collection gives its parts.
-    A vertex at NaN or infinity is a :class:`KitError` naming the tile and the face."""
+    A vertex at NaN, infinity or beyond 1e9 m is a :class:`KitError` naming the tile and the face."""
     scale = np.array(obj.scale, dtype=np.float64)
     if obj.type == 'EMPTY' and obj.instance_type == 'COLLECTION' and obj.instance_collection is not None:
         vertices, triangles, count = [], [], 0
@@ -125,7 +125,7 @@ def local_geometry(obj: bpy.types.Object) -> tuple[np.ndarray, np.ndarray]:
         co = np.empty(len(mesh.vertices) * 3)
         mesh.vertices.foreach_get("co", co)
         try:
-            check_finite(rpt_('Tile "{name}"').format(name=obj.name), mesh, co.reshape(-1, 3) * scale)
+            check_vertices(rpt_('Tile "{name}"').format(name=obj.name), mesh, co.reshape(-1, 3) * scale)
         except ValueError as error:
             raise KitError(str(error)) from None
         mesh.calc_loop_triangles()

@@ -18,8 +18,8 @@ def target_objects(collection: bpy.types.Collection) -> list[bpy.types.Object]:
 def read_targets(collection: bpy.types.Collection, depsgraph: bpy.types.Depsgraph) -> MeshArrays:
     """The evaluated meshes (modifiers, transforms) of the collection's mesh objects, as one triangle soup.
 
-    Objects without faces are skipped; ``ValueError`` when no object has any, or one has a vertex at NaN or
-    infinity.
+    Objects without faces are skipped; ``ValueError`` when no object has any, or one has a vertex at NaN,
+    infinity or beyond 1e9 m.
     """
     vertices: list[np.ndarray] = []
     triangles: list[np.ndarray] = []

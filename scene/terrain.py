@@ -9,6 +9,7 @@ import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core import fpmath
+from ..core.inputs import MAX_DISTANCE
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ def read_mesh(
     """The evaluated mesh of ``obj`` (modifiers applied) in world space.
 
     Raises ``ValueError`` for objects that are not meshes or whose evaluated mesh has no faces, and
-    :class:`GeometryError` for a vertex at NaN or infinity.
+    :class:`GeometryError` for a vertex at NaN, infinity or beyond ``MAX_DISTANCE``.
     """
     if obj.type != 'MESH':
         raise ValueError(rpt_('"{name}" is a {kind}, not a mesh: pick a mesh object as the terrain').format(
@@ -81,7 +82,7 @@ def read_mesh(
                 rpt_('Terrain "{name}" has no faces: add faces or pick another mesh').format(name=obj.name))
         with np.errstate(invalid="ignore", over="ignore"):  # a vertex at infinity: named just below
             vertices = world_vertices(mesh, evaluated.matrix_world)
-        check_finite(rpt_('Mesh "{name}"').format(name=obj.name), mesh, vertices)
+        check_vertices(rpt_('Mesh "{name}"').format(name=obj.name), mesh, vertices)
         triangles = np.empty(len(mesh.loop_triangles) * 3, dtype=np.int64)
         mesh.loop_triangles.foreach_get("vertices", triangles)
         weights = group_weights(evaluated, mesh, tuple(name for name in vertex_groups if name))
@@ -94,15 +95,23 @@ class GeometryError(ValueError):
     """A mesh Strew cannot use as it is; the message names the object, the face and the vertex."""
 
 
-def check_finite(name: str, mesh: bpy.types.Mesh, points: np.ndarray) -> None:
+def check_vertices(name: str, mesh: bpy.types.Mesh, points: np.ndarray) -> None:
     """Refuse (:class:`GeometryError` naming ``name``, the face and the vertex) a mesh whose ``points`` (its
-    vertices, moved into world or tile space) hold NaN or infinity, which no surface, footprint, distance or socket
-    can use."""
-    bad = np.flatnonzero(~np.isfinite(points).all(axis=1))
+    vertices, moved into world or tile space) hold NaN, infinity or a coordinate beyond ``MAX_DISTANCE``, which no
+    surface, footprint, distance or socket can use."""
+    finite = np.isfinite(points).all(axis=1)
+    far = np.zeros(len(points), dtype=bool)
+    far[finite] = (np.abs(points[finite]) > MAX_DISTANCE).any(axis=1)
+    bad = np.flatnonzero(~finite | far)
     if not len(bad):
         return
     vertex = int(bad[0])
-    where = ", ".join(f"{c:g}" for c in mesh.vertices[vertex].co)  # as the vertex panel shows it
+    if far[vertex]:
+        where = ", ".join(f"{c:g}" for c in points[vertex])
+        problem = rpt_("farther than {limit:g} m from the origin").format(limit=MAX_DISTANCE)
+    else:
+        where = ", ".join(f"{c:g}" for c in mesh.vertices[vertex].co)  # as the vertex panel shows it
+        problem = rpt_("not a finite point")
     corners = np.empty(len(mesh.loops), dtype=np.int64)
     mesh.loops.foreach_get("vertex_index", corners)
     starts = np.empty(len(mesh.polygons), dtype=np.int64)
@@ -110,10 +119,11 @@ def check_finite(name: str, mesh: bpy.types.Mesh, points: np.ndarray) -> None:
     loops = np.flatnonzero(corners == vertex)
     if len(loops):
         face = int(np.searchsorted(starts, loops[0], side="right") - 1)
-        raise GeometryError(rpt_("{name}: face {face} has a corner (vertex {vertex}) at ({where}), not a finite point; "
-                              "move or delete that vertex").format(name=name, face=face, vertex=vertex, where=where))
-    raise GeometryError(rpt_("{name}: vertex {vertex} is at ({where}), not a finite point; move or delete it").format(
-        name=name, vertex=vertex, where=where))
+        raise GeometryError(rpt_("{name}: face {face} has a corner (vertex {vertex}) at ({where}), {problem}; move or "
+                                 "delete that vertex").format(name=name, face=face, vertex=vertex, where=where,
+                                                              problem=problem))
+    raise GeometryError(rpt_("{name}: vertex {vertex} is at ({where}), {problem}; move or delete it").format(
+        name=name, vertex=vertex, where=where, problem=problem))
 
 
 def read_exclusions(
@@ -137,8 +147,8 @@ def read_exclusions(
                 continue
             with np.errstate(invalid="ignore", over="ignore"):  # a vertex at infinity: named just below
                 points = world_vertices(mesh, evaluated.matrix_world)
-            check_finite(rpt_('"{name}" (collection "{collection}")').format(name=obj.name, collection=collection.name),
-                         mesh, points)
+            named = rpt_('"{name}" (collection "{collection}")').format(name=obj.name, collection=collection.name)
+            check_vertices(named, mesh, points)
             xy = points[:, :2]
             edges = np.empty(len(mesh.edges) * 2, dtype=np.int64)
             mesh.edges.foreach_get("vertices", edges)

@@ -96,10 +96,12 @@ def _house(vertex: int, value: float, axis: int) -> tuple[bpy.types.Collection, 
     (0, 2, math.nan, "face 0 has a corner (vertex 0)"),
     (2, 1, -math.inf, "face 0 has a corner (vertex 2)"),
     (7, 0, math.nan, "vertex 7 is at"),  # a loose vertex: no face to name
+    (6, 0, 3.4e38, "face 1 has a corner (vertex 6)"),  # what Blender stores for "inf" typed into a field
+    (1, 1, -2e9, "face 0 has a corner (vertex 1)"),
 ])
 @pytest.mark.parametrize("role", ["exclusion_collection", "proximity_collection", "targets", "terrain"])
-def test_a_mesh_with_a_vertex_at_nan_or_infinity_is_named_with_its_face(vertex: int, axis: int, value: float,
-                                                                        where: str, role: str) -> None:
+def test_a_mesh_with_a_vertex_at_nan_infinity_or_far_away_is_named_with_its_face(
+        vertex: int, axis: int, value: float, where: str, role: str) -> None:
     """Exclude, Proximity, Targets or the terrain itself: one line naming the object, the face and the vertex."""
     scene = bpy.context.scene
     scene.strew.terrain = make_terrain(size=20.0, subdivisions=4, displace=0.0)
@@ -116,5 +118,6 @@ def test_a_mesh_with_a_vertex_at_nan_or_infinity_is_named_with_its_face(vertex: 
     assert "\n" not in message and "Traceback" not in message, message
     named = '"House" (collection "Houses")' if role.endswith("_collection") else 'Mesh "House"'
     assert f"{named}: {where}" in message and f"({shown})" in message, message
-    assert "not a finite point" in message and "move or delete" in message, message
+    problem = "not a finite point" if not math.isfinite(value) else "farther than 1e+09 m from the origin"
+    assert problem in message and "move or delete" in message, message
     assert scene_snapshot() == before

@@ -139,12 +139,13 @@ def test_detect_sockets_refuses_rasters_beyond_the_memory_budget_at_once(scale: 
 
 
 @pytest.mark.parametrize(("vertex", "axis", "value", "where"), [
-    (4, 2, math.nan, "face 0 has a corner (vertex 4) at (0, 0, nan)"),
-    (0, 0, math.inf, "face 0 has a corner (vertex 0) at (inf, -1, 0)"),
-    (2, 1, math.nan, "face 1 has a corner (vertex 2) at (1, nan, 0)"),
-    (5, 1, -math.inf, "vertex 5 is at (0.5, -inf, 0.5)"),  # a loose vertex: no face to name
+    (4, 2, math.nan, "face 0 has a corner (vertex 4) at (0, 0, nan), not a finite point"),
+    (0, 0, math.inf, "face 0 has a corner (vertex 0) at (inf, -1, 0), not a finite point"),
+    (2, 1, math.nan, "face 1 has a corner (vertex 2) at (1, nan, 0), not a finite point"),
+    (5, 1, -math.inf, "vertex 5 is at (0.5, -inf, 0.5), not a finite point"),  # a loose vertex: no face to name
+    (4, 2, 3e38, "face 0 has a corner (vertex 4) at (0, 0, 3e+38), farther than 1e+09 m from the origin"),
 ])
-def test_a_tile_with_a_vertex_at_nan_or_infinity_is_named_with_its_face(vertex: int, axis: int, value: float,
+def test_a_tile_with_a_vertex_at_nan_infinity_or_far_away_is_named_with_its_face(vertex: int, axis: int, value: float,
                                                                         where: str) -> None:
     kit = road_kit()
     del kit["strew_cell_size"]  # the cell from the tiles' bounds: every vertex counts
@@ -163,5 +164,5 @@ def test_a_tile_with_a_vertex_at_nan_or_infinity_is_named_with_its_face(vertex: 
         with pytest.raises(RuntimeError) as failure:
             operator(**options)
         message = str(failure.value).strip()
-        assert "\n" not in message and f'Tile "turn": {where}, not a finite point' in message, message
+        assert "\n" not in message and f'Tile "turn": {where}; move or delete' in message, message
     assert _labels(kit) == before and not any(c.get("strew_owner") == "room" for c in bpy.data.collections)
