@@ -99,14 +99,11 @@ def check_vertices(name: str, mesh: bpy.types.Mesh, points: np.ndarray) -> None:
     """Refuse (:class:`GeometryError` naming ``name``, the face and the vertex) a mesh whose ``points`` (its
     vertices, moved into world or tile space) hold NaN, infinity or a coordinate beyond ``MAX_DISTANCE``, which no
     surface, footprint, distance or socket can use."""
-    finite = np.isfinite(points).all(axis=1)
-    far = np.zeros(len(points), dtype=bool)
-    far[finite] = (np.abs(points[finite]) > MAX_DISTANCE).any(axis=1)
-    bad = np.flatnonzero(~finite | far)
-    if not len(bad):
+    low, high = float(points.min(initial=0.0)), float(points.max(initial=0.0))  # NaN if any is NaN
+    if low >= -MAX_DISTANCE and high <= MAX_DISTANCE:
         return
-    vertex = int(bad[0])
-    if far[vertex]:
+    vertex = int(np.flatnonzero(~(np.abs(points) <= MAX_DISTANCE).all(axis=1))[0])  # NaN compares False
+    if np.isfinite(points[vertex]).all():
         where = ", ".join(f"{c:g}" for c in points[vertex])
         problem = rpt_("farther than {limit:g} m from the origin").format(limit=MAX_DISTANCE)
     else:
