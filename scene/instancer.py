@@ -145,7 +145,7 @@ def write_point_instancer(
     mark(mesh, OWNER, **layer.marks)
     origin = origin_of(points.positions)
     mesh.vertices.add(len(points))
-    mesh.vertices.foreach_set("co", (points.positions - origin).astype(np.float32).ravel())
+    mesh.vertices.foreach_set("co", offsets(points.positions, origin).ravel())
     _set_attribute(mesh, PREFAB_ATTRIBUTE, 'INT', "value", points.prefab_index.astype(np.int32))
     _set_attribute(mesh, ROTATION_ATTRIBUTE, 'FLOAT_VECTOR', "vector", points.rotations.astype(np.float32))
     _set_attribute(mesh, SCALE_ATTRIBUTE, 'FLOAT', "value", points.scales.astype(np.float32))
@@ -162,14 +162,25 @@ def write_point_instancer(
 
 
 def origin_of(positions: np.ndarray) -> np.ndarray:
-    """Where a layer's output object stands: the centre of its points' bounding box in whole metres, exact in
-    float32 (Blender's precision for locations and vertices), so the points' float32 offsets from it stay small
-    and precise however far from the world origin the points lie."""
+    """Where a layer's output object stands: the centre of its points' bounding box (of every 1 in N points for
+    large N) in whole metres, exact in float32 (Blender's precision for locations and vertices), so the points'
+    float32 offsets from it stay small and precise however far from the world origin the points lie."""
     if not len(positions):
         return np.zeros(3)
-    columns = positions.T  # one column at a time: numpy reduces an (N, 3) array along axis 0 twenty times slower
-    centre = np.array([(column.min() + column.max()) / 2.0 for column in columns])
+    sample = positions[::max(1, len(positions) // 4096)].T  # by column: an axis-0 reduction is 20 times slower
+    centre = np.array([(column.min() + column.max()) / 2.0 for column in sample])
     return np.round(centre).astype(np.float32).astype(np.float64)
+
+
+def offsets(positions: np.ndarray, origin: np.ndarray) -> np.ndarray:
+    """``positions - origin`` as float32, computed in float64 a block at a time (half the time of one pass)."""
+    out = np.empty(positions.shape, dtype=np.float32)
+    for start in range(0, len(positions), _BLOCK):
+        out[start:start + _BLOCK] = positions[start:start + _BLOCK] - origin
+    return out
+
+
+_BLOCK = 8192
 
 
 def world_positions(objects: Sequence[bpy.types.Object]) -> np.ndarray:
