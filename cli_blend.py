@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from . import ensure_registered
+from . import cli_interrupt, ensure_registered
 from .cli_files import CliError, make_parents, readable_blend, writable_blend
 
 SAVED: list[Path] = []
@@ -28,11 +28,12 @@ def save_blend(target: Path) -> Path:
     import bpy
 
     make_parents(target)
-    try:
-        bpy.ops.wm.save_as_mainfile(filepath=str(target), check_existing=False)
-    except RuntimeError as error:
-        raise CliError(f"{target}: could not be saved ({blender_message(error)})") from error
-    SAVED.append(target)
+    with cli_interrupt.deferred():
+        try:
+            bpy.ops.wm.save_as_mainfile(filepath=str(target), check_existing=False)
+        except RuntimeError as error:
+            raise CliError(f"{target}: could not be saved ({blender_message(error)})") from error
+        SAVED.append(target)
     return target
 
 

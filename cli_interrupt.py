@@ -20,6 +20,8 @@ from types import FrameType
 EXIT_CODE = 130
 """What a shell reports for a command ended by SIGINT (128 + 2)."""
 
+_HELD: list[bool] = []
+"""One entry per open :func:`deferred` block: whether Ctrl+C came during it."""
 _LINES: list[str] = []
 """The line of each open :func:`saying` block (the innermost one is printed)."""
 
@@ -32,6 +34,9 @@ def message(saved: list[str]) -> str:
 
 
 def _on_interrupt(_signum: int, _frame: FrameType | None) -> None:
+    if _HELD:  # inside deferred(): its end ends the process
+        _HELD[-1] = True
+        return
     from .cli_blend import SAVED
     from .core.pool import close_kept_pool
 
@@ -68,3 +73,16 @@ def saying(line: str) -> Iterator[None]:
         yield
     finally:
         _LINES.pop()
+
+
+@contextmanager
+def deferred() -> Iterator[None]:
+    """Ctrl+C during this block (saving a file and noting it) takes effect right after it, so the line printed
+    names what was saved."""
+    _HELD.append(False)
+    try:
+        yield
+    finally:
+        came = _HELD.pop()
+        if came:
+            _on_interrupt(signal.SIGINT, None)

@@ -127,3 +127,18 @@ def test_ctrl_c_while_a_file_is_written_removes_it(tmp_path: Path) -> None:
     assert done.returncode == 130, done.stderr[-3000:]
     assert done.stderr.strip().splitlines() == [NOTHING_SAVED]
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_while_saving_waits_for_the_save_and_names_it(tmp_path: Path) -> None:
+    script = (
+        "import os, signal, time\nfrom pathlib import Path\nfrom strew import cli_interrupt\n"
+        "from strew.cli_blend import SAVED\n"
+        "with cli_interrupt.watching():\n    with cli_interrupt.deferred():\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n        time.sleep(0.5)\n"
+        "        SAVED.append(Path('out.blend'))\n"
+        "    print('not reached')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 130, done.stderr[-3000:]
+    assert done.stderr.strip().splitlines() == ["strew: interrupted (Ctrl+C) after saving out.blend"]
+    assert "not reached" not in done.stdout
