@@ -13,7 +13,6 @@ import dataclasses
 import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
-from mathutils import Matrix
 
 from ..core.modes import RoomOutput
 from ..core.wfc import Contradiction, regenerate
@@ -43,22 +42,6 @@ def _unchanged_objects(collection: bpy.types.Collection, same: np.ndarray
             if same[x, y, z]:
                 kept[(x, y, z)] = obj
     return kept
-
-
-def _parenting(collection: bpy.types.Collection) -> tuple[bpy.types.Object, Matrix, Matrix] | None:
-    """The parent of an Instances room's object, with its parent inverse and own transform, when it has one."""
-    obj = room_instancer(collection)
-    if obj is None or obj.parent is None:
-        return None
-    return obj.parent, obj.matrix_parent_inverse.copy(), obj.matrix_basis.copy()
-
-
-def _parent_instancer(collection: bpy.types.Collection | None, parent: bpy.types.Object, inverse: Matrix,
-                      basis: Matrix) -> None:
-    """Give the rewritten room's object the parent the old one had, so it keeps following it."""
-    obj = room_instancer(collection)
-    if obj is not None:
-        obj.parent, obj.matrix_parent_inverse, obj.matrix_basis = parent, inverse, basis
 
 
 def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max) -> RoomResult:
@@ -100,14 +83,12 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
         raise RoomError(rpt_("No room found: {error}").format(error=error)) from error
     plan = Plan(kit, rules, np.asarray(new).reshape(shape), 0, 0)
     destination = params.destination
-    if frame.moved_from(origin):
-        destination = dataclasses.replace(destination, matrix=tuple(float(v) for v in frame.matrix.ravel()))
+    if frame.moved_from(origin) or frame.parent is not None:
+        destination = dataclasses.replace(destination, matrix=tuple(float(v) for v in frame.matrix.ravel()),
+                                          parent=frame.parent)
     same = plan.grid == grid
     kept = _unchanged_objects(collection, same) if mode == RoomOutput.OBJECTS else {}
-    parenting = _parenting(collection)
     for _ in build_steps(scene, plan, destination, kept):
         pass
-    if parenting is not None:
-        _parent_instancer(room_collection(scene, params.room_name), *parenting)
     changed = int((~same).sum())
     return RoomResult(params.room_name, changed, len({rules.tiles[v] for v in np.unique(plan.grid)}), 0, 0)

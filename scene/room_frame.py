@@ -1,13 +1,15 @@
 """Where an assembled room stands: its cell grid's world matrix, for Pick Box and Regenerate Box.
 
 Assemble Room puts cell ``c``'s tile origin at ``origin + size * c``; the user may then move, turn or scale the
-room (its instancer object, or all its real objects together). The frame follows: the instancer's world matrix,
-or the matrix most real objects agree on, so a tile moved by hand does not move the room.
+room (its instancer object, or all its real objects together) or parent it to something. The frame follows: the
+instancer's world matrix, or the matrix most real objects agree on, so a tile moved by hand does not move the
+room; and the parent the room's object (or most of its tiles) follows.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 
 import bpy
@@ -42,6 +44,7 @@ class RoomFrame:
     matrix: np.ndarray  # (4, 4)
     size: np.ndarray  # (3,)
     shape: tuple[int, int, int]
+    parent: bpy.types.Object | None = None  # what the room follows: its object's parent, or most tiles'
 
     def cell_at(self, point) -> tuple[int, int, int] | None:
         """The cell that holds a world point, or None outside the room."""
@@ -113,7 +116,9 @@ def room_frame(collection: bpy.types.Collection) -> RoomFrame | None:
         _tiles_matrix(collection, size))
     if matrix is None:
         matrix = _translation(origin)
-    return RoomFrame(matrix, size, (shape[0], shape[1], shape[2]))
+    parents = Counter(obj.parent for obj in collection.objects if is_owned(obj, OWNER))
+    parent = instancer.parent if instancer is not None else (parents.most_common(1)[0][0] if parents else None)
+    return RoomFrame(matrix, size, (shape[0], shape[1], shape[2]), parent)
 
 
 def cell_at(collection: bpy.types.Collection, point) -> tuple[int, int, int] | None:

@@ -69,10 +69,17 @@ class Destination:
     origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
     output: RoomOutput = RoomOutput.INSTANCES
     matrix: tuple[float, ...] | None = None
+    parent: bpy.types.Object | None = None  # what the room's objects follow, where they stand
 
     def frame(self) -> Matrix | None:
         """The room's world matrix when it was moved (else the room stands at ``origin``, unturned)."""
         return None if self.matrix is None else Matrix(np.reshape(self.matrix, (4, 4)).tolist())
+
+    def follow(self, obj: bpy.types.Object) -> None:
+        """Parent ``obj`` to the room's parent, if any, where it stands (as Ctrl P keeps the transform)."""
+        if self.parent is not None:
+            obj.parent = self.parent
+            obj.matrix_parent_inverse = self.parent.matrix_world.inverted_safe()
 
 
 @dataclass(frozen=True)
@@ -157,6 +164,7 @@ def write_instances(staging: bpy.types.Collection, plan: Plan, params: Destinati
         obj.location = params.origin
     else:
         obj.matrix_world = frame
+    params.follow(obj)
     set_instancer_modifier(obj, room_node_group(), tile_set)
     staging.objects.link(obj)
     staging[TILE_SET_KEY] = tile_set
@@ -191,6 +199,7 @@ def write_objects(staging: bpy.types.Collection, plan: Plan, params: Destination
                   else frame @ Matrix.Translation((cell_size * (x, y, z)).tolist()))
             matrix = at @ turns[int(rotations[i])] @ Matrix.Diagonal((*source.scale, 1.0))
             obj.matrix_world = matrix @ flip if mirrored[i] else matrix
+            params.follow(obj)
             mark(obj, OWNER, **{ROOM_KEY: params.room_name, CELL_KEY: (x, y, z), TILE_KEY: source.name,
                                 ROTATION_KEY: int(rotations[i]), MIRROR_KEY: bool(mirrored[i])})
         yield min(1.0, (start + BUILD_BATCH) / max(1, len(cells)))

@@ -103,30 +103,37 @@ def test_regenerate_box_and_pick_box_keep_a_room_where_the_user_moved_and_turned
                        atol=1e-4)
 
 
-def test_regenerate_box_keeps_the_parent_a_user_gave_the_room() -> None:
+@pytest.mark.parametrize("output", ['INSTANCES', 'OBJECTS'])
+def test_regenerate_box_keeps_the_parent_a_user_gave_the_room(output: str) -> None:
     from mathutils import Matrix
 
     kit = road_kit()
     settings = bpy.context.scene.strew.room
-    settings.kit, settings.size, settings.seed = kit, (6, 5, 1), 1
+    settings.kit, settings.size, settings.seed, settings.output = kit, (6, 5, 1), 1, output
     assert bpy.ops.strew.assemble_room() == {'FINISHED'}
     building = bpy.data.objects.new("Building", None)
     bpy.context.scene.collection.objects.link(building)
     building.location = (10.0, 0.0, 0.0)
-    room = room_collection().objects[0]
-    room.parent = building
-    room.matrix_parent_inverse = building.matrix_world.inverted()  # parented where it stands, as Ctrl P does
+    bpy.context.view_layer.update()
+    for obj in room_collection().objects:  # parented where they stand, as Ctrl P does
+        obj.parent = building
+        obj.matrix_parent_inverse = building.matrix_world.inverted()
     building.rotation_euler.z = math.radians(30)
     bpy.context.view_layer.update()
-    placed = np.array(room.matrix_world)
+    before = {cell: np.array(placed.matrix_world) for cell, (_t, _r, placed) in read_room().items()}
     assert bpy.ops.strew.regenerate_room_box(box_min=(1, 1, 0), box_max=(4, 3, 0), seed=5) == {'FINISHED'}
     bpy.context.view_layer.update()
-    room = room_collection().objects[0]
-    assert room.parent == building and np.allclose(np.array(room.matrix_world), placed, atol=1e-5)
-    building.location.y += 7.0  # and it still follows the building
+    assert all(obj.parent == building for obj in room_collection().objects)
+    after = read_room()
+    for cell, (_tile, rotation, placed) in after.items():  # each tile where its cell stood, turned by its turn
+        turned = Matrix.Rotation(math.radians(30 + rotation), 4, 'Z').to_3x3()
+        assert np.allclose(placed.matrix_world[:3, 3], before[cell][:3, 3], atol=1e-5), cell
+        assert np.allclose(placed.matrix_world[:3, :3], np.array(turned), atol=1e-5), cell
+    building.location.y += 7.0  # and the whole room still follows the building
     bpy.context.view_layer.update()
-    assert np.allclose(np.array(room.matrix_world), np.array(Matrix.Translation((0.0, 7.0, 0.0))) @ placed,
-                       atol=1e-5)
+    moved = read_room()
+    assert all(np.allclose(moved[c][2].matrix_world[:3, 3], after[c][2].matrix_world[:3, 3] + (0.0, 7.0, 0.0),
+                           atol=1e-5) for c in after)
 
 
 def _vector(values):
