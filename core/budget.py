@@ -1,8 +1,9 @@
 """Memory budgets: a job whose arrays would not fit is refused before it allocates, with its size and the fix.
 
-The one refusal every costly job goes through: the sampler's background grid (:mod:`.poisson.budget`, counted in
-points against ``max_points``), the WFC grid (``memory_budget``), Detect Sockets' side rasters and an mxgmn
-tileset's adjacency. An estimate is a float (it may be ``inf`` or ``nan``, never an overflow) from sizes alone.
+The one refusal of every job whose bytes are estimated: the WFC grid (``memory_budget``), Detect Sockets' side
+rasters and an mxgmn tileset's adjacency. The sampler counts its budget in points (``max_points``, see
+:mod:`.poisson.budget`) and states the memory they take with :func:`size_text`. An estimate comes from sizes
+alone, as a float (``inf`` or ``nan`` when beyond any machine) or an exact int, never by allocating.
 """
 
 from __future__ import annotations
