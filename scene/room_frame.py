@@ -8,13 +8,11 @@ room; and the parent the room's object (or most of its tiles) follows.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass
 
 import bpy
 import numpy as np
-from mathutils import Matrix, Vector
 
 from ..core import fpmath
 from .ownership import is_owned
@@ -72,29 +70,56 @@ class RoomFrame:
         return [(float(x), float(y), float(z)) for x, y, z in fpmath.transform(np.array(local), self.matrix)]
 
 
+SAMPLE = 512  # tiles a Real Objects room's frame is read from, evenly spread: enough for a clear majority
+
+
+def _sample(count: int) -> list[int]:
+    """At most ``SAMPLE`` indices spread evenly over ``count`` objects (all of them in a smaller room)."""
+    return list(range(count)) if count <= SAMPLE else np.linspace(0, count - 1, SAMPLE).round().astype(int).tolist()
+
+
+_TURNS = {0: (1.0, 0.0), 90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}  # exact cos, sin of each turn
+
+
 def _tiles_matrix(collection: bpy.types.Collection, size: np.ndarray) -> np.ndarray | None:
-    """The room matrix most of a Real Objects room's tiles agree on (each tile's world matrix less its cell's
-    offset, turn, mirror and its kit tile's scale), or None when no tile tells."""
-    frames = []
-    flip = Matrix.Diagonal((-1.0, 1.0, 1.0, 1.0))
-    for obj in collection.objects:
-        source = bpy.data.objects.get(str(obj.get(TILE_KEY, ""))) if CELL_KEY in obj else None
-        if source is None or not is_owned(obj, OWNER):
+    """The room matrix most of a Real Objects room's tiles (an even sample of them) agree on: each tile's world
+    matrix less its cell's offset, turn, mirror and its kit tile's scale; None when no tile tells."""
+    objects = collection.objects
+    flat = np.empty(len(objects) * 16, dtype=np.float32)
+    objects.foreach_get("matrix_world", flat)
+    worlds = flat.astype(np.float64).reshape(-1, 4, 4).transpose(0, 2, 1)  # stored column by column
+    sources: dict[str, tuple[float, ...] | None] = {}
+    rows, offsets, turns, scales = [], [], [], []
+    for row in _sample(len(objects)):
+        obj = objects[row]
+        if CELL_KEY not in obj or not is_owned(obj, OWNER):
             continue
-        cell = Vector(size * np.asarray(tuple(obj[CELL_KEY]), dtype=np.float64))
-        placed = (Matrix.Translation(cell) @ Matrix.Rotation(math.radians(int(obj[ROTATION_KEY])), 4, 'Z')
-                  @ Matrix.Diagonal((*source.scale, 1.0)))
-        if bool(obj.get(MIRROR_KEY, False)):
-            placed = placed @ flip
-        if abs(placed.determinant()) > 0.0:
-            frames.append(np.array(obj.matrix_world @ placed.inverted(), dtype=np.float64))
-    if not frames:
+        name = str(obj.get(TILE_KEY, ""))
+        if name not in sources:  # a few kit tiles for thousands of placed ones: look each up once
+            source = bpy.data.objects.get(name)
+            sources[name] = None if source is None else tuple(float(c) for c in source.scale)
+        scale, turn = sources[name], _TURNS.get(int(obj.get(ROTATION_KEY, -1)))
+        if scale is None or turn is None or 0.0 in scale:
+            continue
+        rows.append(row)
+        offsets.append(tuple(obj[CELL_KEY]))
+        turns.append(turn)
+        scales.append((-scale[0] if bool(obj.get(MIRROR_KEY, False)) else scale[0], scale[1], scale[2]))
+    if not rows:
         return None
-    stacked = np.stack(frames)
-    scale = np.concatenate([np.ones(3), np.full(1, float(size.max()))])  # rotation columns, then translation
-    keys = np.round(stacked[:, :3, :] / (_ALIKE * scale)).astype(np.int64).reshape(len(frames), -1)
+    cos, sin = np.array(turns).T
+    zero, one = np.zeros(len(rows)), np.ones(len(rows))
+    unturn = np.stack([np.stack([cos, sin, zero], -1), np.stack([-sin, cos, zero], -1),
+                       np.stack([zero, zero, one], -1)], 1)  # the turns undone
+    inverse = unturn / np.asarray(scales)[:, :, None]  # then the scale and the mirror: (turn · scale · mirror)⁻¹
+    undo = np.tile(np.eye(4), (len(rows), 1, 1))
+    undo[:, :3, :3] = inverse
+    undo[:, :3, 3] = -np.einsum("nij,nj->ni", inverse, size * np.asarray(offsets, dtype=np.float64))
+    frames = worlds[rows] @ undo
+    units = np.concatenate([np.ones(3), np.full(1, float(size.max()))])  # rotation columns, then translation
+    keys = np.round(frames[:, :3, :] / (_ALIKE * units)).astype(np.int64).reshape(len(frames), -1)
     _unique, group, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
-    return stacked[int(np.flatnonzero(group.ravel() == int(np.argmax(counts)))[0])]
+    return frames[int(np.flatnonzero(group.ravel() == int(np.argmax(counts)))[0])]
 
 
 def room_instancer(collection: bpy.types.Collection | None) -> bpy.types.Object | None:
@@ -116,7 +141,8 @@ def room_frame(collection: bpy.types.Collection) -> RoomFrame | None:
         _tiles_matrix(collection, size))
     if matrix is None:
         matrix = _translation(origin)
-    parents = Counter(obj.parent for obj in collection.objects if is_owned(obj, OWNER))
+    objects = collection.objects
+    parents = Counter(objects[row].parent for row in _sample(len(objects)) if is_owned(objects[row], OWNER))
     parent = instancer.parent if instancer is not None else (parents.most_common(1)[0][0] if parents else None)
     return RoomFrame(matrix, size, (shape[0], shape[1], shape[2]), parent)
 
