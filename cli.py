@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from . import cli_farm, cli_interrupt, cli_room, ensure_registered
-from .cli_blend import SAVED, add_output_options, input_output, open_blend, save_blend
+from .cli_blend import add_output_options, input_output, open_blend, save_blend
 from .cli_files import CliError, readable_blend, writable_blend, writable_folder
 from .core.inputs import bounded
 from .core.modes import DensityMode
@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"strew: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(cli_interrupt.message([str(path) for path in SAVED]), file=sys.stderr)
+        print(cli_interrupt.message([str(path) for path in cli_interrupt.SAVED]), file=sys.stderr)
         return cli_interrupt.EXIT_CODE
 
 

@@ -8,9 +8,6 @@ from pathlib import Path
 from . import cli_interrupt, ensure_registered
 from .cli_files import CliError, make_parents, readable_blend, writable_blend
 
-SAVED: list[Path] = []
-"""The files this command saved so far (an interrupt's message names them)."""
-
 
 def open_blend(source: Path) -> None:
     """Open ``source`` (checked by :func:`~strew.cli_files.readable_blend`) with Strew registered."""
@@ -33,7 +30,7 @@ def save_blend(target: Path) -> Path:
             bpy.ops.wm.save_as_mainfile(filepath=str(target), check_existing=False)
         except RuntimeError as error:
             raise CliError(f"{target}: could not be saved ({blender_message(error)})") from error
-        SAVED.append(target)
+        cli_interrupt.SAVED.append(target)
     return target
 
 

@@ -15,11 +15,14 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import FrameType
 
 EXIT_CODE = 130
 """What a shell reports for a command ended by SIGINT (128 + 2)."""
 
+SAVED: list[Path] = []
+"""The files this command saved so far (the line names them)."""
 _HELD: list[bool] = []
 """One entry per open :func:`deferred` block: whether Ctrl+C came during it."""
 _LINES: list[str] = []
@@ -37,7 +40,6 @@ def _on_interrupt(_signum: int, _frame: FrameType | None) -> None:
     if _HELD:  # inside deferred(): its end ends the process
         _HELD[-1] = True
         return
-    from .cli_blend import SAVED
     from .core.pool import close_kept_pool
 
     print(_LINES[-1] if _LINES else message([str(path) for path in SAVED]), file=sys.stderr)

@@ -132,10 +132,9 @@ def test_ctrl_c_while_a_file_is_written_removes_it(tmp_path: Path) -> None:
 def test_ctrl_c_while_saving_waits_for_the_save_and_names_it(tmp_path: Path) -> None:
     script = (
         "import os, signal, time\nfrom pathlib import Path\nfrom strew import cli_interrupt\n"
-        "from strew.cli_blend import SAVED\n"
         "with cli_interrupt.watching():\n    with cli_interrupt.deferred():\n"
         "        os.kill(os.getpid(), signal.SIGINT)\n        time.sleep(0.5)\n"
-        "        SAVED.append(Path('out.blend'))\n"
+        "        cli_interrupt.SAVED.append(Path('out.blend'))\n"
         "    print('not reached')\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)
