@@ -26,13 +26,13 @@ from ..core.chunks import ChunkGrid, concat
 from ..core.modes import SurfaceMode
 from ..core.poisson import Samples
 from ..core.scatter import LayerPoints, LayerSpec, chunk_work, place_chunk, sample_chunk, scatter_layer
+from ..core.scatter.points import POINT_ARRAYS
 from ..core.terrain import TerrainLookup
 from . import layer_fields, layer_surface, scatter_job, scatter_spec
 from .instances import PointSet
 from .layer_points import painted_points
 from .scatter_spec import LayerInput
 
-ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales")
 STAMP = "job"
 """The array of a part file that holds the fingerprint of the job that computed it."""
 PROBES = 64
@@ -144,7 +144,7 @@ def _load(parts: Path, job: FarmJob, number: int, chunk: int) -> LayerPoints:
     try:
         with np.load(path) as data:
             stamp = str(data[STAMP]) if STAMP in data.files else ""
-            arrays = {name: data[name] for name in ARRAYS}
+            arrays = {name: data[name] for name in POINT_ARRAYS}
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise scatter_job.ScatterError(rpt_("Part file {path} is damaged ({reason}): {again} again").format(
@@ -159,7 +159,7 @@ def _load(parts: Path, job: FarmJob, number: int, chunk: int) -> LayerPoints:
 def _save(parts: Path, job: FarmJob, number: int, chunk: int, points: LayerPoints) -> None:
     path = _part(parts, number, chunk)
     path.parent.mkdir(parents=True, exist_ok=True)
-    arrays: dict[str, Any] = {name: getattr(points, name) for name in ARRAYS}
+    arrays: dict[str, Any] = {name: getattr(points, name) for name in POINT_ARRAYS}
     arrays[STAMP] = np.array(job.fingerprint)
     replace_whole(path, lambda temporary: np.savez(temporary, **arrays))
 
@@ -187,7 +187,7 @@ def _layer_points(parts: Path, job: FarmJob, number: int) -> PointSet:
     """A layer's points from its part files, then its painted instances (as the Scatter job writes them)."""
     chunks = [0] if job.specs[number].tile_size is not None else range(job.grids[number].count)
     pieces = [_load(parts, job, number, chunk) for chunk in chunks]
-    arrays: dict[str, Any] = {name: np.concatenate([getattr(p, name) for p in pieces]) for name in ARRAYS}
+    arrays: dict[str, Any] = {name: np.concatenate([getattr(p, name) for p in pieces]) for name in POINT_ARRAYS}
     sampled = PointSet.of(LayerPoints(**arrays), False)
     painted = job.painted[number]
     return sampled if painted is None else PointSet.join(sampled, painted)
