@@ -18,7 +18,7 @@ from bpy.props import (
 from ..core.inputs import MAX_DISTANCE
 from ..core.modes import DensityMode, OutputMode, SurfaceMode
 from ..core.pool import close_kept_pool, default_workers
-from ..core.scatter.spec import DEFAULT_CHUNK_SIZE, MIN_CHUNK_SIZE
+from ..core.scatter.spec import DEFAULT_CHUNK_SIZE, MAX_SCALE, MIN_CHUNK_SIZE
 from . import hooks
 from .layer_look import (
     LayerCameraSettings,
@@ -167,8 +167,8 @@ class StrewLayer(LayerCameraSettings, LayerDisplaySettings, LayerVarietySettings
     )
     random_yaw: BoolProperty(name="Random Yaw", description="Turn each instance randomly about its up axis",
                              default=True)
-    scale_min: FloatProperty(name="Scale Min", default=0.85, min=0.001, soft_max=10.0)
-    scale_max: FloatProperty(name="Scale Max", default=1.15, min=0.001, soft_max=10.0)
+    scale_min: FloatProperty(name="Scale Min", default=0.85, min=0.001, max=MAX_SCALE, soft_max=10.0)
+    scale_max: FloatProperty(name="Scale Max", default=1.15, min=0.001, max=MAX_SCALE, soft_max=10.0)
 
     # Output
     output_mode: EnumProperty(name="Output", items=OUTPUT_MODES,

@@ -24,6 +24,9 @@ DEFAULT_CHUNK_SIZE = 512.0
 """Side of the square chunks a large terrain is sampled in (world units), unless a layer sets its own."""
 MAX_SLOPE = math.pi / 2
 """The steepest Max Slope a layer takes (radians): a vertical wall."""
+MAX_SCALE = 1e6
+"""The largest instance scale a layer takes (a million times the prefab): a typed "inf" (3.4e38) would overflow the
+instance matrices."""
 MIN_CHUNK_SIZE = 1.0
 """The smallest chunk side a scene's setting takes (smaller ones only add work per chunk)."""
 
@@ -114,6 +117,7 @@ def _validate(spec: LayerSpec) -> None:
     low, high = _pair("scale_range", spec.scale_range)
     if not 0 < low <= high:
         raise ValueError(f"scale_range must satisfy 0 < min ≤ max, got {spec.scale_range}")
+    inputs.bounded(high, "scale_range", 0.0, MAX_SCALE)
     if spec.height_range is not None:
         low, high = _pair("height_range", spec.height_range)
         if not low <= high:

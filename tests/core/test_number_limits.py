@@ -82,6 +82,13 @@ def test_height_ranges_beyond_the_limit_are_refused(ends: tuple[float, float]) -
     _one_line(error, "height_range")
 
 
+@pytest.mark.parametrize("scales", [(1.0, 1e7), (1.0, FLT_MAX), (1e21, 1e21), (1.0, INF), (1.0, NAN)], ids=repr)
+def test_scales_beyond_the_limit_are_refused(scales: tuple[float, float]) -> None:
+    with pytest.raises(ValueError) as error:
+        LayerSpec(min_radius=1.0, scale_range=scales)
+    _one_line(error, "scale_range")
+
+
 def _plane(size: float = 50.0) -> TerrainLookup:
     vertices = np.array([[0, 0, 0], [size, 0, 0], [size, size, 0], [0, size, 0]], dtype=float)
     return TerrainLookup(vertices, np.array([[0, 1, 2], [0, 2, 3]]))
