@@ -13,6 +13,8 @@ import math
 
 import bpy
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scenes import scene_snapshot
 from small_scenes import scatter_scene
 
@@ -152,3 +154,33 @@ def test_presets_with_numbers_out_of_range_are_refused(key: str, value: float) -
     with pytest.raises(RuntimeError, match=f"setting '{key}': .* is outside"):
         bpy.ops.strew.preset_load(preset="Edge")
     assert len(bpy.context.scene.strew.layers) == 0
+
+
+def test_fuzz_preset_numbers() -> None:
+    """Any number in a preset's layer: it loads when its setting takes it, else one line and no layer added."""
+    presets = importlib.import_module("bl_ext.strew_dev.strew.scene.presets")
+    struct = _struct("StrewLayer")
+    keys = [p.identifier for p in struct.properties if p.type in ('FLOAT', 'INT') and not p.is_readonly
+            and not p.is_array]
+    numbers = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-2**40, 2**40),
+                        st.sampled_from([FLT_MAX, -FLT_MAX, 1e9, 1e9 + 1e3, 2**31, 2**31 - 1, 0, -0.0]))
+
+    @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+    @given(key=st.sampled_from(keys), value=numbers)
+    def run(key: str, value: float) -> None:
+        layers = bpy.context.scene.strew.layers
+        layers.clear()
+        doc = {"format": "strew-layer-preset", "version": 1, "name": "Fuzz", "layers": [{"name": "F", key: value}]}
+        (presets.user_folder() / "Fuzz.json").write_text(json.dumps(doc))
+        prop = struct.properties[key]
+        fits = (not isinstance(value, float) or prop.type == 'FLOAT') and prop.hard_min <= value <= prop.hard_max
+        if fits:
+            assert bpy.ops.strew.preset_load(preset="Fuzz") == {'FINISHED'}
+            assert len(layers) == 1
+        else:
+            with pytest.raises(RuntimeError) as error:
+                bpy.ops.strew.preset_load(preset="Fuzz")
+            assert "\n" not in str(error.value).strip() and f"setting '{key}'" in str(error.value)
+            assert len(layers) == 0
+
+    run()
