@@ -8,6 +8,7 @@ import time
 
 from .cli_blend import add_output_options, blender_message, input_output, open_blend, save_blend
 from .cli_files import CliError
+from .core.inputs import bounded
 from .core.modes import RoomOutput
 from .core.wfc.room import ROOM_HEURISTICS
 
@@ -52,19 +53,19 @@ def _check_cell_size(args: argparse.Namespace) -> None:
 
 
 def _check_numbers(options: dict[str, object]) -> None:
-    """The numbers, checked against the ranges of the operator's properties: NaN and numbers Blender cannot hold
-    are refused in one line (the room checks the rest, e.g. a size of 0, and reports them as its error)."""
+    """The numbers, checked against the ranges of the operator's properties before any work: NaN and numbers
+    Blender cannot hold are refused in one line. The operator's lower bounds are soft (a script's value below is
+    the room's own error); here they count, so the line says the whole range."""
     import bpy
-
-    from .properties.numbers import check_value
 
     declared = bpy.ops.strew.assemble_room.get_rna_type().properties
     try:
         for key, value in options.items():
             prop = declared[key]
             if prop.type in ('FLOAT', 'INT'):
+                low = max(prop.hard_min, prop.soft_min)
                 for number in value if isinstance(value, tuple) else (value,):
-                    check_value(prop, number, "--" + key.replace("_", "-"))
+                    bounded(number, "--" + key.replace("_", "-"), low, prop.hard_max, integer=prop.type == 'INT')
     except ValueError as error:
         raise CliError(str(error)) from None
 

@@ -129,9 +129,25 @@ def bounded(value: Any, name: str, low: float, high: float, integer: bool = Fals
     whole = isinstance(value, int | np.integer) and not isinstance(value, bool)
     number = isinstance(value, float | np.floating) or whole
     if not number or (integer and not whole) or not low <= value <= high:
-        kind = "a whole number" if integer else "a number"
-        raise ValueError(f"{name} is {_shown(value)}; give {kind} from {_shown(low)} to {_shown(high)}")
+        raise ValueError(f"{name} is {_shown(value)}; give {_wanted(low, high, integer)}")
     return value
+
+
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+"""What a Blender float setting without a declared bound takes (it stores float32)."""
+
+
+def _wanted(low: float, high: float, integer: bool) -> str:
+    """The range in words: "a number from 0 to 1e+09", "a number ≥ 0.1", "a finite number"."""
+    kind = "a whole number" if integer else "a number"
+    low_open, high_open = not integer and low <= -_FLOAT32_MAX, not integer and high >= _FLOAT32_MAX
+    if low_open and high_open:
+        return f"a finite {kind.removeprefix('a ')}"
+    if high_open:
+        return f"{kind} ≥ {_shown(low)}"
+    if low_open:
+        return f"{kind} ≤ {_shown(high)}"
+    return f"{kind} from {_shown(low)} to {_shown(high)}"
 
 
 def _shown(value: Any) -> str:

@@ -93,14 +93,17 @@ def test_the_last_layers_seed_must_fit_too(strew, scene_file: Path) -> None:
 
 
 ROOM = [
-    ("--seed", ["2147483648"], "--seed is 2147483648"),
-    ("--time-limit", ["nan"], "--time-limit is nan"),
-    ("--time-limit", ["inf"], "--time-limit is inf"),
-    ("--origin", ["nan", "0", "0"], "--origin is nan"),
-    ("--origin", ["0", "inf", "0"], "--origin is inf"),
+    ("--seed", ["2147483648"], "--seed is 2147483648; give a whole number from 0 to 2147483647"),
+    ("--seed", ["=-1"], "--seed is -1; give a whole number from 0 to 2147483647"),
+    ("--time-limit", ["nan"], "--time-limit is nan; give a number ≥ 0.1"),
+    ("--time-limit", ["inf"], "--time-limit is inf; give a number ≥ 0.1"),
+    ("--time-limit", ["0"], "--time-limit is 0; give a number ≥ 0.1"),
+    ("--origin", ["nan", "0", "0"], "--origin is nan; give a finite number"),
+    ("--origin", ["0", "inf", "0"], "--origin is inf; give a finite number"),
     ("--size", ["2147483648", "1", "1"], "--size is 2147483648"),
+    ("--size", ["4", "0", "1"], "--size is 0; give a whole number from 1 to 2147483647"),
     ("--max-backtracks", ["2147483648"], "--max-backtracks is 2147483648"),
-    ("--max-restarts", ["=-2147483649"], "--max-restarts is -2147483649"),
+    ("--max-restarts", ["=-1"], "--max-restarts is -1; give a whole number from 0 to 2147483647"),
     ("--cell-size", ["nan", "1", "1"], "--cell-size"),
 ]
 
