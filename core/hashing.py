@@ -43,6 +43,7 @@ class Stream(enum.IntEnum):
     KEEP = 4
     TILT = 5
     HEADING = 6
+    RANDOM = 7
 
 
 def _mix(h: NDArray[np.uint64]) -> NDArray[np.uint64]:

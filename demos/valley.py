@@ -179,8 +179,24 @@ def _prefab(collection: bpy.types.Collection, name: str, geometry, material: bpy
     collection.objects.link(obj)
 
 
+def _tinted(material: bpy.types.Material, other: tuple[float, float, float]) -> bpy.types.Material:
+    """Each instance's own shade between the material's colour and ``other``: the instance's ``strew_random``
+    (Attribute node, type Instancer) through a Color Ramp into Base Color."""
+    nodes, links = material.node_tree.nodes, material.node_tree.links
+    bsdf = nodes.get("Principled BSDF")
+    attribute = nodes.new("ShaderNodeAttribute")
+    attribute.attribute_type, attribute.attribute_name = 'INSTANCER', "strew_random"
+    ramp = nodes.new("ShaderNodeValToRGB")
+    ramp.color_ramp.elements[0].color = tuple(bsdf.inputs["Base Color"].default_value)
+    ramp.color_ramp.elements[1].color = (*other, 1.0)
+    links.new(attribute.outputs["Fac"], ramp.inputs["Fac"])
+    links.new(ramp.outputs["Color"], bsdf.inputs["Base Color"])
+    return material
+
+
 def build_prefabs(scene: bpy.types.Scene) -> dict[str, bpy.types.Collection]:
-    bark, leaves = _material("Bark", (0.2, 0.12, 0.06)), _material("Leaves", (0.05, 0.22, 0.05))
+    bark = _material("Bark", (0.2, 0.12, 0.06))
+    leaves = _tinted(_material("Leaves", (0.05, 0.22, 0.05)), (0.16, 0.26, 0.03))  # two tints of green
     bush_green, stone = _material("Bush", (0.12, 0.3, 0.08)), _material("Stone", (0.4, 0.4, 0.38))
     trees, bushes, rocks = (_prefab_collection(scene, n) for n in ("Trees", "Bushes", "Rocks"))
     for k, (height, radius) in enumerate([(7.0, 2.2), (9.0, 2.6), (5.5, 1.8)]):

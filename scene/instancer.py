@@ -1,7 +1,9 @@
 """Write scattered points back into Blender: a point object with a Geometry Nodes instancer, or real objects.
 
 The default output is one mesh of loose points per layer carrying the attributes ``strew_prefab`` (int),
-``strew_rotation`` (Euler XYZ, radians), ``strew_scale`` (float) and ``strew_radius`` (float), and a
+``strew_rotation`` (Euler XYZ, radians), ``strew_scale`` (float), ``strew_radius`` (float), ``strew_random``
+(float in [0, 1), a hash of the point's position and the layer's seed: it stays with the point through a
+re-scatter) and ``strew_id`` (int, the point's number in the output), and a
 "Strew Instancer" node group modifier (Collection Info with Separate Children + Instance on Points with
 Pick Instance). Pick Instance counts the collection's children in Blender's name order, which
 :func:`prefabs_of` reproduces.
@@ -32,6 +34,11 @@ PREFAB_ATTRIBUTE = "strew_prefab"
 ROTATION_ATTRIBUTE = "strew_rotation"
 SCALE_ATTRIBUTE = "strew_scale"
 RADIUS_ATTRIBUTE = "strew_radius"
+RANDOM_ATTRIBUTE = "strew_random"
+ID_ATTRIBUTE = "strew_id"
+"""Geometry Nodes' Instance on Points hands point attributes to the instances, so a material's Attribute node
+(type Instancer) reads ``strew_random`` and ``strew_id``; real objects carry both as custom properties (type
+Object)."""
 
 
 @dataclass(frozen=True)
@@ -150,6 +157,8 @@ def write_point_instancer(
     _set_attribute(mesh, ROTATION_ATTRIBUTE, 'FLOAT_VECTOR', "vector", points.rotations.astype(np.float32))
     _set_attribute(mesh, SCALE_ATTRIBUTE, 'FLOAT', "value", points.scales.astype(np.float32))
     _set_attribute(mesh, RADIUS_ATTRIBUTE, 'FLOAT', "value", points.radii.astype(np.float32))
+    _set_attribute(mesh, RANDOM_ATTRIBUTE, 'FLOAT', "value", points.randoms.astype(np.float32))
+    _set_attribute(mesh, ID_ATTRIBUTE, 'INT', "value", np.arange(len(points), dtype=np.int32))
     mesh.update()
 
     obj = bpy.data.objects.new(name, mesh)
@@ -232,7 +241,8 @@ def write_objects(
 ) -> bpy.types.Collection:
     """Real objects in a child collection "Strew <layer>": empties instancing collections, or linked duplicates,
     each a child of the empty "Strew <layer>" that stands at the points' origin (:func:`origin_of`) and carrying
-    its spacing radius as the custom property ``strew_radius``.
+    its spacing radius, its random value and its number as the custom properties ``strew_radius``,
+    ``strew_random`` and ``strew_id``.
 
     Object prefabs become linked duplicates (shared mesh data) in both modes when ``linked_duplicates`` is set;
     otherwise each object prefab is wrapped in a Strew-owned collection that the empties instance.
@@ -249,8 +259,9 @@ def write_objects(
     layer_collection.objects.link(parent)
     wrappers: dict[int, bpy.types.Collection] = {}
     matrices = instance_matrices(points, origin)
-    for number, (index, matrix, radius) in enumerate(zip(points.prefab_index.tolist(), matrices,
-                                                         points.radii.tolist(), strict=True)):
+    for number, (index, matrix, radius, random) in enumerate(zip(points.prefab_index.tolist(), matrices,
+                                                                 points.radii.tolist(), points.randoms.tolist(),
+                                                                 strict=True)):
         prefab = prefabs[index]
         source = prefab.datablock
         if linked_duplicates and isinstance(source, bpy.types.Object):
@@ -271,6 +282,8 @@ def write_objects(
                 obj.instance_collection = wrappers[index]
         mark(obj, OWNER, **layer.marks)
         obj[RADIUS_ATTRIBUTE] = radius
+        obj[RANDOM_ATTRIBUTE] = random
+        obj[ID_ATTRIBUTE] = number
         obj.parent = parent
         obj.matrix_parent_inverse = Matrix.Identity(4)
         obj.matrix_basis = Matrix(matrix.tolist())

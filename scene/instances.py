@@ -24,6 +24,7 @@ class PointSet:
     scales: np.ndarray
     prefab_index: np.ndarray
     radii: np.ndarray
+    randoms: np.ndarray  # the instance's own value in [0, 1) that a material reads (``strew_random``)
     painted: np.ndarray  # bool
 
     def __len__(self) -> int:
@@ -39,7 +40,7 @@ class PointSet:
     @staticmethod
     def of(points: LayerPoints, painted: bool) -> PointSet:
         return PointSet(points.positions, points.rotations, points.scales, points.prefab_index, points.radii,
-                        np.full(len(points), painted))
+                        points.randoms, np.full(len(points), painted))
 
     def as_blockers(self) -> Samples:
         """The instances as blockers of a later sample (3-D positions, as the surface layers need)."""

@@ -10,6 +10,7 @@ import bpy
 import numpy as np
 
 from ..core import fpmath
+from ..core.hashing import Stream, hash_uniform
 from . import layer_ids
 from .compat import modifier_input_values, set_modifier_inputs
 from .instancer import (
@@ -17,6 +18,7 @@ from .instancer import (
     OWNER,
     PREFAB_ATTRIBUTE,
     RADIUS_ATTRIBUTE,
+    RANDOM_ATTRIBUTE,
     ROTATION_ATTRIBUTE,
     SCALE_ATTRIBUTE,
     LayerMark,
@@ -31,6 +33,7 @@ _ATTRIBUTES = {  # name: (type, foreach field, components)
     ROTATION_ATTRIBUTE: ('FLOAT_VECTOR', "vector", 3),
     SCALE_ATTRIBUTE: ('FLOAT', "value", 1),
     RADIUS_ATTRIBUTE: ('FLOAT', "value", 1),
+    RANDOM_ATTRIBUTE: ('FLOAT', "value", 1),
 }
 
 
@@ -47,7 +50,7 @@ def read_points(obj: bpy.types.Object) -> PointSet:
     co = np.empty(count * 3)
     mesh.vertices.foreach_get("co", co)
     positions = fpmath.transform(co.reshape(-1, 3), np.array(obj.matrix_world))
-    values = {}
+    values: dict[str, np.ndarray] = {}
     for name, (kind, field, width) in _ATTRIBUTES.items():
         data = np.zeros(count * width, dtype=np.int32 if kind == 'INT' else np.float32)
         if name in mesh.attributes:
@@ -56,9 +59,13 @@ def read_points(obj: bpy.types.Object) -> PointSet:
     painted = np.zeros(count, dtype=np.int32)
     if PAINTED in mesh.attributes:
         mesh.attributes[PAINTED].data.foreach_get("value", painted)
-    return PointSet(positions, values[ROTATION_ATTRIBUTE].astype(np.float64),
-                    values[SCALE_ATTRIBUTE].astype(np.float64), values[PREFAB_ATTRIBUTE].astype(np.int64),
-                    values[RADIUS_ATTRIBUTE].astype(np.float64), painted.astype(bool))
+    if RANDOM_ATTRIBUTE not in mesh.attributes:  # an output written before the attribute existed
+        values[RANDOM_ATTRIBUTE] = hash_uniform(positions[:, :2], 0, Stream.RANDOM)
+    return PointSet(positions=positions, rotations=values[ROTATION_ATTRIBUTE].astype(np.float64),
+                    scales=values[SCALE_ATTRIBUTE].astype(np.float64),
+                    prefab_index=values[PREFAB_ATTRIBUTE].astype(np.int64),
+                    radii=values[RADIUS_ATTRIBUTE].astype(np.float64),
+                    randoms=values[RANDOM_ATTRIBUTE].astype(np.float64), painted=painted.astype(bool))
 
 
 def write_instancer(output: bpy.types.Collection, layer: LayerMark, collection: bpy.types.Collection,

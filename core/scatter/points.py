@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import variety
-from ..hashing import hash_choice, hash_scale, hash_yaw
+from ..hashing import Stream, hash_choice, hash_scale, hash_uniform, hash_yaw
 from ..orient import instance_rotations
 from ..poisson import Samples
 from ..terrain import TerrainLookup
@@ -28,6 +28,7 @@ class LayerPoints:
     prefab_index: np.ndarray  # (N,) int64 into the layer's prefab list
     rotations: np.ndarray  # (N, 3) Euler XYZ
     scales: np.ndarray  # (N,)
+    randoms: np.ndarray  # (N,) the instance's own value in [0, 1) for shading: a hash of its position and the seed
     stats: dict[str, float] = field(default_factory=dict)
 
     def __len__(self) -> int:
@@ -41,7 +42,7 @@ class LayerPoints:
 
 PLACEMENT_BLOCK = 65_536
 
-POINT_ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales")
+POINT_ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales", "randoms")
 
 
 def place(terrain: TerrainLookup, spec: LayerSpec, samples: Samples) -> LayerPoints:
@@ -56,6 +57,7 @@ def place(terrain: TerrainLookup, spec: LayerSpec, samples: Samples) -> LayerPoi
     prefab = np.empty(count, dtype=np.int64)
     rotations = np.empty((count, 3))
     scales = np.empty(count)
+    randoms = np.empty(count)
     weights = np.asarray(spec.prefab_weights, dtype=np.float64)
     for start in range(0, count, PLACEMENT_BLOCK):
         block = slice(start, min(start + PLACEMENT_BLOCK, count))
@@ -70,9 +72,10 @@ def place(terrain: TerrainLookup, spec: LayerSpec, samples: Samples) -> LayerPoi
         tilt, heading = variety.tilts(part, spec.seed, spec.tilt) if spec.tilt > 0 else (None, None)
         rotations[block] = instance_rotations(hit.normal, yaw, spec.align, tilt, heading)
         scales[block] = hash_scale(part, spec.seed, *spec.scale_range)
+        randoms[block] = hash_uniform(part, spec.seed, Stream.RANDOM)
         if spec.scale_by_density > 0 or spec.scale_by_slope > 0:
             density = np.ones(len(part)) if spec.density is None else np.asarray(spec.density(part), dtype=float)
             scales[block] *= variety.scale_factors(density, hit.normal[:, 2], spec.scale_by_density,
                                                    spec.scale_by_slope)
     return LayerPoints(positions=positions, radii=np.asarray(samples.radii, dtype=np.float64), normals=normals,
-                       prefab_index=prefab, rotations=rotations, scales=scales)
+                       prefab_index=prefab, rotations=rotations, scales=scales, randoms=randoms)

@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import variety
 from ..fields.radius import density_to_radius
-from ..hashing import hash_choice, hash_scale, hash_yaw
+from ..hashing import Stream, hash_choice, hash_scale, hash_uniform, hash_yaw
 from ..orient import instance_rotations
 from ..poisson import Samples
 from ..scatter import LayerPoints, LayerSpec, blocker_radii
@@ -102,6 +102,7 @@ def surface_layer_steps(
         prefab_index=hash_choice(key, spec.seed, np.asarray(spec.prefab_weights, dtype=np.float64)),
         rotations=instance_rotations(samples.normals, yaw, 1.0, tilt, heading),
         scales=scales,
+        randoms=hash_uniform(key, spec.seed, Stream.RANDOM),
     )
 
 
