@@ -48,8 +48,14 @@ def _interrupt(args: list[str], cwd: Path, when: float | None, processes: int = 
     token = uuid.uuid4().hex
     marker = f"STREW_TEST_MARKER={token}"
     env = dict(os.environ, STREW_TEST_MARKER=token, BLENDER_USER_RESOURCES=str(cwd / "blender-user"))
-    command = subprocess.Popen([sys.executable, "-m", "strew", *args], cwd=REPO_ROOT, env=env, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    # A command typed in a terminal starts with Ctrl+C live; a test process may have come to ignore SIGINT
+    # (a library's doing), and an ignored signal stays ignored across exec.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        command = subprocess.Popen([sys.executable, "-m", "strew", *args], cwd=REPO_ROOT, env=env, text=True,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     deadline = time.monotonic() + 120
     while len(_processes_with(marker)) < processes and time.monotonic() < deadline and command.poll() is None:
         time.sleep(0.05)

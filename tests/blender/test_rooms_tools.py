@@ -189,9 +189,10 @@ def test_pick_box_is_a_viewport_tool() -> None:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--size", "-3", "4", "1"], "size must be ≥ 1"), (["--size", "0", "0", "0"], "size must be ≥ 1"),
-    (["--cell-size", "0", "0", "0"], "--cell-size"), (["--max-restarts", "-1"], "max_restarts"),
-    (["--time-limit", "0"], "time limit"), (["--origin", "nan", "0", "0"], "origin"),
+    (["--size", "-3", "4", "1"], "--size is -3; give a whole number from 1"),
+    (["--size", "0", "0", "0"], "--size is 0; give a whole number from 1"),
+    (["--cell-size", "0", "0", "0"], "--cell-size"), (["--max-restarts", "-1"], "--max-restarts is -1"),
+    (["--time-limit", "0"], "--time-limit is 0; give a number ≥ 0.1"), (["--origin", "nan", "0", "0"], "origin"),
 ])
 def test_command_line_refuses_bad_sizes_with_one_line_and_exit_2(tmp_path: Path, capsys, args, message) -> None:
     cli = module("cli")
