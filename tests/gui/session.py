@@ -26,6 +26,14 @@ import scenario_rooms
 from window import HERE, Rect, StepFailed, Window
 
 
+def _numbers(texts: list[str]) -> list[float] | None:
+    """The values of ``texts`` when every one is a number, else None."""
+    try:
+        return [round(float(text), 6) for text in texts]
+    except ValueError:
+        return None
+
+
 class Session:
     """The steps of one run; each records the scene state and a screenshot under its name."""
 
@@ -112,15 +120,27 @@ class Session:
         raise StepFailed(f"picking {name!r} in {what} did not take")
 
     def edit(self, what: str, texts: list[str], hint: int, column: float = 0.7, double: bool = False,
-             downward: bool = False) -> None:
-        """Click a field (double-click a list name), replace its text, Tab to the next field, Enter at the end."""
-        x, y = self.button(what, column, hint, downward)
-        self.window.click(x, y, repeat=2 if double else 1)
-        for k, text in enumerate(texts):
-            self.window.key("ctrl+a", settle=0.2)
-            self.window.type(text)
-            self.window.key("Return" if k == len(texts) - 1 else "Tab", settle=0.5)
-        time.sleep(0.5)
+             downward: bool = False, tries: int = 3) -> None:
+        """Click a field (double-click a list name), replace its text, Tab to the next field, Enter at the end.
+
+        Numbers typed into a scene setting (``what`` a data path such as ``strew.room.size``) are read back; on a
+        loaded machine a key can come before the field is ready, so a wrong value is typed again, slower."""
+        numbers = _numbers(texts)
+        for attempt in range(1, tries + 1):
+            x, y = self.button(what, column, hint, downward)
+            self.window.click(x, y, repeat=2 if double else 1)
+            for k, text in enumerate(texts):
+                self.window.key("ctrl+a", settle=0.2 * attempt)
+                self.window.type(text)
+                self.window.key("Return" if k == len(texts) - 1 else "Tab", settle=0.5 * attempt)
+            time.sleep(0.5)
+            if numbers is None or not what.startswith("strew."):
+                return
+            found = self.window.run(f"value = bpy.context.scene.{what}\n"
+                                    "result = list(value) if hasattr(value, '__len__') else [value]")
+            if [round(float(v), 6) for v in found] == numbers:  # type: ignore[union-attr]
+                return
+        raise StepFailed(f"{what} reads {found} after typing {texts} ({tries} tries)")
 
     def rest_mouse(self) -> None:
         """Park the mouse over an empty corner of the viewport: no tooltip or hover highlight in a picture."""
