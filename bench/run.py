@@ -62,13 +62,15 @@ def cpu_flags() -> str:
 
 
 def commit() -> str:
-    """The checkout's commit, with "+changes" when the work tree differs from it."""
+    """The checkout's commit, with "+changes" when the work tree's code differs from it (the results the bench
+    writes do not count)."""
     def git(*args: str) -> str:
         done = subprocess.run(["git", *args], cwd=BENCH_DIR.parent, capture_output=True, text=True, check=False)
         return done.stdout.strip() if done.returncode == 0 else ""
 
     head = git("rev-parse", "--short=10", "HEAD") or "unknown"
-    return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/results", ":!BENCHMARKS.md")
+    return head + ("+changes" if changed else "")
 
 
 def run_topic(topic: str) -> Path:
