@@ -290,8 +290,36 @@ class Session:
         w.key("Home", settle=0.8)
         self.rest_mouse()
         time.sleep(0.5)
-        self.record("russian", pages=pages, pictures=[self.picture("ui_russian", self.sidebar())])
+        labels = w.run(RUSSIAN_LABELS)
+        self.record("russian", pages=pages, labels=labels, pictures=[self.picture("ui_russian", self.sidebar())])
 
+
+RUSSIAN_LABELS = """
+import sys
+from bpy.app.translations import pgettext_iface
+table = next(m for n, m in sys.modules.items() if n.endswith('strew.translations')).RUSSIAN
+labels = []  # (English label, translation context) of what the Strew tab draws
+for cls in bpy.types.Panel.__subclasses__():
+    if getattr(cls, 'bl_category', '') == 'Strew':
+        labels.append((cls.bl_label, '*'))
+for cls in bpy.types.Operator.__subclasses__():
+    if getattr(cls, 'bl_idname', '').startswith('strew.'):
+        labels.append((cls.bl_label, 'Operator'))
+settings = bpy.context.scene.strew
+for group in (settings, settings.room, *settings.layers[:1]):
+    labels += [(p.name, '*') for p in group.bl_rna.properties if p.identifier != 'rna_type' and p.name]
+checked, missing = 0, []
+for label, context in sorted(set(labels)):
+    if table.get(label) == label:  # a name that reads the same in Russian (Strew)
+        continue
+    checked += 1  # ours, or Blender's own word (Name)
+    if pgettext_iface(label, context) == label:
+        missing.append(label)
+result = {'language': bpy.context.preferences.view.language, 'checked': checked, 'missing': missing}
+"""
+"""What the Russian window shows for each Strew panel title, button and setting name: Blender's own lookup in the
+running window (the one that draws them), against the Russian table; a label with no entry, or one Blender does not
+translate, is listed as missing."""
 
 SCATTERED = """
 settings = bpy.context.scene.strew

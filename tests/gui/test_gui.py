@@ -73,8 +73,11 @@ def test_escape_leaves_the_room_as_it_was(session: dict) -> None:
 
 
 def test_russian_interface(session: dict) -> None:
-    state = step(session, "russian")["state"]
-    assert state["language"] == "ru_RU" and state["translate_interface"]
+    russian = step(session, "russian")
+    assert russian["state"]["language"] == "ru_RU" and russian["state"]["translate_interface"]
+    labels = russian["labels"]
+    assert labels["missing"] == [], f"shown in English in the Russian window: {labels['missing'][:20]}"
+    assert labels["checked"] >= 100, labels  # every panel title, button and setting name of the tab
 
 
 def test_camera_culling_keeps_what_the_camera_sees(session: dict) -> None:
