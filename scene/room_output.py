@@ -219,9 +219,8 @@ def build_steps(scene: bpy.types.Scene, plan: Plan, params: Destination,
     try:
         if params.output == RoomOutput.OBJECTS:
             yield from write_objects(staging, plan, params, created, kept)
-        else:
+        else:  # milliseconds: written and swapped in within one step, so no window redraw waits in between
             created += write_instances(staging, plan, params)
-            yield 1.0
     except BaseException:
         bpy.data.batch_remove(created)
         raise
