@@ -17,29 +17,10 @@ from pathlib import Path
 import bpy
 import pytest
 from conftest import REPO_ROOT
+from processes import processes_with
 from scenes import make_prefabs, make_terrain
 
 NOTHING_SAVED = "strew: interrupted (Ctrl+C); nothing was saved"
-
-
-def _alive(pid: int) -> bool:
-    status = Path(f"/proc/{pid}/status")
-    try:
-        return "State:\tZ" not in status.read_text()
-    except OSError:
-        return False
-
-
-def _processes_with(marker: str) -> list[int]:
-    """Live processes whose environment holds ``marker`` (a command's workers inherit its environment)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and marker.encode() in (entry / "environ").read_bytes() and _alive(int(entry.name)):
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
 
 
 def _interrupt(args: list[str], cwd: Path, when: float | None, processes: int = 1) -> tuple[int, str, list[int]]:
@@ -57,16 +38,16 @@ def _interrupt(args: list[str], cwd: Path, when: float | None, processes: int = 
     finally:
         signal.signal(signal.SIGINT, previous)
     deadline = time.monotonic() + 120
-    while len(_processes_with(marker)) < processes and time.monotonic() < deadline and command.poll() is None:
+    while len(processes_with(marker)) < processes and time.monotonic() < deadline and command.poll() is None:
         time.sleep(0.05)
     time.sleep(when or 0.0)
     assert command.poll() is None, "the command ended before the interrupt: give it more work"
     os.killpg(command.pid, signal.SIGINT)
     _, err = command.communicate(timeout=120)
     deadline = time.monotonic() + 10
-    while _processes_with(marker) and time.monotonic() < deadline:
+    while processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
-    return command.returncode, err, _processes_with(marker)
+    return command.returncode, err, processes_with(marker)
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ import bpy
 import numpy as np
 import pytest
 from conftest import REPO_ROOT
+from processes import alive, processes_with
 from scenes import add_layer, make_prefabs, make_terrain, pairwise_min_ratio, point_attributes
 
 LAYERS = ("Strew Stones", "Strew Pebbles")
@@ -48,11 +49,6 @@ def test_workers_one_two_three_write_identical_instances() -> None:
     assert pairwise_min_ratio(stones["position"][:, :2], stones["strew_radius"].astype(float)) >= 1 - 1e-5
 
 
-def _alive(pid: int) -> bool:
-    status = Path(f"/proc/{pid}/status")
-    return status.exists() and "State:\tZ" not in status.read_text()
-
-
 def test_workers_stay_up_between_runs_and_stop_on_a_new_count_and_a_file_load(strew_extension) -> None:
     pool_module = importlib.import_module(f"{strew_extension.__name__}.core.pool")
     _world()
@@ -60,17 +56,17 @@ def test_workers_stay_up_between_runs_and_stop_on_a_new_count_and_a_file_load(st
     assert bpy.ops.strew.scatter() == {'FINISHED'}
     pool = pool_module.kept_pool(2)
     pids = pool.pids
-    assert len(pids) == 2 and all(map(_alive, pids))
+    assert len(pids) == 2 and all(map(alive, pids))
     assert bpy.ops.strew.scatter() == {'FINISHED'}
     assert pool_module.kept_pool(2) is pool and pool.pids == pids  # the second run found them running
     bpy.context.scene.strew.workers = 3  # a new count stops them
-    assert not any(map(_alive, pids)) and not pool_module._KEPT
+    assert not any(map(alive, pids)) and not pool_module._KEPT
     assert bpy.ops.strew.scatter() == {'FINISHED'}
     usable = pool_module.usable_workers(3)  # never more than the cores
     pids = pool_module.kept_pool(usable).pids
-    assert len(pids) == usable and all(map(_alive, pids))
+    assert len(pids) == usable and all(map(alive, pids))
     bpy.ops.wm.read_homefile(use_empty=True)  # another file: they stop
-    assert not any(map(_alive, pids)) and not pool_module._KEPT
+    assert not any(map(alive, pids)) and not pool_module._KEPT
 
 
 @pytest.fixture
@@ -183,18 +179,6 @@ def test_a_scheduler_that_does_not_answer_is_a_one_line_error(tmp_path: Path, li
     assert not (tmp_path / "x.blend").exists()
 
 
-def _processes_with(marker: str) -> list[int]:
-    """Live processes whose environment holds ``marker`` (a command's workers inherit its environment)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and marker.encode() in (entry / "environ").read_bytes() and _alive(int(entry.name)):
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
-
-
 def test_the_command_line_leaves_no_worker_behind(tmp_path: Path) -> None:
     _world()
     source = tmp_path / "scene.blend"
@@ -208,7 +192,7 @@ def test_the_command_line_leaves_no_worker_behind(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert (tmp_path / "out.blend").is_file()
     deadline = time.monotonic() + 10
-    while _processes_with(marker) and time.monotonic() < deadline:
+    while processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.2)
-    left = _processes_with(marker)
+    left = processes_with(marker)
     assert left == [], [Path(f"/proc/{pid}/cmdline").read_bytes()[:200] for pid in left]
