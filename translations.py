@@ -558,6 +558,34 @@ RUSSIAN: dict[str, str] = {
     "{where}: {value!r} is outside {low:g} … {high:g}": "{where}: {value!r} вне диапазона {low:g} … {high:g}",
     "{where}: expected text, got {value!r}": "{where}: ожидался текст, получено {value!r}",
     "{where}: expected one of {names}, got {value!r}": "{where}: ожидалось одно из {names}, получено {value!r}",
+    "Delete Layer Preset": "Удалить пресет слоёв",
+    "Delete one of your saved presets from disk (shipped biomes stay)":
+        "Удалить с диска один из сохранённых вами пресетов (готовые биомы остаются)",
+    "Rename Layer Preset": "Переименовать пресет слоёв",
+    "Rename one of your saved presets (its file in Strew's user preset folder)":
+        "Переименовать один из сохранённых вами пресетов (его файл в папке пользовательских пресетов Strew)",
+    "Name of one of your saved presets": "Имя одного из сохранённых вами пресетов",
+    "New Name": "Новое имя",
+    "The preset's new name (also its file name)": "Новое имя пресета (оно же имя файла)",
+    "Strew's user preset folder is unavailable (Strew is not installed as an extension)":
+        "Папка пользовательских пресетов Strew недоступна (Strew не установлен как расширение)",
+    "Delete '{name}' from disk? This cannot be undone.": "Удалить «{name}» с диска? Это нельзя отменить.",
+    "Delete": "Удалить",
+    "Rename Preset '{name}'": "Переименовать пресет «{name}»",
+    "Rename": "Переименовать",
+    "Deleted preset '{name}'": "Пресет «{name}» удалён",
+    "Renamed preset '{old}' to '{new}'": "Пресет «{old}» переименован в «{new}»",
+    "'{name}' ships with Strew: only presets you saved can be deleted or renamed":
+        "«{name}» входит в поставку Strew: удалять и переименовывать можно только сохранённые вами пресеты",
+    "Preset '{name}' is no longer in the preset folder (removed outside Blender?)":
+        "Пресета «{name}» больше нет в папке пресетов (удалён вне Blender?)",
+    "Preset {file} cannot be deleted ({reason}): check the folder's permissions":
+        "Пресет {file} не удаляется ({reason}): проверьте права доступа к папке",
+    "Preset {file} cannot be renamed ({reason}): check the folder's permissions":
+        "Пресет {file} не переименовывается ({reason}): проверьте права доступа к папке",
+    "Preset '{name}' already has that name: type a different one":
+        "У пресета «{name}» уже это имя: введите другое",
+    "A preset named '{name}' exists: choose another name": "Пресет с именем «{name}» уже есть: выберите другое имя",
     # -- tile rooms: output, Regenerate Box, Detect Sockets (scene/room_output.py, scene/room_edit.py) ----------
     "Instances": "Экземпляры",
     "One object per room: points instancing the tiles with Geometry Nodes (fast, light; the cell, tile and turn "

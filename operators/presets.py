@@ -1,8 +1,9 @@
-"""Save and load scatter layer stacks as presets (shipped biomes and the user's own)."""
+"""Layer-stack presets: save and load them; rename and delete the user's own (shipped biomes only load)."""
 
 from __future__ import annotations
 
 import bpy
+from bpy.app.translations import pgettext_iface as iface_
 from bpy.app.translations import pgettext_rpt as rpt_
 from bpy.props import BoolProperty, EnumProperty, StringProperty
 
@@ -83,6 +84,77 @@ class STREW_OT_preset_load(bpy.types.Operator):
         return {'FINISHED'}
 
 
-classes = (STREW_OT_preset_save, STREW_OT_preset_load)
+class _UserPresetFile:
+    """Shared by Delete and Rename: they change files in Strew's user preset folder and nothing in the scene.
+
+    ``bl_options`` has no ``'UNDO'``: Ctrl+Z cannot bring a file back, and an undo step would suggest it could.
+    """
+
+    bl_options = {'REGISTER'}
+
+    preset: StringProperty(name="Preset", description="Name of one of your saved presets",
+                           options={'HIDDEN', 'SKIP_SAVE'})
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        try:
+            presets.user_folder()
+        except (ValueError, OSError, AttributeError):
+            cls.poll_message_set("Strew's user preset folder is unavailable (Strew is not installed as an extension)")
+            return False
+        return True
+
+
+class STREW_OT_preset_delete(_UserPresetFile, bpy.types.Operator):
+    """Delete one of your saved presets from disk (shipped biomes stay)"""
+
+    bl_idname = "strew.preset_delete"
+    bl_label = "Delete Layer Preset"
+
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        return context.window_manager.invoke_confirm(  # type: ignore[return-value]
+            self, event, title=iface_("Delete Layer Preset"),
+            message=iface_("Delete '{name}' from disk? This cannot be undone.").format(name=self.preset),
+            confirm_text=iface_("Delete"), icon='WARNING', translate=False)
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        try:
+            presets.delete(self.preset)
+        except presets.PresetError as exc:
+            self.report({'ERROR'}, str(exc))
+            return {'CANCELLED'}
+        self.report({'INFO'}, rpt_("Deleted preset '{name}'").format(name=self.preset))
+        return {'FINISHED'}
+
+
+class STREW_OT_preset_rename(_UserPresetFile, bpy.types.Operator):
+    """Rename one of your saved presets (its file in Strew's user preset folder)"""
+
+    bl_idname = "strew.preset_rename"
+    bl_label = "Rename Layer Preset"
+
+    new_name: StringProperty(name="New Name", description="The preset's new name (also its file name)",
+                             options={'SKIP_SAVE'})
+
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        self.new_name = self.new_name or self.preset
+        return context.window_manager.invoke_props_dialog(  # type: ignore[return-value]
+            self, title=iface_("Rename Preset '{name}'").format(name=self.preset),
+            confirm_text=iface_("Rename"), translate=False)
+
+    def draw(self, context: bpy.types.Context) -> None:
+        self.layout.prop(self, "new_name")
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        try:
+            path = presets.rename(self.preset, self.new_name)
+        except presets.PresetError as exc:
+            self.report({'ERROR'}, str(exc))
+            return {'CANCELLED'}
+        self.report({'INFO'}, rpt_("Renamed preset '{old}' to '{new}'").format(old=self.preset, new=path.stem))
+        return {'FINISHED'}
+
+
+classes = (STREW_OT_preset_save, STREW_OT_preset_load, STREW_OT_preset_delete, STREW_OT_preset_rename)
 
 register, unregister = bpy.utils.register_classes_factory(classes)

@@ -58,17 +58,88 @@ def safe_name(name: str) -> str:
     return cleaned
 
 
+def _presets_in(folder: Path) -> dict[str, Path]:
+    """Preset name → file for the preset files in ``folder``, sorted by name."""
+    return {path.stem: path for path in sorted(folder.glob(f"*{SUFFIX}"))} if folder.is_dir() else {}
+
+
+def user_presets() -> dict[str, Path]:
+    """The user's own presets, name → file: the only ones Delete and Rename act on."""
+    with contextlib.suppress(ValueError, OSError, AttributeError):  # not running as an installed extension
+        return _presets_in(user_folder())
+    return {}
+
+
 def available() -> dict[str, Path]:
     """Preset name → file: shipped biomes first, the user's own after (a user preset hides a shipped one)."""
-    found: dict[str, Path] = {}
-    folders = [SHIPPED]
-    with contextlib.suppress(ValueError, OSError, AttributeError):  # not running as an installed extension
-        folders.append(user_folder())
-    for folder in folders:
-        if folder.is_dir():
-            for path in sorted(folder.glob(f"*{SUFFIX}")):
-                found[path.stem] = path
-    return found
+    return {**_presets_in(SHIPPED), **user_presets()}
+
+
+def _gone(name: str) -> PresetError:
+    """The error for a user preset whose file was removed outside Blender since the menu listed it."""
+    return PresetError(rpt_("Preset '{name}' is no longer in the preset folder (removed outside Blender?)")
+                       .format(name=name))
+
+
+def _user_file(name: str) -> Path:
+    """The file of the user's preset ``name``; ``PresetError`` for a shipped biome or a file that is gone."""
+    path = user_presets().get(name)
+    if path is not None:
+        return path
+    if name in _presets_in(SHIPPED):
+        raise PresetError(rpt_("'{name}' ships with Strew: only presets you saved can be deleted or renamed")
+                          .format(name=name))
+    raise _gone(name)
+
+
+def delete(name: str) -> Path:
+    """Remove the user's preset ``name`` from disk and return the file it was."""
+    path = _user_file(name)
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        raise _gone(name) from None
+    except OSError as exc:
+        raise PresetError(rpt_("Preset {file} cannot be deleted ({reason}): check the folder's permissions")
+                          .format(file=path.name, reason=exc.__class__.__name__)) from None
+    return path
+
+
+def _free_name(new_name: str, source: Path) -> Path:
+    """The file for ``new_name`` when no other preset has that name; ``PresetError`` otherwise.
+
+    A case-only change on a case-insensitive disk names ``source`` itself, which is allowed.
+    """
+    target = user_folder() / f"{new_name}{SUFFIX}"
+    if new_name == source.stem:
+        raise PresetError(rpt_("Preset '{name}' already has that name: type a different one").format(name=new_name))
+    same_file = target.exists() and target.samefile(source)
+    if new_name in available() or (target.exists() and not same_file):
+        raise PresetError(rpt_("A preset named '{name}' exists: choose another name").format(name=new_name))
+    return target
+
+
+def rename(name: str, new_name: str) -> Path:
+    """Give the user's preset ``name`` the name ``new_name`` (its file and the name inside it); returns the new file.
+
+    Every check comes before the first write, so a refused name leaves the files as they were.
+    """
+    source = _user_file(name)
+    target = _free_name(safe_name(new_name), source)
+    try:
+        data = read(source)
+    except PresetError:
+        data = None  # not a readable preset: move the file as it is
+    try:
+        if data is not None:
+            _write(source, {**data, "name": target.stem})
+        source.rename(target)
+    except FileNotFoundError:
+        raise _gone(name) from None
+    except OSError as exc:
+        raise PresetError(rpt_("Preset {file} cannot be renamed ({reason}): check the folder's permissions")
+                          .format(file=source.name, reason=exc.__class__.__name__)) from None
+    return target
 
 
 def _saved(rna: Any) -> dict[str, Any]:
@@ -112,11 +183,15 @@ def save(settings: bpy.types.PropertyGroup, name: str, overwrite: bool = False) 
     path = user_folder() / f"{name}{SUFFIX}"
     if path.exists() and not overwrite:
         raise PresetError(rpt_("Preset '{name}' exists: choose another name or turn on Overwrite").format(name=name))
-    text = json.dumps(stack_to_dict(settings, name), indent=1, ensure_ascii=False)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    _write(path, stack_to_dict(settings, name))
     return path
+
+
+def _write(path: Path, document: dict[str, Any]) -> None:
+    """Write ``document`` to ``path`` through a temporary file, so a failed write leaves the old file whole."""
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(document, indent=1, ensure_ascii=False), encoding="utf-8")
+    tmp.replace(path)
 
 
 def read(path: Path) -> dict[str, Any]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import bpy
@@ -15,6 +17,17 @@ from scenes import add_layer, make_prefabs
 
 def _presets_module():
     return importlib.import_module(f"{ADDON_MODULE}.scene.presets")
+
+
+@pytest.fixture(autouse=True)
+def no_user_presets() -> Iterator[None]:
+    """Each test starts with no user presets; the folder is inside the harness's temporary Blender user
+    resources (conftest sets BLENDER_USER_RESOURCES), never the developer's own."""
+    folder = _presets_module().user_folder().resolve()
+    assert folder.is_relative_to(Path(os.environ["BLENDER_USER_RESOURCES"]).resolve())
+    for path in folder.glob("*.json"):
+        path.unlink()
+    yield
 
 
 def _settings_of(layer: bpy.types.PropertyGroup) -> dict[str, object]:
@@ -126,3 +139,127 @@ def test_a_bad_rule_list_is_one_line_and_changes_nothing(tmp_path: Path) -> None
         presets.load(bpy.context.scene.strew, document)
     assert "\n" not in str(error.value)
     assert [layer.name for layer in bpy.context.scene.strew.layers] == ["Trees"]
+
+
+def _files() -> dict[str, bytes]:
+    """Every file in the user preset folder with its bytes."""
+    return {path.name: path.read_bytes() for path in _user_presets().iterdir()}
+
+
+def _scene_state() -> list[dict[str, object]]:
+    return [_settings_of(layer) for layer in bpy.context.scene.strew.layers]
+
+
+def _one_line_error(error: pytest.ExceptionInfo[RuntimeError]) -> str:
+    """The operator's report as bpy.ops raises it: one line, no traceback."""
+    message = str(error.value).strip()
+    assert "\n" not in message and "Traceback" not in message, message
+    return message
+
+
+def _save_two_layers(name: str) -> None:
+    add_layer("Trees", make_prefabs("Trees"), 4.0, 4.0)
+    shrubs = add_layer("Shrubs", make_prefabs("Shrubs"), 1.0, 1.0)
+    rule = shrubs.keep_away_rules.add()
+    rule.layer, rule.distance = "Trees", 6.5
+    assert bpy.ops.strew.preset_save(name=name) == {'FINISHED'}
+
+
+def test_delete_removes_only_that_file_and_leaves_the_scene() -> None:
+    _save_two_layers("Doomed")
+    assert bpy.ops.strew.preset_save(name="Kept") == {'FINISHED'}
+    before = _scene_state()
+    assert bpy.ops.strew.preset_delete(preset="Doomed") == {'FINISHED'}
+    assert set(_files()) == {"Kept.json"}
+    assert "Doomed" not in _presets_module().available()
+    assert _scene_state() == before
+
+
+def test_rename_moves_the_file_and_the_preset_loads_under_its_new_name() -> None:
+    _save_two_layers("Old Name")
+    assert bpy.ops.strew.preset_rename(preset="Old Name", new_name="  Valley (v2)  ") == {'FINISHED'}
+    assert set(_files()) == {"Valley (v2).json"}
+    assert json.loads(_files()["Valley (v2).json"])["name"] == "Valley (v2)"
+
+    bpy.ops.wm.read_homefile(use_empty=True)
+    assert bpy.ops.strew.preset_load(preset="Valley (v2)") == {'FINISHED'}
+    layers = bpy.context.scene.strew.layers
+    assert [layer.name for layer in layers] == ["Trees", "Shrubs"]
+    assert _rules(layers["Shrubs"]) == [("Trees", 6.5)]
+
+
+@pytest.mark.parametrize("new_name", ["", "   ", "///", "../escape", "?*", "x" * 65])
+def test_a_bad_new_name_is_refused_and_nothing_changes(new_name: str) -> None:
+    _save_two_layers("Mine")
+    files, scene = _files(), _scene_state()
+    with pytest.raises(RuntimeError, match=r"Preset name .*: use 1–64 letters") as error:
+        bpy.ops.strew.preset_rename(preset="Mine", new_name=new_name)
+    _one_line_error(error)
+    assert _files() == files and _scene_state() == scene
+
+
+@pytest.mark.parametrize(("new_name", "message"), [
+    ("Other", "A preset named 'Other' exists: choose another name"),
+    ("Forest", "A preset named 'Forest' exists"),  # a shipped biome's name is taken too
+    ("Mine", "already has that name"),
+])
+def test_a_rename_onto_a_taken_name_is_refused(new_name: str, message: str) -> None:
+    _save_two_layers("Mine")
+    assert bpy.ops.strew.preset_save(name="Other") == {'FINISHED'}
+    files = _files()
+    with pytest.raises(RuntimeError, match=message) as error:
+        bpy.ops.strew.preset_rename(preset="Mine", new_name=new_name)
+    _one_line_error(error)
+    assert _files() == files
+
+
+@pytest.mark.parametrize("operator", ["preset_delete", "preset_rename"])
+def test_a_file_removed_outside_blender_is_one_line(operator: str) -> None:
+    _save_two_layers("Vanishing")
+    (_user_presets() / "Vanishing.json").unlink()
+    with pytest.raises(RuntimeError, match="'Vanishing' is no longer in the preset folder") as error:
+        getattr(bpy.ops.strew, operator)(preset="Vanishing", **({"new_name": "Back"} if "rename" in operator else {}))
+    _one_line_error(error)
+    assert _files() == {}
+
+
+@pytest.mark.parametrize("operator", ["preset_delete", "preset_rename"])
+def test_shipped_biomes_are_neither_deleted_nor_renamed(operator: str) -> None:
+    shipped = _presets_module().SHIPPED / "Forest.json"
+    before = shipped.read_bytes()
+    with pytest.raises(RuntimeError, match="'Forest' ships with Strew") as error:
+        getattr(bpy.ops.strew, operator)(preset="Forest", **({"new_name": "Mine"} if "rename" in operator else {}))
+    _one_line_error(error)
+    assert shipped.read_bytes() == before and _files() == {}
+
+
+class _Recorder:
+    """Stands in for the menu's UILayout and keeps every operator button: ``(operator, text, icon, preset)``."""
+
+    def __init__(self) -> None:
+        self.buttons: list[list] = []
+
+    def __getattr__(self, name: str):
+        return lambda *args, **kwargs: self  # column, row, separator…
+
+    def operator(self, idname: str, text: str = "", icon: str = 'NONE', **kwargs) -> _Recorder:
+        self.buttons.append([idname, text, icon, None])
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name == "preset":
+            self.buttons[-1][3] = value
+        else:
+            super().__setattr__(name, value)
+
+
+def test_the_menu_offers_rename_and_delete_beside_the_users_presets_only() -> None:
+    _save_two_layers("Mine")
+    menu = importlib.import_module(f"{ADDON_MODULE}.panels.presets").STREW_MT_layer_presets
+    layout = _Recorder()
+    menu.draw(type("Menu", (), {"layout": layout})(), bpy.context)
+    edits = [(idname, preset) for idname, text, icon, preset in layout.buttons
+             if idname in {"strew.preset_rename", "strew.preset_delete"}]
+    assert edits == [("strew.preset_rename", "Mine"), ("strew.preset_delete", "Mine")]
+    loads = [preset for idname, _, _, preset in layout.buttons if idname == "strew.preset_load"]
+    assert loads == [*sorted(p.stem for p in _presets_module().SHIPPED.glob("*.json")), "Mine"]
