@@ -17,3 +17,12 @@ LIVE_UPDATE_SWITCHED: list[Callable[[bpy.types.Scene], None]] = []
 def live_update_switched(scene: bpy.types.Scene) -> None:
     for callback in LIVE_UPDATE_SWITCHED:
         callback(scene)
+
+
+DISPLAY_CHANGED: list[Callable[[bpy.types.PropertyGroup], None]] = []
+"""Called with the layer after one of its Viewport Display settings changed."""
+
+
+def display_changed(layer: bpy.types.PropertyGroup) -> None:
+    for callback in DISPLAY_CHANGED:
+        callback(layer)

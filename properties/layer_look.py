@@ -1,7 +1,8 @@
 """Layer settings for heavy scenes and variety: camera culling, viewport display, tilt and scale rules, proximity.
 
 Declared as annotation mixins of ``StrewLayer`` (Blender collects a PropertyGroup's annotations through its
-bases), one group per concern, each read in one place (``scene.scatter_spec``).
+bases), one group per concern, each read in one place (``scene.scatter_spec``; the display settings,
+which only change how the output is drawn, ``scene.display``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from bpy.props import BoolProperty, CollectionProperty, EnumProperty, FloatPrope
 
 from ..core.inputs import MAX_DISTANCE
 from ..core.modes import DisplayMode, ProximityMode
+from . import hooks
 
 
 def _is_camera(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
@@ -89,15 +91,20 @@ class LayerCameraSettings:
     )
 
 
+def _display_changed(layer: bpy.types.PropertyGroup, _context: bpy.types.Context) -> None:
+    hooks.display_changed(layer)
+
+
 class LayerDisplaySettings:
-    """How the layer's output is drawn in the viewport; renders always show every instance in full."""
+    """How the layer's output is drawn in the viewport; renders always show every instance in full. A change
+    applies to the output at once, without a Scatter."""
 
     display_mode: EnumProperty(
-        name="Viewport Display", items=DISPLAY_MODES, default=DisplayMode.FULL,
+        name="Viewport Display", items=DISPLAY_MODES, default=DisplayMode.FULL, update=_display_changed,
         description="How instances are drawn in the viewport (renders always show them in full)",
     )
     viewport_percent: FloatProperty(
-        name="Viewport Share", default=100.0, min=0.0, max=100.0, subtype='PERCENTAGE',
+        name="Viewport Share", default=100.0, min=0.0, max=100.0, subtype='PERCENTAGE', update=_display_changed,
         description="Share of the instances drawn in the viewport (renders always show all)",
     )
 

@@ -4,6 +4,10 @@ A second Geometry Nodes modifier, "Strew Viewport", after the instancer. It chan
 viewport (an *Is Viewport* switch), so renders always show every instance in full. Bounds are drawn by
 instancing one wire box per prefab, from a Strew-owned collection "Strew Bounds <layer>" whose children keep
 the prefabs' Pick Instance order.
+
+The settings only change how the output is drawn, so they are read when the output is drawn, not when it is
+sampled: a change of them redraws the layer's output at once (:func:`redisplay`, through
+``properties/hooks.py``), without a Scatter, and a run in progress writes with the settings as they are then.
 """
 
 from __future__ import annotations
@@ -14,8 +18,10 @@ import bpy
 import numpy as np
 
 from ..core.modes import DisplayMode
-from .compat import set_modifier_inputs
-from .instancer import OWNER, PREFAB_ATTRIBUTE, RADIUS_ATTRIBUTE, ROTATION_ATTRIBUTE, SCALE_ATTRIBUTE, Prefab
+from ..properties import hooks
+from .compat import modifier_input_values, set_modifier_inputs
+from .instancer import OWNER, PREFAB_ATTRIBUTE, RADIUS_ATTRIBUTE, ROTATION_ATTRIBUTE, SCALE_ATTRIBUTE, pick_order
+from .layer_points import output_object
 from .ownership import LAYER_KEY, is_owned, mark
 
 NODE_GROUP_NAME = "Strew Viewport"
@@ -32,9 +38,8 @@ def _box(name: str, low: np.ndarray, high: np.ndarray) -> bpy.types.Mesh:
     return mesh
 
 
-def _bounds(prefab: Prefab) -> tuple[np.ndarray, np.ndarray]:
-    """Low and high corners of what one instance of ``prefab`` shows, in the instance's own space."""
-    block = prefab.datablock
+def _bounds(block: bpy.types.ID) -> tuple[np.ndarray, np.ndarray]:
+    """Low and high corners of what one instance of the prefab ``block`` shows, in the instance's own space."""
     if isinstance(block, bpy.types.Object):
         corners = np.array([tuple(c) for c in block.bound_box], dtype=np.float64)  # Reset Children: local space
     else:
@@ -51,7 +56,7 @@ def _vector(values: tuple[float, ...]):  # mathutils is importable only inside B
     return Vector(values)
 
 
-def _bounds_collection(layer_name: str, prefabs: list[Prefab]) -> bpy.types.Collection:
+def _bounds_collection(layer_name: str, prefabs: list[bpy.types.ID]) -> bpy.types.Collection:
     """A fresh "Strew Bounds <layer>" collection: one wire box per prefab, named in Pick Instance order."""
     for old in [c for c in bpy.data.collections if is_owned(c, OWNER) and c.get("strew_bounds") == layer_name]:
         remove_bounds(old)
@@ -158,16 +163,52 @@ def viewport_node_group() -> bpy.types.NodeTree:
     return group
 
 
-def show_in_viewport(obj: bpy.types.Object, prefabs: list[Prefab], mode: DisplayMode, share: float) -> None:
-    """Give a layer's instancer object its viewport display (nothing to add for full display of all)."""
-    if mode == DisplayMode.FULL and share >= 1.0:
-        return
-    layer_name = obj.get(LAYER_KEY, obj.name)
-    modifier = obj.modifiers.new(MODIFIER_NAME, 'NODES')
-    group = viewport_node_group()
-    modifier.node_group = group
-    values: dict[str, Any] = {"Share": float(share), "Bounds": mode == DisplayMode.BOUNDS,
-                              "Points": mode == DisplayMode.POINTS}
-    if mode == DisplayMode.BOUNDS:
-        values["Boxes"] = _bounds_collection(layer_name, prefabs)
-    set_modifier_inputs(modifier, values)
+def _is_display(modifier: bpy.types.Modifier) -> bool:
+    group = getattr(modifier, "node_group", None)
+    return group is not None and is_owned(group, OWNER) and group.get("strew_kind") == "viewport"
+
+
+def _prefabs(obj: bpy.types.Object) -> list[bpy.types.ID]:
+    """What the object's instancer picks from, in Pick Instance order."""
+    for modifier in obj.modifiers:
+        if modifier.type == 'NODES' and not _is_display(modifier):
+            collection = modifier_input_values(modifier).get("Prefabs")
+            if isinstance(collection, bpy.types.Collection):
+                return pick_order(collection)
+    return []
+
+
+def show_as_set(obj: bpy.types.Object, layer: Any) -> None:
+    """Give a layer's instancer object the layer's Viewport Display settings as they are now, in place of the
+    ones it had (full display of all needs no modifier)."""
+    for modifier in [m for m in obj.modifiers if _is_display(m)]:
+        set_modifier_inputs(modifier, {"Boxes": None})  # removing the modifier alone leaves the boxes a user
+        obj.modifiers.remove(modifier)
+    mode, share = DisplayMode(layer.display_mode), layer.viewport_percent / 100.0
+    if mode != DisplayMode.FULL or share < 1.0:
+        modifier = obj.modifiers.new(MODIFIER_NAME, 'NODES')
+        modifier.node_group = viewport_node_group()
+        values: dict[str, Any] = {"Share": share, "Bounds": mode == DisplayMode.BOUNDS,
+                                  "Points": mode == DisplayMode.POINTS}
+        if mode == DisplayMode.BOUNDS:
+            values["Boxes"] = _bounds_collection(obj.get(LAYER_KEY, obj.name), _prefabs(obj))
+        set_modifier_inputs(modifier, values)
+    remove_unused_bounds()
+
+
+def redisplay(layer: Any) -> None:
+    """A layer's Viewport Display setting changed: draw its current Point Instancer output with the settings
+    (Real Objects have no viewport display)."""
+    obj = output_object(layer.id_data, layer.layer_id) if layer.layer_id else None
+    if obj is not None:
+        show_as_set(obj, layer)
+
+
+def register() -> None:
+    if redisplay not in hooks.DISPLAY_CHANGED:
+        hooks.DISPLAY_CHANGED.append(redisplay)
+
+
+def unregister() -> None:
+    if redisplay in hooks.DISPLAY_CHANGED:
+        hooks.DISPLAY_CHANGED.remove(redisplay)

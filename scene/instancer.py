@@ -62,12 +62,17 @@ class Prefab:
     weight: float
 
 
-def prefabs_of(collection: bpy.types.Collection) -> list[Prefab]:
-    """The collection's direct children (objects and collections) in the order Pick Instance uses, with their
-    weights (``CustomPropertyError`` for an unusable ``strew_weight``)."""
+def pick_order(collection: bpy.types.Collection) -> list[bpy.types.ID]:
+    """The collection's direct children (objects and collections) in the order Pick Instance uses."""
     children: list[bpy.types.ID] = [*collection.children, *collection.objects]
     children.sort(key=lambda block: natural_name_key(block.name))
-    return [Prefab(block.name, block, prefab_weight(block)) for block in children]
+    return children
+
+
+def prefabs_of(collection: bpy.types.Collection) -> list[Prefab]:
+    """The collection's prefabs in Pick Instance order, with their weights (``CustomPropertyError`` for an
+    unusable ``strew_weight``)."""
+    return [Prefab(block.name, block, prefab_weight(block)) for block in pick_order(collection)]
 
 
 Wiring = Callable[[bpy.types.Nodes, Callable[[str, str], bpy.types.NodeSocket], bpy.types.Node], None]

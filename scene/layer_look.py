@@ -1,4 +1,4 @@
-"""A layer's camera, display, proximity and pair keep-away settings, read and validated once (see scatter_spec).
+"""A layer's camera, proximity and pair keep-away settings, read and validated once (see scatter_spec).
 
 The camera is read as a :class:`~strew.core.camera.CameraView` from the object's world matrix and
 ``Camera.view_frame`` (aspect, sensor fit and lens shift of the scene's render settings included).
@@ -13,11 +13,11 @@ import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.camera import CameraView
-from ..core.modes import DisplayMode, ProximityMode
+from ..core.modes import ProximityMode
 
 
 class LookError(ValueError):
-    """A camera, display or proximity setting that cannot work; the message says what to change."""
+    """A camera or proximity setting that cannot work; the message says what to change."""
 
 
 @dataclass(frozen=True)
@@ -40,8 +40,6 @@ class ProximityInput:
 @dataclass(frozen=True)
 class LookInput:
     camera: CameraInput | None
-    display: DisplayMode
-    viewport_share: float  # 0..1
     proximity: ProximityInput | None
     keep_away: dict[str, float]  # earlier layer's name → distance this layer keeps from it
 
@@ -103,6 +101,4 @@ def _keep_away(layer: bpy.types.PropertyGroup, earlier: list[str]) -> dict[str, 
 
 def read(layer: bpy.types.PropertyGroup, scene: bpy.types.Scene, earlier: list[str]) -> LookInput:
     """The look settings of ``layer``; ``earlier`` names the layers above it."""
-    return LookInput(camera=_camera(layer, scene), display=DisplayMode(layer.display_mode),
-                     viewport_share=layer.viewport_percent / 100.0, proximity=_proximity(layer),
-                     keep_away=_keep_away(layer, earlier))
+    return LookInput(camera=_camera(layer, scene), proximity=_proximity(layer), keep_away=_keep_away(layer, earlier))

@@ -1,10 +1,16 @@
 """What a live update looks at: which layer's inputs a depsgraph update changed.
 
-Inputs of a layer: its settings, the scene's Scatter settings, the geometry and transform of its targets (the
-terrain, or the meshes of its Targets collection), of the objects in its Exclude and Proximity collections, its
-density image, with camera culling or falloff its camera (placement, lens, clipping), and the weights of the
-terrain's vertex groups it reads. Weights are compared at the pause after an edit of the terrain in Weight Paint
-or Edit mode (reading them takes a pass over every vertex: too slow for every brush dab).
+Inputs of a layer: its settings, the scene's Scatter settings, which objects its Targets, Exclude and Proximity
+collections hold (child collections too), the geometry and transform of its targets (the terrain, or the meshes
+of its Targets collection) and of the objects in its Exclude and Proximity collections, its prefabs (names and
+weights), its density image, with camera culling or falloff its camera (placement, lens, clipping, the render
+frame's shape), and the weights of the terrain's vertex groups it reads.
+
+At every update the settings and what is cheap to read beside them (which objects a layer reads, its prefabs, the
+render frame) are compared whole (:func:`snapshot`); an object's geometry and transform only when Blender reports
+the object updated (a fingerprint of its evaluated mesh). Weights are compared at the pause after an edit of the
+terrain in Weight Paint or Edit mode (reading them takes a pass over every vertex: too slow for every brush dab).
+The Viewport Display settings are no input: they redraw the output at once (``scene.display``).
 
 A :class:`Watch` keeps what was last seen, keyed by ``session_uid`` (a rename loses nothing).
 """
@@ -16,6 +22,9 @@ from typing import Any
 
 import bpy
 
+from ..properties.layer_look import LayerDisplaySettings
+from .custom_props import WEIGHT_KEY, CustomPropertyError, plain, prefab_weight
+from .instancer import pick_order
 from .job_cache import fingerprint, weight_digests
 from .ownership import is_owned
 from .scatter_spec import groups_read
@@ -23,6 +32,8 @@ from .targets import target_objects
 
 # Scene settings that do not change any layer's result.
 PASSIVE = {"rna_type", "live_update", "active_layer_index", "show_preview", "room", "layers"}
+# Layer settings that do not change its result (the display ones redraw the output themselves).
+LAYER_PASSIVE = {"rna_type", "layer_id", *LayerDisplaySettings.__annotations__}
 # Object modes in which vertex weights change (painted, or assigned from the Vertex Groups panel).
 WEIGHT_MODES = {'WEIGHT_PAINT', 'EDIT'}
 
@@ -116,26 +127,73 @@ class Watch:
         return next((i for i, groups in enumerate(groups_per_layer(scene.strew)) if groups & changed), None)
 
 
+_SCALARS = (str, int, float, bool, type(None))
+_ID, _GROUP = bpy.types.ID, bpy.types.PropertyGroup  # looked up once: ``bpy.types.<name>`` costs microseconds
+
+
 def _plain(value: Any) -> Any:
-    if isinstance(value, bpy.types.ID):
-        return ("ID", value.session_uid)
-    if isinstance(value, str | int | float | bool) or value is None:
+    """A setting's value as plain data: an ID by its ``session_uid``, a group (a keep-away rule) by its values."""
+    if isinstance(value, _SCALARS):
         return value
+    if isinstance(value, _ID):
+        return ("ID", value.session_uid)
+    if isinstance(value, _GROUP):
+        return _signature(value, {"rna_type"})
+    if isinstance(value, set):
+        return tuple(sorted(value))
     try:
-        return tuple(value)
+        return tuple(_plain(item) for item in value)
     except TypeError:
         return repr(value)
 
 
 def _signature(group: bpy.types.PropertyGroup, skip: set[str]) -> tuple[Any, ...]:
-    return tuple(_plain(getattr(group, p.identifier)) for p in group.bl_rna.properties if p.identifier not in skip)
+    return tuple(_plain(getattr(group, name)) for name in _names(group, frozenset(skip)))
+
+
+_NAMES: dict[tuple[type, frozenset[str]], tuple[str, ...]] = {}
+
+
+def _names(group: bpy.types.PropertyGroup, skip: frozenset[str]) -> tuple[str, ...]:
+    """The group's property names but ``skip``, listed once per class (walking ``bl_rna`` at every update cost
+    more than reading the values)."""
+    key = (type(group), skip)
+    found = _NAMES.get(key)
+    if found is None:
+        found = _NAMES[key] = tuple(p.identifier for p in group.bl_rna.properties if p.identifier not in skip)
+    return found
 
 
 def snapshot(settings: Any) -> Snapshot:
-    """The scene's and each layer's settings; a layer that looks through a camera also notes which one (picking
-    another scene camera changes it)."""
-    return _signature(settings, PASSIVE), [(*_signature(layer, {"rna_type", "layer_id"}), _camera_uid(settings, layer))
-                                           for layer in settings.layers]
+    """The scene's settings and, per layer, its settings and what it reads beside them: which data-blocks
+    (:func:`sources`: its collections' objects, its camera), its prefabs and the render frame its camera sees."""
+    return _signature(settings, PASSIVE), [
+        (*_signature(layer, LAYER_PASSIVE), tuple(block.session_uid for block in sources(settings, layer)),
+         _prefabs(layer.collection), _frame(settings, layer))
+        for layer in settings.layers]
+
+
+def _prefabs(collection: bpy.types.Collection | None) -> tuple[tuple[str, Any], ...]:
+    """The prefabs' names in Pick Instance order, with their weights (an unusable custom property as stored: the
+    job reports it)."""
+    if collection is None:
+        return ()
+    return tuple((block.name, _weight(block)) for block in pick_order(collection))
+
+
+def _weight(block: bpy.types.ID) -> Any:
+    try:
+        return prefab_weight(block)
+    except CustomPropertyError:
+        return repr(plain(block.get(WEIGHT_KEY)))
+
+
+def _frame(settings: Any, layer: Any) -> tuple[Any, ...] | None:
+    """What of the render settings shapes a layer's camera frame (its aspect), or None without a camera."""
+    if _camera(settings, layer) is None:
+        return None
+    render = settings.id_data.render
+    return render.resolution_x, render.resolution_y, render.pixel_aspect_x, render.pixel_aspect_y
 
 
 def _camera(settings: Any, layer: Any) -> bpy.types.Object | None:
@@ -145,13 +203,8 @@ def _camera(settings: Any, layer: Any) -> bpy.types.Object | None:
     return layer.camera or settings.id_data.camera
 
 
-def _camera_uid(settings: Any, layer: Any) -> int | None:
-    camera = _camera(settings, layer)
-    return None if camera is None else camera.session_uid
-
-
 def sources(settings: Any, layer: Any) -> list[bpy.types.ID]:
-    """The data-blocks a layer reads from the scene (objects and its density image)."""
+    """The data-blocks a layer reads from the scene (objects, not Strew's own output, and its density image)."""
     found: list[bpy.types.ID] = []
     if layer.targets is not None:
         found += target_objects(layer.targets)
@@ -159,7 +212,7 @@ def sources(settings: Any, layer: Any) -> list[bpy.types.ID]:
         found.append(settings.terrain)
     for collection in (layer.exclusion_collection, layer.proximity_collection):
         if collection is not None:
-            found += collection.all_objects
+            found += [obj for obj in collection.all_objects if not is_owned(obj)]
     if layer.density_image is not None:
         found.append(layer.density_image)
     camera = _camera(settings, layer)

@@ -20,7 +20,7 @@ from ..core.poisson import Samples
 from ..core.scatter import LayerPoints
 from ..core.steps import run_to_end as run_steps
 from . import layer_ids, layer_surface, scatter_spec, worker_pool
-from .display import remove_unused_bounds, show_in_viewport
+from .display import remove_unused_bounds, show_as_set
 from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, world_positions, write_objects
 from .instances import PointSet
 from .job_cache import JobCache
@@ -102,7 +102,9 @@ def _write(scene: bpy.types.Scene, layer: LayerInput, points: PointSet) -> None:
     output = owned_collection(scene, OUTPUT_COLLECTION, OWNER)
     if layer.output == OutputMode.GEOMETRY_NODES:
         obj = write_instancer(output, layer.mark, layer.collection, points)
-        show_in_viewport(obj, list(layer.prefabs), layer.look.display, layer.look.viewport_share)
+        index = layer_ids.index_of(scene, layer.layer_id)
+        if index is not None:
+            show_as_set(obj, scene.strew.layers[index])
     else:
         write_objects(output, layer.mark, list(layer.prefabs), points,
                       linked_duplicates=layer.output == OutputMode.DUPLICATES)

@@ -2,47 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
-
 import bpy
 import numpy as np
 import pytest
+from live import assert_same_as_a_fresh_scatter, live_update, positions, settle
 from mathutils import Vector
-from scenes import add_layer, make_prefabs, make_terrain, point_attributes
-
-
-def live_update():  # the module as Blender loaded it
-    return importlib.import_module("bl_ext.strew_dev.strew.scene.live_update")
-
-
-def positions(layer_name: str) -> np.ndarray:
-    return point_attributes(bpy.data.objects[f"Strew {layer_name}"])["position"]
-
-
-def outputs() -> dict[str, dict[str, np.ndarray]]:
-    return {layer.name: point_attributes(bpy.data.objects[f"Strew {layer.name}"])
-            for layer in bpy.context.scene.strew.layers}
-
-
-def settle(change) -> None:
-    """Make a change, let the depsgraph handler note it, and run the waiting re-scatter (the timer's work)."""
-    module = live_update()
-    change()
-    bpy.context.view_layer.update()
-    if not module.scheduled():  # a setting of a property group: hand the update over as Blender's window does
-        module.on_depsgraph_update(bpy.context.scene, bpy.context.evaluated_depsgraph_get())
-    assert module.scheduled()
-    assert module.flush()
-
-
-def assert_same_as_a_fresh_scatter() -> None:
-    """The live output equals what the Scatter button makes from nothing (no cache involved)."""
-    live = outputs()
-    bpy.ops.strew.scatter()
-    fresh = outputs()
-    for name, attributes in fresh.items():
-        for key, values in attributes.items():
-            np.testing.assert_allclose(live[name][key], values, atol=1e-6, err_msg=f"{name}.{key}")
+from scenes import add_layer, make_prefabs, make_terrain
 
 
 @pytest.fixture
