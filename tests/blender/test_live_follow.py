@@ -102,6 +102,18 @@ def test_a_change_in_a_collection_the_layer_reads_re_scatters_it(followed_scene:
     assert_same_as_a_fresh_scatter()
 
 
+def test_a_mesh_linked_into_a_collection_excluded_from_the_view_layer_re_scatters(followed_scene) -> None:
+    """Blender reports no object of such a collection, only that the scene changed: the members tell."""
+    houses = followed_scene.strew.layers["Trees"].exclusion_collection
+    followed_scene.view_layers[0].layer_collection.children[houses.name].exclude = True
+    bpy.context.view_layer.update()
+    assert live_update().flush()
+    before = positions("Trees")
+    settle(lambda: _link(houses, houses.objects[0]), by_handler=True)
+    assert not np.array_equal(positions("Trees"), before)
+    assert_same_as_a_fresh_scatter()
+
+
 def _prefab_indices(layer_name: str) -> np.ndarray:
     return point_attributes(bpy.data.objects[f"Strew {layer_name}"])["strew_prefab"]
 
@@ -205,3 +217,18 @@ def test_viewport_display_applies_at_once_without_sampling(followed_scene: bpy.t
                                          setattr(trees, "viewport_percent", 100.0)))
     assert instances == total and names == {"Trees"} and not output.modifiers.get("Strew Viewport")
     assert not [c for c in bpy.data.collections if c.name.startswith("Strew Bounds")]
+
+
+def test_a_run_in_progress_writes_the_display_as_it_is_when_it_writes(followed_scene: bpy.types.Scene) -> None:
+    module = live_update()
+    trees = followed_scene.strew.layers["Trees"]
+    settle(lambda: setattr(trees, "seed", 9))
+    trees.seed = 10
+    module.on_depsgraph_update(followed_scene, bpy.context.evaluated_depsgraph_get())
+    service = module.service(followed_scene)
+    assert service._start()
+    next(service._run.job)  # the run has read the settings
+    trees.viewport_percent = 25.0
+    assert module.flush()
+    total = len(bpy.data.objects["Strew Trees"].data.vertices)
+    assert abs(_drawn("Trees")[0] - 0.25 * total) < 4 * math.sqrt(total) + 1
