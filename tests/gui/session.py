@@ -34,6 +34,8 @@ def _numbers(texts: list[str]) -> list[float] | None:
         return None
 
 
+ROW = 20  # pixels from one item of a vector setting to the next at UI scale 1
+
 class Session:
     """The steps of one run; each records the scene state and a screenshot under its name."""
 
@@ -100,6 +102,17 @@ class Session:
         self.places[what] = w.find(what, self.sidebar(), column, hint, downward)
         return self.places[what]
 
+    def first_item(self, what: str, column: float, hint: int, downward: bool, items: int) -> tuple[int, int]:
+        """Where the first item of a vector setting is (all its items copy one data path, so the scan may meet a
+        later one first): up one row at a time while the row above still copies ``what``."""
+        x, y = self.button(what, column, hint, downward)
+        for _ in range(items - 1):
+            if not self.window.under_mouse(x, y - ROW).startswith(what):
+                break
+            y -= ROW
+        self.places[what] = (x, y)
+        return x, y
+
     def press(self, what: str, column: float, hint: int, settle: float = 0.8) -> None:
         x, y = self.button(what, column, hint)
         self.window.click(x, y, settle=settle)
@@ -127,7 +140,7 @@ class Session:
         loaded machine a key can come before the field is ready, so a wrong value is typed again, slower."""
         numbers = _numbers(texts)
         for attempt in range(1, tries + 1):
-            x, y = self.button(what, column, hint, downward)
+            x, y = self.first_item(what, column, hint, downward, len(texts))
             self.window.click(x, y, repeat=2 if double else 1)
             for k, text in enumerate(texts):
                 self.window.key("ctrl+a", settle=0.2 * attempt)
