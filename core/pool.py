@@ -181,9 +181,16 @@ class ProcessPool:
         executor, self._executor = self._executor, None
         try:
             if executor is not None and at_once:
-                for process in list((getattr(executor, "_processes", None) or {}).values()):
+                # No executor.shutdown() here: an interrupt's handler may run while this thread holds the
+                # executor's lock (inside submit), and shutdown would wait for that lock forever.
+                processes = list((getattr(executor, "_processes", None) or {}).values())
+                for process in processes:
                     process.terminate()
-            if executor is not None:
+                for process in processes:
+                    process.join(timeout=2.0)
+                    if process.is_alive():
+                        process.kill()
+            elif executor is not None:
                 executor.shutdown(wait=True, cancel_futures=True)
         finally:
             for name in list(self._shared):
