@@ -152,7 +152,8 @@ def test_pair_keep_away_and_proximity() -> None:
     assert cKDTree(trees[:, :2]).query(grass_points[:, :2])[0].min() >= 3.0 - 1e-6
     # Rocks have no rule with Trees: only their own spacing applies, so some stand closer than 3.
     assert 1.0 - 1e-6 <= cKDTree(trees[:, :2]).query(rock_points[:, :2])[0].min() < 3.0
-    near = np.abs(grass_points[:, 1] + 7.0) < 0.9
+    along = (grass_points[:, 0] > -20.0) & (grass_points[:, 0] < 45.0)  # beside the road, not past its ends
+    near = (np.abs(grass_points[:, 1] + 7.0) < 0.9) & along
     far = np.abs(grass_points[:, 1] + 7.0) > 12.5
     assert np.allclose(grass_radii[near], 0.7, atol=1e-5) and np.allclose(grass_radii[far], 2.5, atol=1e-5)
     grass.keep_away_rules[0].layer = "Nowhere"
