@@ -49,6 +49,9 @@ class ChunkGrid:
     xs: np.ndarray
     ys: np.ndarray
     reach: float
+    cells_x: np.ndarray | None = None
+    cells_y: np.ndarray | None = None
+    first: tuple[int, int] = (0, 0)
 
     @classmethod
     def over(cls, bounds: np.ndarray, chunk_size: float, reach: float) -> ChunkGrid:
@@ -57,6 +60,32 @@ class ChunkGrid:
         nx = max(1, math.ceil((x1 - x0) / chunk_size))
         ny = max(1, math.ceil((y1 - y0) / chunk_size))
         return cls(np.linspace(x0, x1, nx + 1), np.linspace(y0, y1, ny + 1), float(reach))
+
+    @classmethod
+    def on_cells(cls, bounds: np.ndarray, chunk_size: float, reach: float, cell: float, unit: int = 1) -> ChunkGrid:
+        """Chunks on the world's grid of cells of side ``cell``: every edge is a whole number of ``unit`` cells
+        from the world origin, inner edges at multiples of ``chunk_size`` (rounded to units), outer edges the
+        bounds rounded outwards. An edge does not move when the bounds change elsewhere, so the chunks, and what
+        is sampled in them, stay where they are. ``cells_x``/``cells_y`` are the edges in cells (``anchor`` of each
+        chunk's sampler).
+
+        >>> grid = ChunkGrid.on_cells(np.array([[-3.0, 0.0], [25.0, 4.0]]), chunk_size=10.0, reach=1.0, cell=0.5)
+        >>> grid.cells_x.tolist(), grid.xs.tolist()
+        ([-6, 0, 20, 40, 50], [-3.0, 0.0, 10.0, 20.0, 25.0])
+        """
+        (x0, y0), (x1, y1) = np.asarray(bounds, dtype=np.float64)
+        side = cell * unit
+        per_chunk = max(1, round(chunk_size / side))
+        ux, uy = _unit_edges(x0, x1, side, per_chunk), _unit_edges(y0, y1, side, per_chunk)
+        first = (int(ux[0] // per_chunk), int(uy[0] // per_chunk))  # the world chunk of the first: phases follow it
+        return cls(ux * unit * cell, uy * unit * cell, float(reach), ux * unit, uy * unit, first)
+
+    def anchor(self, chunk: int) -> tuple[int, int] | None:
+        """World cell of a chunk's lower-left corner (``on_cells`` grids), else None."""
+        if self.cells_x is None or self.cells_y is None:
+            return None
+        ix, iy = self.cell(chunk)
+        return int(self.cells_x[ix]), int(self.cells_y[iy])
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -72,7 +101,9 @@ class ChunkGrid:
         """How many chunks away (along x, y) a chunk's points can still matter."""
         spans = []
         for edges in (self.xs, self.ys):
-            width = float(edges[-1] - edges[0]) / (len(edges) - 1)
+            # Inner chunks are the widest (only the first and the last may be cut by the bounds, and those are
+            # never between two others), so the widest says how far a chunk's points reach.
+            width = float(np.diff(edges).max())
             spans.append(math.ceil(self.reach / width) if width > 0 else 1)
         return max(spans[0], 1), max(spans[1], 1)
 
@@ -98,9 +129,11 @@ class ChunkGrid:
         return np.array([self.xs[ix], self.ys[iy]]), np.array([self.xs[ix + 1], self.ys[iy + 1]])
 
     def phase(self, chunk: int) -> int:
+        """The chunk's phase, from its place in the world's chunks (``first`` onwards), so bounds that grow or
+        shrink leave the other chunks' phases, and their order, as they were."""
         ix, iy = self.cell(chunk)
         px, py = self.period
-        return (iy % py) * px + ix % px
+        return ((iy + self.first[1]) % py) * px + (ix + self.first[0]) % px
 
     def phases(self) -> list[list[int]]:
         """Chunk ids of each phase, in increasing id order."""
@@ -136,6 +169,16 @@ class ChunkGrid:
         if not inside.any():
             return None
         return Samples(positions=points.positions[inside, :2], radii=points.radii[inside])
+
+
+def _unit_edges(low: float, high: float, side: float, per_chunk: int) -> np.ndarray:
+    """Chunk edges along one axis in whole ``side`` units: ``low`` and ``high`` rounded outwards, and the
+    multiples of ``per_chunk`` between them (a piece at the rim may be narrow: merging it with its neighbour
+    would move an edge whenever the bounds move)."""
+    first = math.floor(low / side)
+    last = max(first + 1, math.ceil(high / side))
+    inner = range(-(-(first + 1) // per_chunk) * per_chunk, last, per_chunk)
+    return np.array([first, *inner, last], dtype=np.int64)
 
 
 def concat(*parts: Samples | None) -> Samples | None:

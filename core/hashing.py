@@ -46,7 +46,7 @@ class Stream(enum.IntEnum):
     RANDOM = 7
 
 
-def _mix(h: NDArray[np.uint64]) -> NDArray[np.uint64]:
+def mix(h: NDArray[np.uint64]) -> NDArray[np.uint64]:
     """splitmix64 finaliser (wrapping uint64 arithmetic)."""
     with np.errstate(over="ignore"):
         h = h ^ (h >> np.uint64(30))
@@ -58,7 +58,7 @@ def _mix(h: NDArray[np.uint64]) -> NDArray[np.uint64]:
 
 def _key(value: int) -> NDArray[np.uint64]:
     """A well-mixed 64-bit key from any Python int (seed or stream), as a 0-d uint64 array."""
-    return _mix(np.array([(value * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64], dtype=np.uint64))
+    return mix(np.array([(value * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64], dtype=np.uint64))
 
 
 def _seed_int(seed: Any) -> int:
@@ -90,13 +90,35 @@ def hash_positions(xy: Any, seed: int) -> NDArray[np.uint64]:
         raise ValueError(f"xy: coordinates must stay within +-{MAX_COORDINATE:g} to be hashed")
     q = np.rint(pts / QUANTUM).astype(np.int64).view(np.uint64)
     with np.errstate(over="ignore"):
-        h = _mix(q[:, 0] ^ key)
-        return _mix(h ^ (q[:, 1] * _Y_SALT + _GOLDEN))
+        h = mix(q[:, 0] ^ key)
+        return mix(h ^ (q[:, 1] * _Y_SALT + _GOLDEN))
+
+
+def hash_columns(seed: int, *columns: Any) -> NDArray[np.uint64]:
+    """A 64-bit hash per row of integer ``columns`` (equal lengths) and the seed: a random-looking key for a grid
+    cell or a box of a refinement level; the same row gives the same key in any array, order or process.
+
+    >>> import numpy as np
+    >>> a = hash_columns(5, np.array([1, 2]), np.array([3, 4]))
+    >>> bool(a[1] == hash_columns(5, np.array([2]), np.array([4]))[0])
+    True
+    """
+    h = _key(_seed_int(seed))
+    with np.errstate(over="ignore"):
+        for salt, column in enumerate(columns):
+            bits = np.asarray(column, dtype=np.int64).view(np.uint64)
+            h = mix(h ^ (bits * _Y_SALT + _GOLDEN * np.uint64(salt + 1)))
+    return h
+
+
+def unit_floats(bits: NDArray[np.uint64]) -> NDArray[np.float64]:
+    """Uniform floats in [0, 1) from the top 53 bits of each hash (exact: no rounding on any CPU)."""
+    return (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
 
 
 def _stream_bits(xy: Any, seed: int, stream: int) -> NDArray[np.uint64]:
     stream_key = _key(integer(stream, "stream") + 0x5EED)
-    return _mix(hash_positions(xy, seed) ^ stream_key)
+    return mix(hash_positions(xy, seed) ^ stream_key)
 
 
 def hash_uniform(xy: Any, seed: int, stream: int = Stream.UNIFORM) -> NDArray[np.float64]:
@@ -107,8 +129,7 @@ def hash_uniform(xy: Any, seed: int, stream: int = Stream.UNIFORM) -> NDArray[np
     >>> bool(0 <= u.min() and u.max() < 1)
     True
     """
-    bits = _stream_bits(xy, seed, stream)
-    return (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
+    return unit_floats(_stream_bits(xy, seed, stream))
 
 
 def hash_choice(xy: Any, seed: int, weights: Any, stream: int = Stream.PREFAB) -> NDArray[np.int64]:

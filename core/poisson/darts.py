@@ -1,6 +1,7 @@
 """Darts of one round kept in time order: the batch gives the same points as throwing them one by one.
 
-The darts of a round carry their time in their index (a dart with a smaller index was thrown earlier). A
+The darts of a round carry their time (a dart with a smaller time was thrown earlier; without times, the
+index is the time; equal times go by index). A
 sequential sampler keeps a dart exactly when no earlier dart that it conflicts with was kept. That rule is
 resolved for the whole batch at once, in passes: a dart whose earlier conflicting darts are all decided and
 all dropped is kept; a dart with a kept earlier conflicting dart is dropped; repeat. The earliest undecided
@@ -125,9 +126,11 @@ def _earlier_conflicts(
 
 
 def resolve_in_time_order(
-    st: SamplerState, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, ids: np.ndarray
+    st: SamplerState, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, ids: np.ndarray,
+    time: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Indices (ascending) of the darts a sequential sampler keeps when it throws them in index order.
+    """Indices (ascending) of the darts a sequential sampler keeps when it throws them in ``time`` order
+    (``None``: index order).
 
     Every dart here already fits the points placed before the round (and the mask and the blockers);
     ``ids`` is the grid cell of each dart, ``r`` its radius (``None``: ``min_radius``).
@@ -136,6 +139,9 @@ def resolve_in_time_order(
     if n < 2:
         return np.arange(n)
     earlier, later = _earlier_conflicts(st, x, y, r, ids)
+    if time is not None:  # the pairs come in index order: put the later-thrown dart second
+        swap = time[earlier] > time[later]
+        earlier, later = np.where(swap, later, earlier), np.where(swap, earlier, later)
     state = np.zeros(n, dtype=np.int8)  # 0 undecided, 1 kept, 2 dropped
     while earlier.size:
         waiting = np.zeros(n, dtype=bool)

@@ -59,16 +59,30 @@ class GridLayout(NamedTuple):
     pad: int
 
 
+def cell_side(min_radius: float) -> float:
+    """The side of a background cell: a cell holds at most one point."""
+    return min_radius / math.sqrt(2.0)
+
+
+def coarse_cells(min_radius: float, max_radius: float, variable: bool, tileable: bool = False) -> int:
+    """Cells per side of a variable radius' first boxes (about one max-radius point each); 1 otherwise."""
+    return 2 ** max(0, round(math.log2(max_radius / min_radius))) if variable and not tileable else 1
+
+
 def grid_layout(
-    w: float, h: float, min_radius: float, max_radius: float, variable: bool, tileable: bool
+    w: float, h: float, min_radius: float, max_radius: float, variable: bool, tileable: bool, anchored: bool = False
 ) -> GridLayout:
     """Cells no larger than ``min_radius / sqrt(2)`` (one point per cell at most), dividing the rectangle
-    exactly. A variable radius starts on boxes of about one max-radius point each, so the work follows the
-    number of points; without wrapping the grid is padded so neighbour lookups never leave the array."""
-    side = min_radius / math.sqrt(2.0)
-    cols, rows = max(1, math.ceil(w / side)), max(1, math.ceil(h / side))
-    sx, sy = w / cols, h / rows
+    exactly (``anchored``: the rectangle is a whole number of cells of :func:`cell_side` on the world grid).
+    A variable radius starts on boxes of about one max-radius point each, so the work follows the number of
+    points; without wrapping the grid is padded so neighbour lookups never leave the array."""
+    side = cell_side(min_radius)
+    if anchored:  # the world's cells, of one size in every rectangle (w / cols would differ in the last bits)
+        cols, rows, sx, sy = max(1, round(w / side)), max(1, round(h / side)), side, side
+    else:
+        cols, rows = max(1, math.ceil(w / side)), max(1, math.ceil(h / side))
+        sx, sy = w / cols, h / rows
     window = math.ceil(max_radius / min(sx, sy))
-    coarse = 2 ** max(0, round(math.log2(max_radius / min_radius))) if variable and not tileable else 1
+    coarse = coarse_cells(min_radius, max_radius, variable, tileable)
     pad = 0 if tileable else window + coarse
     return GridLayout(cols, rows, sx, sy, window, coarse, pad)

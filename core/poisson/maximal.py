@@ -28,14 +28,16 @@ from .cover import own_cover_reach, split_cover_reach
 from .darts import resolve_in_time_order
 from .prune import Boxes, Values, prune_boxes
 from .state import SamplerState
+from .throw import throw
 
 LEVEL0_ROUNDS = 3
 DARTS_PER_BOX = 0.5  # mean darts per live box in a round (fewer darts per round: fewer pairs to resolve)
 DARTS_PER_COARSE_BOX = 2.0  # ... per box of several cells (a variable radius' first rounds)
 MAX_LEVEL = 60
-# With a mask or a variable radius, stop refining when the boxes still alive cover less than this share of
-# the domain.
-APPROX_TOLERANCE = 1e-8
+# With a mask or a variable radius, refinement stops at boxes this much smaller than a cell (a box's fate
+# depends only on what is near it, so a local rule, not the live area left over the whole rectangle, keeps an
+# edit's effect local).
+APPROX_SIDE = 2.0**-12
 # Refinement stops if more boxes than this (per grid cell) are alive: only a mask or radius field that
 # changes on a scale far below the cell size gets there (a constant radius keeps about one per cell).
 BOX_BUDGET_PER_CELL = 8
@@ -45,20 +47,19 @@ def _take(boxes: Boxes, sel: np.ndarray) -> Boxes:
     return boxes[0][sel], boxes[1][sel], boxes[2][sel]
 
 
-def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, darts_per_box: float) -> None:
+def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, darts_per_box: float,
+           round_no: int) -> None:
     """One round of dart throwing: darts uniform over the boxes (``darts_per_box`` per box on average), in a
     random time order; a dart is kept when it fits the points placed before it (``resolve_in_time_order``
     for the darts of this round), so the round equals throwing the darts one by one."""
-    x0, y0, keys = boxes
-    # A Poisson process over the union of the boxes: a Poisson number of darts, each in a uniform box, in
-    # the order drawn (independent darts: the order is a uniformly random time order).
-    box = st.rng.integers(0, x0.size, st.rng.poisson(darts_per_box * x0.size))
-    u = st.rng.random((2, box.size))
-    x = x0[box] + u[0] * bw
-    y = y0[box] + u[1] * bh
+    keys = boxes[2]
+    # A Poisson process over the union of the boxes (a Poisson number per box, uniform in it), in a random
+    # time order, all from hashes of the boxes' world positions (``throw``): a box's darts do not depend on
+    # what happens elsewhere.
+    x, y, box, time = throw(st, boxes, bw, bh, cells, darts_per_box, round_no)
     if cells > 1:  # a box of several cells may stick out of the rectangle: darts outside are misses
         sel = np.flatnonzero((x < st.w) & (y < st.h))
-        x, y = x[sel], y[sel]
+        x, y, time = x[sel], y[sel], time[sel]
         ids = st.cell_of(x, y)
     else:
         ids = keys[box]
@@ -73,28 +74,28 @@ def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, dar
         # (most of a wide window) are read below, only for darts that are allowed and fit the near points.
         covered, near2 = st.covered_nearest_near(x, y, ids)
         sel = np.flatnonzero(~covered)
-        x, y, ids, near2 = x[sel], y[sel], ids[sel], near2[sel]
+        x, y, ids, time, near2 = x[sel], y[sel], ids[sel], time[sel], near2[sel]
     else:
         sel = np.flatnonzero(~st.own_conflicts(x, y, None, ids))
-        x, y, ids = x[sel], y[sel], ids[sel]
+        x, y, ids, time = x[sel], y[sel], ids[sel], time[sel]
     if st.settings.is_allowed is not None and x.size:
         sel = np.flatnonzero(st.allowed(x, y))
-        x, y, ids = x[sel], y[sel], ids[sel]
+        x, y, ids, time = x[sel], y[sel], ids[sel], time[sel]
         near2 = None if near2 is None else near2[sel]
     r = None
     if near2 is not None and x.size:
         r = st.radius(x, y)
         sel = np.flatnonzero(r * r <= near2)  # conflict when closer than its own radius to any point
-        x, y, ids, r = x[sel], y[sel], ids[sel], r[sel]
+        x, y, ids, time, r = x[sel], y[sel], ids[sel], time[sel], r[sel]
         if st.count and st.far is not None and x.size:
             sel = np.flatnonzero(~st.far_conflicts(x, y, r, ids))
-            x, y, ids, r = x[sel], y[sel], ids[sel], r[sel]
+            x, y, ids, time, r = x[sel], y[sel], ids[sel], time[sel], r[sel]
     if st.blockers is not None and x.size:
         sel = np.flatnonzero(~st.blocked(x, y, r))
-        x, y, ids = x[sel], y[sel], ids[sel]
+        x, y, ids, time = x[sel], y[sel], ids[sel], time[sel]
         r = None if r is None else r[sel]
     if x.size:
-        sel = resolve_in_time_order(st, x, y, r, ids)
+        sel = resolve_in_time_order(st, x, y, r, ids, time)
         st.insert(x[sel], y[sel], None if r is None else r[sel], ids[sel])
 
 
@@ -147,11 +148,11 @@ def fill_maximal(st: SamplerState) -> None:
             boxes, reach2 = _drop_covered(st, boxes, bw, bh, cells)
             if st.variable and (st.blockers is not None or reach2 is not None):
                 boxes = prune_boxes(st, boxes, bw, bh, cells, False, reach2)[0]
-        _round(st, boxes, bw, bh, cells, DARTS_PER_BOX if cells == 1 else DARTS_PER_COARSE_BOX)
+        _round(st, boxes, bw, bh, cells, DARTS_PER_BOX if cells == 1 else DARTS_PER_COARSE_BOX, sweep)
 
     masked = st.settings.is_allowed is not None
     exact = not masked and not st.variable
-    tolerance = 0.0 if exact else APPROX_TOLERANCE * st.w * st.h
+    smallest = 0.0 if exact else APPROX_SIDE * min(st.sx, st.sy)
     if cells == 1:
         boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
     box_budget = BOX_BUDGET_PER_CELL * st.cols * st.rows + 100_000
@@ -159,7 +160,7 @@ def fill_maximal(st: SamplerState) -> None:
     resolution = 64.0 * float(np.spacing(max(st.w, st.h)))
     level = 0
     centre: Values | None = None  # mask and radius at each box's centre, where the last prune asked
-    while boxes[0].size and level < MAX_LEVEL and min(bw, bh) > 2.0 * resolution:
+    while boxes[0].size and level < MAX_LEVEL and min(bw, bh) > max(2.0 * resolution, smallest):
         level += 1
         if cells > 1:
             covered, reach = split_cover_reach(st, *boxes, bw, bh, _reach_test(st, 0.5 * bw, 0.5 * bh), cells)
@@ -184,9 +185,10 @@ def fill_maximal(st: SamplerState) -> None:
         # A parent's centre is a corner of each of its children (children in quadrant order: tile by 4).
         hint = None if centre is None else (np.tile(centre[0], 4)[sel], np.tile(centre[1], 4)[sel])
         boxes, centre = prune_boxes(st, boxes, bw, bh, cells, masked, reach2, hint)
-        if boxes[0].size * bw * bh <= tolerance or boxes[0].size > box_budget:
-            break  # negligible area left, or a mask/radius too rough to resolve (e.g. white noise)
-        _round(st, boxes, bw, bh, cells, DARTS_PER_BOX if cells == 1 else DARTS_PER_COARSE_BOX)
+        if boxes[0].size > box_budget:
+            break  # a mask/radius too rough to resolve (e.g. white noise)
+        _round(st, boxes, bw, bh, cells, DARTS_PER_BOX if cells == 1 else DARTS_PER_COARSE_BOX,
+               LEVEL0_ROUNDS + level)
         if cells == 1:
             sel = np.flatnonzero(st.slots[boxes[2]] < 0)
             boxes, centre = _take(boxes, sel), None if centre is None else (centre[0][sel], centre[1][sel])

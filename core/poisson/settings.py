@@ -51,6 +51,10 @@ class PoissonSettings:
         ``"maximal"`` (default) or ``"bridson"``.
     max_points
         Budget: refuse jobs whose estimated point count ``w*h / min_radius**2`` exceeds it.
+    anchor
+        Where the rectangle lies on the world's grid of cells of side ``min_radius / sqrt(2)`` (``(ix, iy)`` of
+        its first cell; the rectangle is then a whole number of such cells). The maximal sampler's darts hash
+        world cells, so two calls agree on what they share; ``None``: the rectangle's own grid from ``(0, 0)``.
 
     Examples
     --------
@@ -69,6 +73,7 @@ class PoissonSettings:
     attempts: int = 30
     method: str = "maximal"
     max_points: int = 20_000_000
+    anchor: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         if self.max_radius is None:  # one value from here on: the field itself
@@ -118,6 +123,14 @@ def validate(settings: PoissonSettings) -> None:
         fn = getattr(settings, name)
         if fn is not None and not callable(fn):
             raise ValueError(f"{name} must be an array function xy (M, 2) -> (M,) or None, got {fn!r}")
+    if settings.anchor is not None:
+        try:
+            ax, ay = (int(v) for v in settings.anchor)
+        except (TypeError, ValueError):
+            raise ValueError(f"anchor must be a pair of integers (ix, iy), got {settings.anchor!r}") from None
+        if (ax, ay) != tuple(settings.anchor) or settings.tileable:
+            raise ValueError(f"anchor must be a pair of integers (ix, iy) of a non-tileable rectangle, got "
+                             f"{settings.anchor!r}")
     largest = max_radius if varies(settings) else min_radius
     if settings.tileable and min(w, h) < 2.0 * largest:
         raise ValueError(

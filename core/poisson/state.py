@@ -32,7 +32,10 @@ class SamplerState:
         self.max_radius = float(cast(float, settings.max_radius)) if self.variable else self.min_radius
         self.tileable = bool(settings.tileable)
         self.rng = np.random.default_rng(settings.seed)
-        layout = grid_layout(self.w, self.h, self.min_radius, self.max_radius, self.variable, self.tileable)
+        # World cell coordinates of the rectangle's first cell: the maximal sampler's darts hash them.
+        self.anchor = (0, 0) if settings.anchor is None else (int(settings.anchor[0]), int(settings.anchor[1]))
+        layout = grid_layout(self.w, self.h, self.min_radius, self.max_radius, self.variable, self.tileable,
+                             settings.anchor is not None)
         cols, rows, sx, sy, self.window, self.coarse, pad = layout
         self.cols, self.rows, self.sx, self.sy = cols, rows, sx, sy
         self.pad, self.stride = pad, cols + 2 * pad

@@ -17,6 +17,7 @@ import numpy as np
 from ..chunks import Backend, ChunkGrid, concat, sample_chunks
 from ..poisson import BYTES_PER_POINT, PoissonSettings, Samples, sample
 from ..poisson.budget import job_load
+from ..poisson.layout import cell_side, coarse_cells
 from ..terrain import TerrainLookup
 from .functions import allowed_function, radius_function
 from .points import POINT_ARRAYS, LayerPoints, place
@@ -91,11 +92,14 @@ def sample_chunk(work: ChunkWork, chunk: int, earlier: Samples | None) -> Sample
         return Samples(positions=np.zeros((0, 2)), radii=np.zeros(0))
     near = concat(grid.window(chunk, work.blockers), earlier)
     local = None if near is None else Samples(positions=near.positions - lo, radii=near.radii)
+    # The maximal sampler hashes the layer's seed with world cells (the same darts whichever chunk a place
+    # falls in); Bridson's growth draws from a generator seeded per chunk.
+    seed = spec.seed if spec.method == "maximal" else _chunk_seed(spec.seed, *grid.cell(chunk))
     settings = PoissonSettings(
         size=(float(size[0]), float(size[1])), min_radius=spec.min_radius, max_radius=spec.max_radius,
         radius_at=radius_function(spec, lo), is_allowed=allowed_function(work.terrain, spec, lo),
-        seed=_chunk_seed(spec.seed, *grid.cell(chunk)), start_points=spec.start_points, method=spec.method,
-        max_points=spec.max_points,
+        seed=seed, start_points=spec.start_points, method=spec.method, max_points=spec.max_points,
+        anchor=grid.anchor(chunk),
     )
     result = sample(settings, blockers=local)
     return Samples(positions=result.positions + lo, radii=result.radii)
@@ -122,7 +126,16 @@ def chunk_work(terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None
         reach = max(reach, float(radii.max()))
     else:
         blockers = None
-    return ChunkWork(terrain, spec, blockers, ChunkGrid.over(sampled_area(terrain, spec), spec.chunk_size, reach))
+    return ChunkWork(terrain, spec, blockers, layer_grid(sampled_area(terrain, spec), spec, reach))
+
+
+def layer_grid(area: np.ndarray, spec: LayerSpec, reach: float) -> ChunkGrid:
+    """The layer's chunks on the world grid of its sampler's cells (in whole first boxes of a variable
+    radius), so a chunk's edges and its sampler's cells stay where they are when the terrain changes
+    elsewhere (see :meth:`ChunkGrid.on_cells`)."""
+    variable = radius_function(spec, np.zeros(2)) is not None
+    unit = coarse_cells(spec.min_radius, spec.max_radius, variable)
+    return ChunkGrid.on_cells(area, spec.chunk_size, reach, cell_side(spec.min_radius), unit)
 
 
 def sampled_area(terrain: TerrainLookup, spec: LayerSpec) -> np.ndarray:

@@ -12,13 +12,17 @@ from .spec import ArrayFunction, LayerSpec
 
 
 def allowed_function(terrain: TerrainLookup, spec: LayerSpec, origin: np.ndarray) -> ArrayFunction:
-    """Terrain coverage, slope, height and the layer's own mask, evaluated with one terrain lookup per call."""
+    """Terrain coverage, the layer's region, slope, height and its own mask, evaluated with one terrain lookup
+    per call (chunks lie on the world's cells and may reach past the region: the region is a mask)."""
     min_up = math.cos(spec.max_slope)
+    region = None if spec.region is None else np.asarray(spec.region, dtype=np.float64)
 
     def allowed(local_xy: np.ndarray) -> np.ndarray:
         xy = local_xy + origin
         hit = terrain.sample(xy)
         ok = hit.mask.copy()
+        if region is not None:
+            ok &= (xy >= region[0]).all(axis=1) & (xy < region[1]).all(axis=1)
         if spec.max_slope < math.pi / 2:
             ok &= hit.normal[:, 2] >= min_up - 1e-12
         if spec.height_range is not None:

@@ -31,7 +31,6 @@ class Built:
     normal: NDArray[np.float64]
     grid: TriangleGrid
     bounds: tuple[NDArray[np.float64], NDArray[np.float64]]
-    centre: NDArray[np.float64]
 
 
 def build(verts: NDArray[np.float64], tris: NDArray[np.int64], per_cell: float) -> Built:
@@ -41,9 +40,6 @@ def build(verts: NDArray[np.float64], tris: NDArray[np.int64], per_cell: float) 
     if not keep.all():
         boxes = (boxes[0][keep], boxes[1][keep], boxes[2][keep], boxes[3][keep])
     bounds = (np.array([np.min(boxes[0]), np.min(boxes[1])]), np.array([np.max(boxes[2]), np.max(boxes[3])]))
-    # Barycentrics are evaluated relative to the bounds' centre, so far-from-origin terrains keep
-    # their precision (absolute coordinates of 1e5 with 1 cm triangles would lose ~1e-9 otherwise).
-    centre = 0.5 * (bounds[0] + bounds[1])
     frame, ranges = GridFrame.fit(boxes, bounds, per_cell, BLOCK)
     del boxes
     # Number the triangles in row-major order of their first cell: the triangles of one cell then sit
@@ -60,10 +56,10 @@ def build(verts: NDArray[np.float64], tris: NDArray[np.int64], per_cell: float) 
         rows = order[part]
         corners = tris[kept[part]].T
         xs, ys = vx[corners], vy[corners]
-        planes(xs, ys, vz[corners], centre, bary[:, part], height[part], normal[part])
+        planes(xs, ys, vz[corners], bary[:, part], height[part], normal[part])
         pairs.add((ranges[0][rows], ranges[1][rows], ranges[2][rows], ranges[3][rows]), xs, ys, start)
     grid = TriangleGrid(frame.origin, frame.inv_cell, frame.shape, pairs.cell_lists())
-    return Built(kept, bary, height, normal, grid, bounds, centre)
+    return Built(kept, bary, height, normal, grid, bounds)
 
 
 def _usable_boxes(

@@ -51,7 +51,7 @@ class TerrainLookup:
         self.bounds = TerrainBounds(*built.bounds)
         self.bounds.min.setflags(write=False)
         self.bounds.max.setflags(write=False)
-        self._tables = query.Tables(built.kept, built.bary, built.height, built.normal, built.centre, built.grid)
+        self._tables = query.Tables(built.kept, built.bary, built.height, built.normal, built.grid)
 
     # --------------------------------------------------------------- queries
     @property

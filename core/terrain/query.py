@@ -30,15 +30,14 @@ in the callers' order (below, one block's gathers are few enough to pay no sort)
 
 @dataclass(frozen=True)
 class Tables:
-    """What the pass reads, per triangle in grid order: ``kept`` (input index), ``bary`` (6, T: a1, c1, k1,
-    a2, c2, k2 relative to ``centre``; one row per coefficient, so a coefficient of many candidates is one
+    """What the pass reads, per triangle in grid order: ``kept`` (input index), ``bary`` (6, T: a1, c1, x0,
+    a2, c2, y0, see :mod:`.planes`; one row per coefficient, so a coefficient of many candidates is one
     contiguous gather), ``height`` (T, 3: z0, dz1, dz2) and ``normal`` (T, 3), and the grid."""
 
     kept: NDArray[np.intp]
     bary: NDArray[np.float64]
     height: NDArray[np.float64]
     normal: NDArray[np.float64]
-    centre: NDArray[np.float64]
     grid: TriangleGrid
 
 
@@ -92,10 +91,13 @@ def _block(tables: Tables, x: NDArray[np.float64], y: NDArray[np.float64], cells
     query, cand = tables.grid.cells.candidates(cells, inside)
     if len(query) == 0:
         return
-    qx = (x - tables.centre[0])[query]
-    qy = (y - tables.centre[1])[query]
-    b1 = _affine(tables.bary[:3], cand, qx, qy)
-    b2 = _affine(tables.bary[3:], cand, qx, qy)
+    # Offsets from each candidate's first corner (see .planes): the answer depends on that triangle alone.
+    dx = np.take(x, query)
+    dx -= np.take(tables.bary[2], cand)
+    dy = np.take(y, query)
+    dy -= np.take(tables.bary[5], cand)
+    b1 = _linear(tables.bary[0], tables.bary[1], cand, dx, dy)
+    b2 = _linear(tables.bary[3], tables.bary[4], cand, dx, dy)
     tol = BARYCENTRIC_TOLERANCE
     within = np.minimum(b1, b2) >= -tol
     within &= b1 + b2 <= 1.0 + tol
@@ -122,16 +124,14 @@ def _block(tables: Tables, x: NDArray[np.float64], y: NDArray[np.float64], cells
     out.barycentric[rows, 2] = b2_hit
 
 
-def _affine(coef: NDArray[np.float64], cand: NDArray[np.integer], qx: NDArray[np.float64], qy: NDArray[np.float64]
-            ) -> NDArray[np.float64]:
-    """``a x + c y + k`` with the rows ``a, c, k`` of ``coef`` taken at the candidates: one-dimensional gathers
-    (numpy's fast path for 8-byte items) and contiguous arithmetic."""
-    out = np.take(coef[0], cand)
-    out *= qx
-    term = np.take(coef[1], cand)
-    term *= qy
-    out += term
-    np.take(coef[2], cand, out=term, mode="clip")  # "clip": no bounds check and no buffer (cand is valid)
+def _linear(a: NDArray[np.float64], c: NDArray[np.float64], cand: NDArray[np.integer], dx: NDArray[np.float64],
+            dy: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``a dx + c dy`` with ``a, c`` taken at the candidates: one-dimensional gathers (numpy's fast path for 8-byte
+    items) and contiguous arithmetic."""
+    out = np.take(a, cand)
+    out *= dx
+    term = np.take(c, cand)
+    term *= dy
     out += term
     return out
 
@@ -140,7 +140,9 @@ def _top_most(tables: Tables, q_hit: NDArray[np.intp], t_hit: NDArray[np.integer
               ) -> NDArray[np.intp] | None:
     """Which hits are the top-most of their query (hits come grouped by query, ascending); ``None``: all.
 
-    Ties (the same height, e.g. on a shared edge) go to the triangle listed last in the input.
+    Ties (the same height, e.g. on a shared edge) go to the flattest triangle (largest normal z, then x, then
+    y): a rule about the triangles themselves, not about their place in the input, which an edit elsewhere may
+    shift; the triangle listed last in the input when even the normals are the same.
     """
     if len(q_hit) < 2 or not (q_hit[1:] == q_hit[:-1]).any():
         return None
@@ -149,7 +151,8 @@ def _top_most(tables: Tables, q_hit: NDArray[np.intp], t_hit: NDArray[np.integer
     z_max = np.maximum.reduceat(z_hit, run_start)
     top_pos = np.flatnonzero(z_hit == np.repeat(z_max, run_len))
     run_of = np.repeat(np.arange(len(run_start)), run_len)[top_pos]
-    top_pos = top_pos[np.lexsort((tables.kept[t_hit[top_pos]], run_of))]
+    normal = tables.normal[t_hit[top_pos]]
+    top_pos = top_pos[np.lexsort((tables.kept[t_hit[top_pos]], normal[:, 1], normal[:, 0], normal[:, 2], run_of))]
     last = np.r_[run_of[1:] != run_of[:-1], True]
     best: NDArray[np.intp] = top_pos[last]
     return best
