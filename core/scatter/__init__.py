@@ -25,16 +25,17 @@ from ..chunks import Backend
 from ..poisson import Samples
 from ..steps import run_to_end
 from ..terrain import TerrainLookup
-from .chunked import MAX_CHUNKS, ChunkWork, chunk_work, place_chunk, sample_chunk, sample_chunked, sampled_area
+from .chunked import MAX_CHUNKS, ChunkWork, chunk_work, place_chunk, sample_chunk, sampled_area
 from .functions import allowed_function, radius_function
 from .points import PLACEMENT_BLOCK, LayerPoints, place
+from .rerun import ChunkRun, merged, rerun_chunks, run_chunks, sample_chunked
 from .spec import ArrayFunction, LayerSpec, blocker_radii
 from .tiled import sample_tiled
 
 __all__ = [
-    "MAX_CHUNKS", "PLACEMENT_BLOCK", "ArrayFunction", "Cancel", "Cancelled", "ChunkWork", "LayerPoints", "LayerSpec",
-    "blocker_radii", "chunk_work", "layer_functions", "place", "place_chunk", "sample_chunk", "sampled_area",
-    "scatter_layer", "scatter_layer_steps",
+    "MAX_CHUNKS", "PLACEMENT_BLOCK", "ArrayFunction", "Cancel", "Cancelled", "ChunkRun", "ChunkWork", "LayerPoints",
+    "LayerSpec", "blocker_radii", "chunk_work", "layer_functions", "merged", "place", "place_chunk", "rerun_chunks",
+    "run_chunks", "sample_chunk", "sampled_area", "scatter_layer", "scatter_layer_steps",
 ]
 
 Cancel = Callable[[float], bool]

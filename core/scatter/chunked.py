@@ -1,26 +1,24 @@
-"""A layer sampled chunk by chunk: the memory budget, the work every chunk task reads, and the phased run.
+"""A layer sampled chunk by chunk: the memory budget, the work every chunk task reads, one chunk's task.
 
-See :mod:`strew.core.chunks` for the phases; a backend (:mod:`strew.core.pool`, :mod:`strew.core.farm`) runs
-:func:`sample_and_place_chunk` elsewhere with the same result.
+See :mod:`strew.core.chunks` for the phases and :mod:`.rerun` for the runs; a backend (:mod:`strew.core.pool`,
+:mod:`strew.core.farm`) runs :func:`sample_and_place_chunk` elsewhere with the same result.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Generator
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from ..chunks import Backend, ChunkGrid, concat, sample_chunks
+from ..chunks import ChunkGrid, concat
 from ..poisson import BYTES_PER_POINT, PoissonSettings, Samples, sample
 from ..poisson.budget import job_load
 from ..poisson.layout import cell_side, coarse_cells
 from ..terrain import TerrainLookup
 from .functions import allowed_function, radius_function
-from .points import POINT_ARRAYS, LayerPoints, place
+from .points import LayerPoints, place
 from .spec import LayerSpec, blocker_radii
 
 MAX_CHUNKS = 4096  # chunks per layer: each one costs a sampler set-up and a terrain pass
@@ -147,36 +145,7 @@ def sampled_area(terrain: TerrainLookup, spec: LayerSpec) -> np.ndarray:
     return bounds
 
 
-def sample_chunked(work: ChunkWork, backend: Backend | None) -> Generator[float, None, LayerPoints]:
-    """Sample and place the terrain's XY bounds chunk by chunk, in phases (see :mod:`strew.core.chunks`).
-
-    The union is conflict-free and maximal: a place inside an earlier chunk was already unfillable before
-    later chunks added points, and a later chunk fills up to its border against the earlier ones. A task
-    samples and places its chunk, so the points cross between processes once.
-    """
-    grid = work.grid
-    if grid.count == 1:
-        backend = None  # nothing to spread: spare the workers the layer's data
-    handle = work if backend is None else backend.share(work)
-    try:
-        steps = sample_chunks(grid, handle, sample_and_place_chunk, backend, _xy_of)
-        while True:
-            try:
-                yield next(steps)
-            except StopIteration as finished:
-                parts: list[LayerPoints] = finished.value
-                break
-    finally:
-        if backend is not None:
-            backend.release(handle)
-    arrays: dict[str, Any] = {name: np.concatenate([getattr(p, name) for p in parts]) for name in POINT_ARRAYS}
-    return LayerPoints(**arrays)
-
-
 def sample_and_place_chunk(work: ChunkWork, chunk: int, earlier: Samples | None) -> LayerPoints:
     """:func:`sample_chunk` then :func:`place_chunk`: one chunk task."""
     return place_chunk(work, sample_chunk(work, chunk, earlier))
 
-
-def _xy_of(points: LayerPoints) -> Samples:
-    return Samples(positions=points.positions, radii=points.radii)

@@ -1,0 +1,128 @@
+"""A layer sampled again where its inputs changed: the chunks an edit touches, then the chunks whose earlier
+neighbours' points near them changed; every other chunk keeps its points. The result is byte for byte what a
+full run of the same inputs gives.
+
+A chunk's points are a function of what it reads inside its rectangle (terrain, density, masks), the blockers
+within reach of it and the points of its earlier neighbours within reach (:mod:`strew.core.chunks`). So a chunk
+none of whose reads changed needs no sampling; the caller names where the inputs changed (``changed``: boxes in
+world xy), the blockers and the neighbours' points are compared here.
+
+>>> import numpy as np
+>>> from strew.core.terrain import TerrainLookup
+>>> from strew.core.scatter import LayerSpec, chunk_work
+>>> corners = np.array([[0, 0, 0], [90, 0, 0], [90, 90, 0], [0, 90, 0]], float)
+>>> ground = TerrainLookup(corners, np.array([[0, 1, 2], [0, 2, 3]]))
+>>> work = chunk_work(ground, LayerSpec(min_radius=2.0, chunk_size=30.0))
+>>> first = run_to_end(run_chunks(work))
+>>> again, sampled = run_to_end(rerun_chunks(work, first, [((40.0, 40.0), (45.0, 45.0))]))
+>>> sampled, bool((merged(again).positions == merged(first).positions).all())
+(1, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..chunks import Backend, ChunkGrid, concat, sample_chunks
+from ..poisson import Samples
+from ..steps import run_to_end
+from .chunked import ChunkWork, sample_and_place_chunk
+from .points import POINT_ARRAYS, LayerPoints
+
+Box = tuple[tuple[float, float], tuple[float, float]]
+"""``((x0, y0), (x1, y1))`` in world xy."""
+
+__all__ = ["Box", "ChunkRun", "merged", "rerun_chunks", "run_chunks", "run_to_end", "sample_chunked"]
+
+
+@dataclass(frozen=True)
+class ChunkRun:
+    """A layer's points chunk by chunk (indexed by chunk id), with the grid and the blockers they were sampled
+    with: what a later :func:`rerun_chunks` starts from."""
+
+    grid: ChunkGrid
+    parts: tuple[LayerPoints, ...]
+    blockers: Samples | None
+
+
+def merged(run: ChunkRun) -> LayerPoints:
+    """The layer's points: the chunks' points in chunk order (what :func:`sample_chunked` returns)."""
+    arrays: dict[str, Any] = {name: np.concatenate([getattr(p, name) for p in run.parts]) for name in POINT_ARRAYS}
+    return LayerPoints(**arrays)
+
+
+def run_chunks(work: ChunkWork, backend: Backend | None = None) -> Generator[float, None, ChunkRun]:
+    """Every chunk, in phases (see :func:`strew.core.chunks.sample_chunks`); yields the fraction done."""
+    grid = work.grid
+    if grid.count == 1:
+        backend = None  # nothing to spread: spare the workers the layer's data
+    handle = work if backend is None else backend.share(work)
+    try:
+        parts = yield from sample_chunks(grid, handle, sample_and_place_chunk, backend, _xy_of)
+    finally:
+        if backend is not None:
+            backend.release(handle)
+    return ChunkRun(grid, tuple(parts), work.blockers)
+
+
+def sample_chunked(work: ChunkWork, backend: Backend | None) -> Generator[float, None, LayerPoints]:
+    """Sample and place the terrain's XY bounds chunk by chunk, in phases (see :mod:`strew.core.chunks`).
+
+    The union is conflict-free and maximal: a place inside an earlier chunk was already unfillable before
+    later chunks added points, and a later chunk fills up to its border against the earlier ones. A task
+    samples and places its chunk, so the points cross between processes once.
+    """
+    return merged((yield from run_chunks(work, backend)))
+
+
+def rerun_chunks(work: ChunkWork, previous: ChunkRun, changed: Sequence[Box]
+                 ) -> Generator[float, None, tuple[ChunkRun, int]]:
+    """The layer again after its inputs changed inside the boxes ``changed``: returns the run and how many
+    chunks were sampled. Another grid (the bounds, radii or reach changed) samples every chunk."""
+    grid = work.grid
+    if not _same_grid(grid, previous.grid):
+        run = yield from run_chunks(work)
+        return run, grid.count
+    dirty = _touched(grid, changed)
+    parts: list[LayerPoints] = list(previous.parts)
+    found: dict[int, Samples] = {}
+    sampled = 0
+    order = grid.order()
+    for done, chunk in enumerate(order):
+        earlier = concat(*(grid.window(chunk, found[j]) for j in grid.needs(chunk)))
+        before = concat(*(grid.window(chunk, _xy_of(previous.parts[j])) for j in grid.needs(chunk)))
+        if (chunk in dirty or not _same(earlier, before)
+                or not _same(grid.window(chunk, work.blockers), grid.window(chunk, previous.blockers))):
+            parts[chunk] = sample_and_place_chunk(work, chunk, earlier)
+            sampled += 1
+        found[chunk] = _xy_of(parts[chunk])
+        yield (done + 1) / len(order)
+    return ChunkRun(grid, tuple(parts), work.blockers), sampled
+
+
+def _touched(grid: ChunkGrid, boxes: Sequence[Box]) -> set[int]:
+    """Chunks whose rectangle meets one of the boxes (edges included)."""
+    touched: set[int] = set()
+    for (x0, y0), (x1, y1) in boxes:
+        ix = np.flatnonzero((grid.xs[:-1] <= x1) & (grid.xs[1:] >= x0))
+        iy = np.flatnonzero((grid.ys[:-1] <= y1) & (grid.ys[1:] >= y0))
+        touched.update(int(y * grid.shape[0] + x) for y in iy for x in ix)
+    return touched
+
+
+def _same_grid(a: ChunkGrid, b: ChunkGrid) -> bool:
+    return (a.reach == b.reach and a.first == b.first and np.array_equal(a.xs, b.xs) and np.array_equal(a.ys, b.ys))
+
+
+def _same(a: Samples | None, b: Samples | None) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return np.array_equal(a.positions, b.positions) and np.array_equal(a.radii, b.radii)
+
+
+def _xy_of(points: LayerPoints) -> Samples:
+    return Samples(positions=points.positions, radii=points.radii)
