@@ -5,7 +5,8 @@ keeps, per target, the surface read from the scene with its terrain lookup (keye
 evaluated mesh and the world matrix), and per layer its density and mask fields and its sampled points (keyed by
 every input that decides them: the layer's sampling settings, its fields' sources, the surface and the blockers).
 So a change of scale or rotation only places the same points again, a seed change samples that layer again (and
-the layers below only when its points changed), and a terrain edit reads and samples everything.
+the layers below only when its points changed), and a terrain edit reads the terrain again and samples only the
+chunks of each layer near the edit (each layer's chunk run is kept, ``core.scatter.rerun_chunks``).
 
 Memory stays bounded: one entry per target and per layer (a new key replaces the old entry), all dropped when a
 file is loaded or the extension is disabled (:meth:`JobCache.clear`).
@@ -23,6 +24,7 @@ import numpy as np
 
 from ..core.modes import DensityMode, SurfaceMode
 from ..core.poisson import Samples
+from ..core.scatter import ChunkRun
 from .scatter_spec import LayerInput
 from .targets import target_objects
 from .terrain import read_weights
@@ -84,15 +86,18 @@ class JobCache:
         self.surfaces: dict[str, tuple[Key, Any]] = {}
         self.fields: dict[str, tuple[Key, Any]] = {}
         self.samples: dict[str, tuple[Key, Samples]] = {}
+        self.runs: dict[str, tuple[Key, ChunkRun]] = {}
 
     def clear(self) -> None:
         self.surfaces.clear()
         self.fields.clear()
         self.samples.clear()
+        self.runs.clear()
 
     def keep_only(self, layers: set[str], surfaces: set[str]) -> None:
         """Forget layers and surfaces that are gone (renamed, removed), so entries never pile up."""
-        for table, names in ((self.fields, layers), (self.samples, layers), (self.surfaces, surfaces)):
+        for table, names in ((self.fields, layers), (self.samples, layers), (self.runs, layers),
+                             (self.surfaces, surfaces)):
             for name in set(table) - names:
                 del table[name]
 
@@ -158,3 +163,12 @@ def samples_key(layer: LayerInput, fields: Key, surface: Key, blockers: Samples 
     others = None if blockers is None else _digest(blockers.positions, blockers.radii,
                                                    np.zeros(0) if keep is None else keep)
     return (spec, fields, surface, others)
+
+
+def run_key(layer: LayerInput, fields: Key, surface_name: str) -> Key:
+    """What a *From Above* layer's chunk run depends on besides the surface's geometry and the blockers (those
+    are compared where they changed, chunk by chunk): the whole spec (the run's chunks hold placed instances),
+    the fields' inputs other than the surface, and which surface; None when not cached."""
+    if not isinstance(fields, tuple) or layer.surface != SurfaceMode.TOP:
+        return None
+    return (dataclasses.replace(layer.spec, density=None, mask=None), fields[1:], surface_name)

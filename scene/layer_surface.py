@@ -18,7 +18,7 @@ from ..core.camera import footprint
 from ..core.chunks import Backend
 from ..core.modes import SurfaceMode
 from ..core.poisson import Samples
-from ..core.scatter import LayerPoints, place, scatter_layer_steps
+from ..core.scatter import LayerPoints, place, scatter_layer_run
 from ..core.surface.layer import surface_layer_steps
 from ..core.terrain import TerrainLookup
 from . import job_cache, layer_fields
@@ -27,6 +27,7 @@ from .layer_look import CameraInput
 from .scatter_spec import LayerInput, ScatterError, ScatterInput
 from .targets import read_targets
 from .terrain import MeshArrays, read_mesh
+from .terrain_changes import changed_boxes
 
 
 class Surface:
@@ -55,9 +56,14 @@ class Surfaces:
         self.depsgraph, self.cache = depsgraph, cache
         self.terrain: Surface | None = None
         self._targets: dict[str, Surface] = {}
+        self._terrain_changes: np.ndarray | None = None
         if job.terrain is not None:
             groups = tuple({name for layer in job.layers for name in layer.vertex_groups})
+            before = None if cache is None else cache.surfaces.get(job.terrain.name)
             self.terrain = self._read_terrain(job.terrain, groups)
+            if before is not None:
+                self._terrain_changes = (np.zeros((0, 2, 2)) if before[1] is self.terrain
+                                         else changed_boxes(before[1].mesh, self.terrain.mesh))
             if cache is not None:
                 JobCache.put(cache.surfaces, job.terrain.name, self.terrain.key, self.terrain)
 
@@ -78,6 +84,11 @@ class Surfaces:
             if found is not None:
                 return found
         return Surface(terrain.name, mesh, "Terrain", key)
+
+    def changes(self, surface: Surface) -> np.ndarray | None:
+        """Where ``surface`` changed since the cached read (boxes, see :func:`.terrain_changes.changed_boxes`):
+        known for the terrain only, None when unknown."""
+        return self._terrain_changes if surface is self.terrain else None
 
     def of(self, layer: LayerInput) -> Surface:
         """Where ``layer`` places its instances."""
@@ -129,7 +140,8 @@ def layer_steps(
 ) -> Generator[float, None, LayerPoints]:
     """Sample one layer on its surface; ``blockers`` are earlier layers' points in 3-D (``ValueError`` for the
     user's mistakes, :class:`ScatterError` for the scene's). With the surfaces' cache, a layer whose sampling
-    inputs are those of its cached points only places them again."""
+    inputs are those of its cached points only places them again, and one whose terrain changed in a few places
+    samples only the chunks there."""
     cache = surfaces.cache
     source = surfaces.fields_source(layer)
     surface = surfaces.of(layer)
@@ -154,8 +166,12 @@ def layer_steps(
     if samples is not None:
         return place(surface.lookup, spec, samples)
     flat = None if blockers is None else Samples(blockers.positions[:, :2], blockers.radii)
-    points = yield from scatter_layer_steps(surface.lookup, spec, flat, backend, keep=keep)
+    run_key = None if cache is None else job_cache.run_key(layer, fields_key, surface.name)
+    previous = None if cache is None else JobCache.get(cache.runs, layer.name, run_key)
+    points, run = yield from scatter_layer_run(surface.lookup, spec, flat, backend, keep=keep, previous=previous,
+                                               changed=surfaces.changes(surface))
     if cache is not None:
+        JobCache.put(cache.runs, layer.name, run_key if run is not None else None, run)
         JobCache.put(cache.samples, layer.name, samples_key, Samples(points.positions[:, :2].copy(),
                                                                      points.radii.copy()))
     return points

@@ -17,7 +17,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 
 import numpy as np
 
@@ -28,14 +28,15 @@ from ..terrain import TerrainLookup
 from .chunked import MAX_CHUNKS, ChunkWork, chunk_work, place_chunk, sample_chunk, sampled_area
 from .functions import allowed_function, radius_function
 from .points import PLACEMENT_BLOCK, LayerPoints, place
-from .rerun import ChunkRun, merged, rerun_chunks, run_chunks, sample_chunked
+from .rerun import Box, ChunkRun, merged, rerun_chunks, run_chunks
 from .spec import ArrayFunction, LayerSpec, blocker_radii
 from .tiled import sample_tiled
 
 __all__ = [
-    "MAX_CHUNKS", "PLACEMENT_BLOCK", "ArrayFunction", "Cancel", "Cancelled", "ChunkRun", "ChunkWork", "LayerPoints",
-    "LayerSpec", "blocker_radii", "chunk_work", "layer_functions", "merged", "place", "place_chunk", "rerun_chunks",
-    "run_chunks", "sample_chunk", "sampled_area", "scatter_layer", "scatter_layer_steps",
+    "MAX_CHUNKS", "PLACEMENT_BLOCK", "ArrayFunction", "Box", "Cancel", "Cancelled", "ChunkRun", "ChunkWork",
+    "LayerPoints", "LayerSpec", "blocker_radii", "chunk_work", "layer_functions", "merged", "place", "place_chunk",
+    "rerun_chunks", "run_chunks", "sample_chunk", "sampled_area", "scatter_layer", "scatter_layer_run",
+    "scatter_layer_steps",
 ]
 
 Cancel = Callable[[float], bool]
@@ -54,13 +55,29 @@ def scatter_layer_steps(
     An interactive caller (Blender's modal operator) returns to its event loop between steps, so ESC can
     stop a long layer; closing the generator abandons the work with nothing written anywhere.
     """
+    return (yield from scatter_layer_run(terrain, spec, blockers, backend, keep))[0]
+
+
+def scatter_layer_run(
+    terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None = None, backend: Backend | None = None,
+    keep: np.ndarray | None = None, previous: ChunkRun | None = None, changed: Sequence[Box] | np.ndarray | None = None,
+) -> Generator[float, None, tuple[LayerPoints, ChunkRun | None]]:
+    """:func:`scatter_layer_steps` that also returns the chunks' run (None for a repeated tile or an empty area).
+
+    With the ``previous`` run of this layer and where its inputs changed since (``changed``, boxes in world xy;
+    see :func:`rerun_chunks`), only the chunks near the change are sampled, with the same result.
+    """
     area = sampled_area(terrain, spec)
     if (area[1] <= area[0]).any():  # the region misses the terrain: nothing to place
-        return place(terrain, spec, Samples(np.zeros((0, 2)), np.zeros(0)))
+        return place(terrain, spec, Samples(np.zeros((0, 2)), np.zeros(0))), None
     work = chunk_work(terrain, spec, blockers, keep)
     if spec.tile_size is not None:
-        return place(terrain, spec, sample_tiled(terrain, spec, work.blockers))
-    return (yield from sample_chunked(work, backend))
+        return place(terrain, spec, sample_tiled(terrain, spec, work.blockers)), None
+    if previous is not None and changed is not None:
+        run, _ = yield from rerun_chunks(work, previous, changed)
+    else:
+        run = yield from run_chunks(work, backend)
+    return merged(run), run
 
 
 def scatter_layer(

@@ -36,7 +36,7 @@ from .points import POINT_ARRAYS, LayerPoints
 Box = tuple[tuple[float, float], tuple[float, float]]
 """``((x0, y0), (x1, y1))`` in world xy."""
 
-__all__ = ["Box", "ChunkRun", "merged", "rerun_chunks", "run_chunks", "run_to_end", "sample_chunked"]
+__all__ = ["Box", "ChunkRun", "merged", "rerun_chunks", "run_chunks", "run_to_end"]
 
 
 @dataclass(frozen=True)
@@ -50,13 +50,18 @@ class ChunkRun:
 
 
 def merged(run: ChunkRun) -> LayerPoints:
-    """The layer's points: the chunks' points in chunk order (what :func:`sample_chunked` returns)."""
+    """The layer's points: the chunks' points in chunk order."""
     arrays: dict[str, Any] = {name: np.concatenate([getattr(p, name) for p in run.parts]) for name in POINT_ARRAYS}
     return LayerPoints(**arrays)
 
 
 def run_chunks(work: ChunkWork, backend: Backend | None = None) -> Generator[float, None, ChunkRun]:
-    """Every chunk, in phases (see :func:`strew.core.chunks.sample_chunks`); yields the fraction done."""
+    """Every chunk, in phases (see :func:`strew.core.chunks.sample_chunks`); yields the fraction done.
+
+    The union is conflict-free and maximal: a place inside an earlier chunk was already unfillable before later
+    chunks added points, and a later chunk fills up to its border against the earlier ones. A task samples and
+    places its chunk, so the points cross between processes once.
+    """
     grid = work.grid
     if grid.count == 1:
         backend = None  # nothing to spread: spare the workers the layer's data
@@ -69,20 +74,11 @@ def run_chunks(work: ChunkWork, backend: Backend | None = None) -> Generator[flo
     return ChunkRun(grid, tuple(parts), work.blockers)
 
 
-def sample_chunked(work: ChunkWork, backend: Backend | None) -> Generator[float, None, LayerPoints]:
-    """Sample and place the terrain's XY bounds chunk by chunk, in phases (see :mod:`strew.core.chunks`).
-
-    The union is conflict-free and maximal: a place inside an earlier chunk was already unfillable before
-    later chunks added points, and a later chunk fills up to its border against the earlier ones. A task
-    samples and places its chunk, so the points cross between processes once.
-    """
-    return merged((yield from run_chunks(work, backend)))
-
-
-def rerun_chunks(work: ChunkWork, previous: ChunkRun, changed: Sequence[Box]
+def rerun_chunks(work: ChunkWork, previous: ChunkRun, changed: Sequence[Box] | np.ndarray
                  ) -> Generator[float, None, tuple[ChunkRun, int]]:
-    """The layer again after its inputs changed inside the boxes ``changed``: returns the run and how many
-    chunks were sampled. Another grid (the bounds, radii or reach changed) samples every chunk."""
+    """The layer again after its inputs changed inside the boxes ``changed`` (``((x0, y0), (x1, y1))`` each, or
+    an (K, 2, 2) array): returns the run and how many chunks were sampled. Another grid (the bounds, radii or
+    reach changed) samples every chunk."""
     grid = work.grid
     if not _same_grid(grid, previous.grid):
         run = yield from run_chunks(work)
@@ -104,13 +100,21 @@ def rerun_chunks(work: ChunkWork, previous: ChunkRun, changed: Sequence[Box]
     return ChunkRun(grid, tuple(parts), work.blockers), sampled
 
 
-def _touched(grid: ChunkGrid, boxes: Sequence[Box]) -> set[int]:
+def _touched(grid: ChunkGrid, boxes: Sequence[Box] | np.ndarray) -> set[int]:
     """Chunks whose rectangle meets one of the boxes (edges included)."""
+    corners = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)  # x0, y0, x1, y1
+    nx, ny = grid.shape
+    # The chunk columns and rows each box meets: from the last edge at or below its low side to the first edge at
+    # or above its high side.
+    spans = np.stack([np.searchsorted(grid.xs, corners[:, 0], side="right") - 1,
+                      np.searchsorted(grid.xs, corners[:, 2], side="left"),
+                      np.searchsorted(grid.ys, corners[:, 1], side="right") - 1,
+                      np.searchsorted(grid.ys, corners[:, 3], side="left")], axis=1)
+    spans = np.unique(spans, axis=0)  # one edit's triangles share a few spans
     touched: set[int] = set()
-    for (x0, y0), (x1, y1) in boxes:
-        ix = np.flatnonzero((grid.xs[:-1] <= x1) & (grid.xs[1:] >= x0))
-        iy = np.flatnonzero((grid.ys[:-1] <= y1) & (grid.ys[1:] >= y0))
-        touched.update(int(y * grid.shape[0] + x) for y in iy for x in ix)
+    for x0, x1, y0, y1 in spans.tolist():
+        for y in range(max(y0, 0), min(y1, ny - 1) + 1):
+            touched.update(y * nx + x for x in range(max(x0, 0), min(x1, nx - 1) + 1))
     return touched
 
 

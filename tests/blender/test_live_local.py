@@ -1,0 +1,63 @@
+"""A terrain edit under Live Update samples only the chunks near it, and the result is what a fresh Scatter makes,
+byte for byte."""
+
+from __future__ import annotations
+
+import bpy
+import numpy as np
+import pytest
+from live import live_update, outputs, settle
+from scenes import add_layer, make_prefabs, make_terrain
+
+LAYERS = ("Trees", "Bushes")
+
+
+@pytest.fixture
+def wide_scene() -> bpy.types.Object:
+    terrain = make_terrain(size=100.0, subdivisions=40)
+    scene = bpy.context.scene
+    scene.strew.terrain = terrain
+    scene.strew.chunk_size = 15.0
+    add_layer("Trees", make_prefabs("Trees"), 2.0, 3.0, seed=1, density_mode='NOISE', noise_scale=12.0)
+    add_layer("Bushes", make_prefabs("Bushes"), 1.0, 1.0, seed=2, keep_away=1.5)
+    bpy.ops.strew.scatter()
+    scene.strew.live_update = True
+    return terrain
+
+
+def bump(terrain: bpy.types.Object, x: float, y: float) -> None:
+    for vertex in terrain.data.vertices:
+        if (vertex.co.x - x) ** 2 + (vertex.co.y - y) ** 2 < 16.0:
+            vertex.co.z += 2.0
+    terrain.data.update()
+
+
+@pytest.mark.parametrize("spot", [(5.0, -3.0), (-40.0, 35.0)], ids=["inside", "near the rim"])
+def test_a_bump_samples_the_chunks_near_it_and_equals_a_fresh_scatter(wide_scene, spot) -> None:
+    cache = live_update().service(bpy.context.scene).cache
+    settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 4))  # a full live run fills the cache
+    runs = {name: cache.runs[name][1] for name in LAYERS}
+    settle(lambda: bump(wide_scene, *spot))
+    for name in LAYERS:
+        parts, before = cache.runs[name][1].parts, runs[name].parts
+        kept = sum(a is b for a, b in zip(parts, before, strict=True))
+        assert 0.6 * len(parts) < kept < len(parts), (name, kept, len(parts))  # only chunks near the bump sampled
+    live = outputs()
+    bpy.ops.strew.scatter()  # the button: every chunk sampled, no cache
+    for name, attributes in outputs().items():
+        for key, values in attributes.items():
+            np.testing.assert_array_equal(live[name][key], values, err_msg=f"{name}.{key}")
+
+
+def test_a_bump_then_a_seed_change_samples_everything_again(wide_scene) -> None:
+    cache = live_update().service(bpy.context.scene).cache
+    settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 4))
+    settle(lambda: bump(wide_scene, 5.0, -3.0))
+    trees = cache.runs["Trees"][1].parts
+    settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 9))
+    assert not any(a is b for a, b in zip(cache.runs["Trees"][1].parts, trees, strict=True))
+    live = outputs()
+    bpy.ops.strew.scatter()
+    for name, attributes in outputs().items():
+        for key, values in attributes.items():
+            np.testing.assert_array_equal(live[name][key], values, err_msg=f"{name}.{key}")
