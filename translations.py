@@ -230,8 +230,11 @@ RUSSIAN: dict[str, str] = {
     "Draw scatter points and their radius circles in the viewport":
         "Рисовать точки разброса и круги их радиусов во вьюпорте",
     "Chunk Size": "Размер блока",
-    "Large terrains are processed in square chunks of this side, in bounded memory and without seams":
-        "Большие ландшафты обрабатываются квадратными блоками с такой стороной, в ограниченной памяти и без швов",
+    "Large terrains are processed in square chunks of this side, in bounded memory and without seams; 0: automatic "
+    "(64 times a layer's largest radius)":
+        "Большие ландшафты обрабатываются квадратными блоками с такой стороной, в ограниченной памяти и без швов; "
+        "0 — автоматически (64 наибольших радиуса слоя)",
+    "Chunk Size (Automatic)": "Размер блока (авто)",
     "Workers": "Процессы",
     "Processes that sample the chunks of a large terrain at the same time (default: one per core); "
     "the result is the same for any number":

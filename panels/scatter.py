@@ -228,7 +228,10 @@ class STREW_PT_scatter_large(_ScatterPanel, bpy.types.Panel):
         settings = context.scene.strew
         layer = _active_layer(context)
         layout = property_layout(self.layout)
-        layout.prop(settings, "chunk_size")
+        if settings.chunk_size:
+            layout.prop(settings, "chunk_size")
+        else:  # 0: a layer's reach decides (core.scatter.spec.chunk_side)
+            layout.prop(settings, "chunk_size", text=iface_("Chunk Size (Automatic)"))
         layout.prop(settings, "workers")
         cores = default_workers()
         if settings.workers > cores:

@@ -18,7 +18,7 @@ from bpy.props import (
 from ..core.inputs import MAX_DISTANCE
 from ..core.modes import DensityMode, OutputMode, SurfaceMode
 from ..core.pool import close_kept_pool, default_workers
-from ..core.scatter.spec import DEFAULT_CHUNK_SIZE, MAX_SCALE, MIN_CHUNK_SIZE
+from ..core.scatter.spec import MAX_SCALE
 from . import hooks
 from .layer_look import (
     LayerCameraSettings,
@@ -225,8 +225,8 @@ class StrewSceneSettings(bpy.types.PropertyGroup):
     )
     chunk_size: FloatProperty(
         name="Chunk Size", description="Large terrains are processed in square chunks of this side, in bounded "
-        "memory and without seams",
-        default=DEFAULT_CHUNK_SIZE, min=MIN_CHUNK_SIZE, max=MAX_DISTANCE, soft_max=4096.0,
+        "memory and without seams; 0: automatic (64 times a layer's largest radius)",
+        default=0.0, min=0.0, max=MAX_DISTANCE, soft_max=4096.0,
         subtype='DISTANCE', unit='LENGTH',
     )
     workers: IntProperty(

@@ -100,7 +100,7 @@ class ScatterInput:
     max_objects: int
 
 
-def _layer(layer: bpy.types.PropertyGroup, chunk_size: float, scene: bpy.types.Scene,
+def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.types.Scene,
            earlier: list[str]) -> LayerInput:
     name = rpt_('Layer "{name}"').format(name=layer.name)
 
@@ -208,7 +208,8 @@ def read(scene: bpy.types.Scene, layer_indices: list[int] | None = None) -> Scat
     if len(set(names)) != len(names):
         raise ScatterError(rpt_('Two layers have the same name: rename one (each layer writes "Strew <name>")'))
     enabled = [layer.name for layer in every if layer.enabled]
-    layers = tuple(_layer(layer, settings.chunk_size, scene, enabled[:enabled.index(layer.name)]
+    chunk_size = settings.chunk_size or None  # 0: automatic
+    layers = tuple(_layer(layer, chunk_size, scene, enabled[:enabled.index(layer.name)]
                           if layer.name in enabled else enabled) for layer in chosen)
     first = indices[0] if indices else 0
     blockers = tuple(LayerMark(layer.name, layer.layer_id) for layer in every[:first] if layer.enabled)

@@ -15,7 +15,7 @@ from bpy.app.handlers import persistent
 
 from ..core import fpmath
 from ..core.pool import ProcessPool, close_kept_pool, kept_pool, usable_workers
-from ..core.scatter.spec import MIN_CHUNK_SIZE
+from ..core.scatter.spec import AUTO_CHUNK_RADII
 
 
 def for_scene(scene: bpy.types.Scene) -> ProcessPool | None:
@@ -56,8 +56,13 @@ def _spans_chunks(scene: bpy.types.Scene) -> bool:
         if layer.enabled and layer.targets is not None:
             objects += [o for o in layer.targets.all_objects if o.type == 'MESH']
     side = float(settings.chunk_size)
-    if not side >= MIN_CHUNK_SIZE:  # NaN from a script: scatter_spec.read refuses it with its message
+    if not side >= 0.0:  # NaN from a script: scatter_spec.read refuses it with its message
         return False
+    if side == 0.0:  # automatic: the smallest a layer can get (chunk_side's lower bound)
+        reaches = [max(layer.max_radius, layer.keep_away) for layer in settings.layers if layer.enabled]
+        side = AUTO_CHUNK_RADII * min(reaches, default=math.inf)
+        if not side > 0.0:  # a radius out of range: scatter_spec.read refuses it with its message
+            return False
     for obj in objects:
         matrix = np.array(obj.matrix_world)
         with np.errstate(invalid="ignore", over="ignore"):

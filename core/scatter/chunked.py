@@ -19,7 +19,7 @@ from ..poisson.layout import cell_side, coarse_cells
 from ..terrain import TerrainLookup
 from .functions import allowed_function, radius_function
 from .points import LayerPoints, place
-from .spec import LayerSpec, blocker_radii
+from .spec import LayerSpec, blocker_radii, chunk_side
 
 MAX_CHUNKS = 4096  # chunks per layer: each one costs a sampler set-up and a terrain pass
 
@@ -28,12 +28,13 @@ def check_budget(terrain: TerrainLookup, spec: LayerSpec) -> None:
     """Refuse, before any work, a layer whose chunk count exceeds ``MAX_CHUNKS`` or whose whole-terrain job
     (points, background grid, neighbour window where the radius varies) exceeds ``max_points``."""
     width, depth = (float(v) for v in terrain.bounds.size)
+    side = chunk_side(spec, width, depth)
     if spec.tile_size is None:
-        chunks = math.ceil(width / spec.chunk_size) * math.ceil(depth / spec.chunk_size)
+        chunks = math.ceil(width / side) * math.ceil(depth / side)
         if chunks > MAX_CHUNKS:
             least = max(width, depth) / math.isqrt(MAX_CHUNKS)
             raise ValueError(
-                f"chunk_size {spec.chunk_size:g} splits the {width:g} × {depth:g} terrain into {chunks:,} chunks, "
+                f"chunk_size {side:g} splits the {width:g} × {depth:g} terrain into {chunks:,} chunks, "
                 f"more than {MAX_CHUNKS:,}: use a chunk_size of at least {least:.3g}"
             )
     whole = PoissonSettings(
@@ -56,7 +57,8 @@ def check_budget(terrain: TerrainLookup, spec: LayerSpec) -> None:
 def _check_area(width: float, depth: float, spec: LayerSpec, whole: PoissonSettings) -> None:
     """Refuse a terrain so thin or small seen from above that one of its chunks would need a sampler grid beyond
     ``max_points`` (its cells shrink to the terrain, its neighbour window does not): it has no area to scatter on."""
-    nx, ny = max(1, math.ceil(width / spec.chunk_size)), max(1, math.ceil(depth / spec.chunk_size))
+    side = chunk_side(spec, width, depth)
+    nx, ny = max(1, math.ceil(width / side)), max(1, math.ceil(depth / side))
     chunk = (width / nx, depth / ny)
     if min(chunk) > 0 and job_load(dataclasses.replace(whole, size=chunk))[1] <= spec.max_points:
         return
@@ -124,16 +126,17 @@ def chunk_work(terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None
         reach = max(reach, float(radii.max()))
     else:
         blockers = None
-    return ChunkWork(terrain, spec, blockers, layer_grid(sampled_area(terrain, spec), spec, reach))
+    side = chunk_side(spec, *(float(v) for v in terrain.bounds.size))
+    return ChunkWork(terrain, spec, blockers, layer_grid(sampled_area(terrain, spec), spec, reach, side))
 
 
-def layer_grid(area: np.ndarray, spec: LayerSpec, reach: float) -> ChunkGrid:
-    """The layer's chunks on the world grid of its sampler's cells (in whole first boxes of a variable
-    radius), so a chunk's edges and its sampler's cells stay where they are when the terrain changes
+def layer_grid(area: np.ndarray, spec: LayerSpec, reach: float, side: float) -> ChunkGrid:
+    """The layer's chunks of about ``side`` on the world grid of its sampler's cells (in whole first boxes of a
+    variable radius), so a chunk's edges and its sampler's cells stay where they are when the terrain changes
     elsewhere (see :meth:`ChunkGrid.on_cells`)."""
     variable = radius_function(spec, np.zeros(2)) is not None
     unit = coarse_cells(spec.min_radius, spec.max_radius, variable)
-    return ChunkGrid.on_cells(area, spec.chunk_size, reach, cell_side(spec.min_radius), unit)
+    return ChunkGrid.on_cells(area, side, reach, cell_side(spec.min_radius), unit)
 
 
 def sampled_area(terrain: TerrainLookup, spec: LayerSpec) -> np.ndarray:

@@ -104,12 +104,12 @@ def _touched(grid: ChunkGrid, boxes: Sequence[Box] | np.ndarray) -> set[int]:
     """Chunks whose rectangle meets one of the boxes (edges included)."""
     corners = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)  # x0, y0, x1, y1
     nx, ny = grid.shape
-    # The chunk columns and rows each box meets: from the last edge at or below its low side to the first edge at
-    # or above its high side.
-    spans = np.stack([np.searchsorted(grid.xs, corners[:, 0], side="right") - 1,
-                      np.searchsorted(grid.xs, corners[:, 2], side="left"),
-                      np.searchsorted(grid.ys, corners[:, 1], side="right") - 1,
-                      np.searchsorted(grid.ys, corners[:, 3], side="left")], axis=1)
+    # The chunk columns and rows each box meets: chunk i spans edges i to i + 1, and a box that reaches an edge
+    # touches the chunks on both sides of it.
+    spans = np.stack([np.searchsorted(grid.xs, corners[:, 0], side="left") - 1,
+                      np.searchsorted(grid.xs, corners[:, 2], side="right") - 1,
+                      np.searchsorted(grid.ys, corners[:, 1], side="left") - 1,
+                      np.searchsorted(grid.ys, corners[:, 3], side="right") - 1], axis=1)
     spans = np.unique(spans, axis=0)  # one edit's triangles share a few spans
     touched: set[int] = set()
     for x0, x1, y0, y1 in spans.tolist():

@@ -20,15 +20,17 @@ from .. import inputs, variety
 
 ArrayFunction = Callable[[np.ndarray], np.ndarray]
 
-DEFAULT_CHUNK_SIZE = 512.0
-"""Side of the square chunks a large terrain is sampled in (world units), unless a layer sets its own."""
+AUTO_CHUNK_RADII = 64
+"""An automatic chunk is this many times the layer's reach (the larger of Max Radius and Keep Away) wide: a few
+thousand instances, so an edit samples little again, and no measurable cost over one chunk for a full Scatter
+(BENCHMARKS.md, *Live update after a terrain edit*)."""
+AUTO_CHUNKS_ACROSS = 32
+"""... and at least 1/32 of the terrain's longer side: no more than 32 × 32 automatic chunks on any terrain."""
 MAX_SLOPE = math.pi / 2
 """The steepest Max Slope a layer takes (radians): a vertical wall."""
 MAX_SCALE = 1e6
 """The largest instance scale a layer takes (a million times the prefab): a typed "inf" (3.4e38) would overflow the
 instance matrices."""
-MIN_CHUNK_SIZE = 1.0
-"""The smallest chunk side a scene's setting takes (smaller ones only add work per chunk)."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ class LayerSpec:
     tile_size: float | None = None
     region: tuple[tuple[float, float], tuple[float, float]] | None = None
     tile_keep: float = 1.0
-    chunk_size: float = DEFAULT_CHUNK_SIZE
+    chunk_size: float | None = None  # None: automatic (chunk_side)
     method: str = "maximal"
     max_points: int = 20_000_000
 
@@ -89,8 +91,10 @@ def _pair(name: str, value: object) -> tuple[float, float]:
 
 
 def _validate(spec: LayerSpec) -> None:
-    for name in ("min_radius", "keep_away", "max_slope", "align", "tile_keep", "chunk_size"):
+    for name in ("min_radius", "keep_away", "max_slope", "align", "tile_keep"):
         _number(name, getattr(spec, name))
+    if spec.chunk_size is not None:
+        _number("chunk_size", spec.chunk_size)
     inputs.seed(spec.seed)
     for name in ("start_points", "max_points"):
         _number(name, getattr(spec, name), integer=True)
@@ -130,8 +134,8 @@ def _validate(spec: LayerSpec) -> None:
         raise ValueError(f"prefab_weights must be one or more finite weights ≥ 0, got {spec.prefab_weights!r}")
     if weights.sum() <= 0:
         raise ValueError("prefab_weights are all zero: give at least one prefab a positive weight")
-    if spec.chunk_size <= 0:
-        raise ValueError(f"chunk_size must be > 0, got {spec.chunk_size}")
+    if spec.chunk_size is not None and spec.chunk_size <= 0:
+        raise ValueError(f"chunk_size must be > 0 (or None: automatic), got {spec.chunk_size}")
     if spec.region is not None:
         try:
             (rx0, ry0), (rx1, ry1) = (float(v) for v in spec.region[0]), (float(v) for v in spec.region[1])
@@ -160,3 +164,13 @@ def blocker_radii(spec: LayerSpec, count: int, keep: np.ndarray | None) -> np.nd
         raise ValueError(f"keep must hold one distance from 0 to {inputs.MAX_DISTANCE:g} per blocker ({count}), got "
                          f"shape {keep.shape}, largest {float(keep.max()) if keep.size else 0.0:g}")
     return np.maximum(radii, keep)
+
+
+def chunk_side(spec: LayerSpec, width: float, depth: float) -> float:
+    """The side of the layer's chunks on a terrain ``width`` × ``depth`` seen from above: ``chunk_size``, or when
+    that is None, :data:`AUTO_CHUNK_RADII` times the reach, at least 1/:data:`AUTO_CHUNKS_ACROSS` of the longer
+    side. From the layer's own settings and the terrain's size only, so the chunks stay where they are while the
+    terrain is edited or a camera's region moves."""
+    if spec.chunk_size is not None:
+        return float(spec.chunk_size)
+    return max(AUTO_CHUNK_RADII * max(spec.max_radius, spec.keep_away), max(width, depth) / AUTO_CHUNKS_ACROSS)

@@ -54,10 +54,10 @@ def _refused(result: tuple[int, str, str], *parts: str) -> str:
 SCATTER = [
     ("--seed", "2147483648", "--seed is 2147483648; give a whole number from 0 to 2147483647"),
     ("--seed", "-1", "--seed is -1"),
-    ("--chunk-size", "nan", "--chunk-size is nan; give a number from 1 to 1e+09"),
+    ("--chunk-size", "nan", "--chunk-size is nan; give a number from 0 to 1e+09"),
     ("--chunk-size", "inf", "--chunk-size is inf"),
     ("--chunk-size", "1e21", "--chunk-size is 1e+21"),
-    ("--chunk-size", "0.5", "--chunk-size is 0.5"),
+    ("--chunk-size", "-1", "--chunk-size is -1"),
     ("--max-slope", "nan", "--max-slope (degrees) is nan; give a number from 0 to 90"),
     ("--max-slope", "-inf", "--max-slope (degrees) is -inf"),
     ("--scheduler-timeout", "nan", "--scheduler-timeout is nan; give a number from 0.1 to 86400"),

@@ -109,7 +109,7 @@ def test_nan_settings_in_a_saved_file_are_refused_after_reopening(tmp_path) -> N
     path = tmp_path / "nan.blend"
     bpy.ops.wm.save_as_mainfile(filepath=str(path))
     bpy.ops.wm.open_mainfile(filepath=str(path))
-    with pytest.raises(RuntimeError, match=r"Scatter settings: Chunk Size is nan; give a number from 1 to 1e\+09"):
+    with pytest.raises(RuntimeError, match=r"Scatter settings: Chunk Size is nan; give a number from 0 to 1e\+09"):
         bpy.ops.strew.scatter()
     bpy.context.scene.strew.chunk_size = 64.0
     with pytest.raises(RuntimeError, match=r'Layer "Pebbles": Margin is nan'):
@@ -140,7 +140,7 @@ def test_live_update_reports_a_nan_chunk_size_as_its_problem() -> None:
     if not live.scheduled():
         live.on_depsgraph_update(bpy.context.scene, bpy.context.evaluated_depsgraph_get())
     live.flush()
-    assert live.problem(bpy.context.scene) == "Scatter settings: Chunk Size is nan; give a number from 1 to 1e+09"
+    assert live.problem(bpy.context.scene) == "Scatter settings: Chunk Size is nan; give a number from 0 to 1e+09"
 
 
 @pytest.mark.parametrize(("key", "value"), [

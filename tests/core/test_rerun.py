@@ -65,3 +65,16 @@ def test_another_grid_samples_every_chunk() -> None:
     again, sampled = run_to_end(rerun_chunks(chunk_work(grown, spec(3)), before, []))
     assert sampled == again.grid.count > before.grid.count
     assert_same(merged(again), merged(full(grown, 3)))
+
+
+def test_a_box_touches_the_chunks_it_meets_and_no_others() -> None:
+    from strew.core.scatter.rerun import _touched
+
+    grid = chunk_work(terrain(), spec(3)).grid
+    nx, _ = grid.shape
+    inside = ((grid.xs[1] + 1.0, grid.ys[1] + 1.0), (grid.xs[2] - 1.0, grid.ys[2] - 1.0))
+    assert _touched(grid, [inside]) == {1 * nx + 1}
+    on_edge = ((grid.xs[1] + 1.0, grid.ys[1] + 1.0), (grid.xs[2], grid.ys[2] - 1.0))
+    assert _touched(grid, [on_edge]) == {1 * nx + 1, 1 * nx + 2}
+    outside = ((grid.xs[-1] + 5.0, 0.0), (grid.xs[-1] + 6.0, 1.0))
+    assert _touched(grid, [outside]) == set()
