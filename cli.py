@@ -52,7 +52,8 @@ def _add_scatter(commands: Commands) -> None:
                          "its Density to Noise; MIN = MAX gives constant spacing)")
     scatter.add_argument("--seed", type=int, help="seed of the first --layer (the next ones get seed+1, …)")
     scatter.add_argument("--max-slope", type=float, metavar="DEGREES", help="max slope for the --layer layers")
-    scatter.add_argument("--chunk-size", type=float, help="side of the square chunks large terrains are cut into")
+    scatter.add_argument("--chunk-size", type=float,
+                         help="side of the square chunks large terrains are cut into (0: automatic)")
     add_output_options(scatter)
     cli_farm.add_scatter_options(scatter)
     scatter.set_defaults(handler=_scatter)
