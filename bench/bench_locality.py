@@ -46,7 +46,7 @@ def run() -> str:
     noise = PerlinNoise(seed=3, scale=40.0, octaves=3)
     rows = [
         f"A hilly terrain of 2.5 m quads, one layer: radius 1.5–3 m from noise, Max Slope 25°, three prefabs, scale "
-        f"0.8–1.2, default chunks (512 m). A bump {2 * BUMP_RADIUS:g} m wide and {BUMP_HEIGHT:g} m high at {SPOTS} "
+        f"0.8–1.2, automatic chunks (192 m). A bump {2 * BUMP_RADIUS:g} m wide and {BUMP_HEIGHT:g} m high at {SPOTS} "
         f"places, then Scatter again; *far* = farther than {FAR:g} m from the bump. Reference in the same run: the "
         "same layer with method Bridson (random growth from start points, the classic way). Times: one process, "
         "CPU seconds of the first Scatter.",
