@@ -11,10 +11,9 @@ TITLE = "Camera culling"
 
 
 def run() -> str:
+    from bench.bench_scatter import LARGE_WORLD_SIZE, large_world_terrain
     from strew.core.camera import CameraView, FalloffDensity, SurfaceHeights, ViewMask, footprint
     from strew.core.scatter import LayerSpec, scatter_layer
-
-    from bench.bench_scatter import LARGE_WORLD_SIZE, large_world_terrain
 
     size = LARGE_WORLD_SIZE
     terrain = large_world_terrain()

@@ -14,6 +14,7 @@ REPEATS = 3
 
 def run() -> str:
     import bpy
+
     from strew import ensure_registered
     from strew.demos import valley
     from strew.scene import live_update, scatter_job

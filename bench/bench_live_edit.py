@@ -17,6 +17,7 @@ BUMP_RADIUS, BUMP_HEIGHT, FAR = 7.5, 5.0, 60.0
 
 def _scene(size: float) -> bpy.types.Object:
     import bpy
+
     from strew import ensure_registered
 
     bpy.ops.wm.read_homefile(use_empty=True)
@@ -79,6 +80,7 @@ def _output() -> dict[str, bytes]:
 def _positions() -> np.ndarray:
     """The layer's instances in world space, as sampled (float64; the live update's cache holds them)."""
     import bpy
+
     from strew.core.scatter import merged
     from strew.scene import live_update
 
@@ -87,6 +89,7 @@ def _positions() -> np.ndarray:
 
 def run() -> str:
     import bpy
+
     from strew.scene import live_update, scatter_job
 
     rows = [

@@ -107,12 +107,11 @@ def _boot() -> tuple[float, float]:
 
 def child(workers: int) -> dict[str, object]:
     """Two calls in this fresh process; their figures, the output's digest and the workers' memory."""
+    from bench.bench_scatter import large_world_mesh
     from strew.core.pool import close_kept_pool, kept_pool
     from strew.core.scatter import LayerSpec, chunk_work
     from strew.core.shared import SharedObject
     from strew.core.terrain import TerrainLookup
-
-    from bench.bench_scatter import large_world_mesh
 
     vertices, triangles = large_world_mesh()
     spec = LayerSpec(min_radius=6.0, seed=1, chunk_size=512.0, max_slope=math.radians(40))

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 from scipy.spatial import cKDTree
+
 from strew.core.poisson import PoissonSettings, Samples, sample
 
 from .baseline_bridson import bridson as pure_python_bridson

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 from scipy.spatial import cKDTree
+
 from strew.core.poisson import PoissonSettings, sample
 
 from .bench_poisson import blender_poisson

@@ -26,6 +26,7 @@ CONNECTED_TARGET = 30.0  # seconds: the demo kit at 100×100×3, every walkable 
 
 def _setup():
     import bpy
+
     from strew import ensure_registered
     from strew.demos.kit import build_demo_kit
 

@@ -147,6 +147,7 @@ def _large_world() -> list[str]:
 
 def run() -> str:
     import bpy
+
     from strew import ensure_registered
     from strew.scene import scatter_job
 

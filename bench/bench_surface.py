@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 from scipy.spatial import cKDTree
+
 from strew.core.surface import SurfaceSettings, sample_surface
 
 from .blender_distribute import distribute_points

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+
 from strew.core.wfc import (
     Contradiction,
     SocketTile,

@@ -24,12 +24,12 @@ def _terrain_object(bpy, vertices: np.ndarray, triangles: np.ndarray):
 
 def run() -> str:
     import bpy
+
+    from bench.bench_scatter import LARGE_WORLD_SIZE, large_world_terrain
     from strew import ensure_registered
     from strew.demos import valley
     from strew.demos.render import render, setup_render
     from strew.scene import scatter_job
-
-    from bench.bench_scatter import LARGE_WORLD_SIZE, large_world_terrain
 
     bpy.ops.wm.read_homefile(use_empty=True)
     ensure_registered()

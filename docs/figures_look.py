@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 from generate import BUSH, GAP, GRASS, INK, PALE, PANEL, ROAD, SEAM, TREE, View, assert_no_conflict, draw_points, frame
 from raster import Canvas, hex_colour
+
 from strew.core.brush import erase, paint
 from strew.core.camera import CameraView, FalloffDensity, SurfaceHeights, ViewMask, in_view
 from strew.core.poisson import Samples

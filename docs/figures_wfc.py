@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 from generate import GAP, GRASS, INK, PALE, PANEL, ROAD, SEAM, View, frame
 from raster import Canvas, Colour, hex_colour
+
 from strew.core.wfc import Rules, SocketTile, find_violations, load_mxgmn, rules_from_tiles, solve
 
 MXGMN = Path(__file__).resolve().parents[1] / "tests" / "data" / "mxgmn"  # the rule sets the tests use

@@ -24,6 +24,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from raster import Canvas, Colour, hex_colour
+
 from strew.core.fields import AwayFromPolylines
 from strew.core.poisson import PoissonSettings, Samples, sample
 

@@ -11,6 +11,7 @@ import bpy
 import numpy as np
 import pytest
 from scenes import add_layer, make_prefabs, make_terrain
+
 from strew.core import hashing
 
 

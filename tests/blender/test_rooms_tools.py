@@ -147,6 +147,7 @@ def test_pick_box_finds_the_cell_under_the_mouse_on_the_real_geometry(output: st
     """What Pick Box does per click: a ray from above hits the tile (instanced or real), the cell on the
     viewer's side of the hit is the tile's cell; points outside the room have no cell."""
     from mathutils import Vector
+
     from strew.scene.room_frame import cell_at, cell_box_corners
 
     kit = road_kit()

@@ -8,6 +8,7 @@ import bpy
 import numpy as np
 from mathutils import Matrix, Vector
 from mathutils.bvhtree import BVHTree
+
 from strew.core.fields import SlopeMask
 from strew.core.terrain import TerrainLookup
 

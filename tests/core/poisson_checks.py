@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.spatial import cKDTree
+
 from strew.core.poisson import PoissonSettings, Samples
 
 

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial import cKDTree
+
 from strew.core.brush import erase, paint
 from strew.core.poisson import PoissonSettings, Samples, sample
 

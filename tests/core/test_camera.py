@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from strew.core.camera import CameraView, distance_falloff, distance_to, in_view
 
 

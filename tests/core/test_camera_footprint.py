@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial import cKDTree
+
 from strew.core.camera import CameraView, SurfaceHeights, ViewMask, footprint, in_view
 from strew.core.scatter import LayerSpec, scatter_layer
 from strew.core.terrain import TerrainLookup

@@ -12,13 +12,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_scatter_layer import conflict_ratio, hill_terrain
+
 from strew.core.chunks import ChunkGrid
 from strew.core.fields import OutsidePolygons, PerlinNoise
 from strew.core.poisson import Samples
 from strew.core.pool import ProcessPool, check_workers, close_kept_pool, kept_pool
 from strew.core.scatter import LayerSpec, scatter_layer, scatter_layer_steps
 from strew.core.shared import SharedHandle
-from test_scatter_layer import conflict_ratio, hill_terrain
 
 ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales")
 

@@ -8,6 +8,7 @@ import importlib
 import pkgutil
 
 import pytest
+
 import strew.core
 
 MODULES = sorted(info.name for info in pkgutil.walk_packages(strew.core.__path__, "strew.core."))

@@ -12,10 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from distributed import LocalCluster
+from test_chunks import ARRAYS, nine_chunk_world
+
 from strew.core.farm import DaskCluster
 from strew.core.scatter import LayerSpec, chunk_work, scatter_layer
 from strew.core.terrain import TerrainLookup
-from test_chunks import ARRAYS, nine_chunk_world
 
 
 def test_dask_local_cluster_gives_the_points_of_one_process() -> None:

@@ -7,6 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.interpolate import PchipInterpolator
+from terrain_reference import brute_force_hits, grid_mesh
+
 from strew.core.fields import (
     ConstantField,
     CurveRemap,
@@ -19,7 +21,6 @@ from strew.core.fields import (
     radius_from_density,
 )
 from strew.core.terrain import TerrainLookup
-from terrain_reference import brute_force_hits, grid_mesh
 
 XY = np.random.default_rng(0).uniform(-500, 1500, (20_000, 2))
 

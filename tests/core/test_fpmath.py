@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+
 from strew.core import fpmath
 
 ANGLES = st.floats(-1e5, 1e5, allow_nan=False)

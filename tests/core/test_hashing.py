@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
+
 from strew.core.hashing import (
     QUANTUM,
     Stream,

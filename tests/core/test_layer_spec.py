@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from strew.core.scatter import LayerSpec, scatter_layer
 from strew.core.terrain import TerrainLookup
 

@@ -8,6 +8,7 @@ import math
 import numpy as np
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
+
 from strew.core.fields.noise import PerlinNoise
 from strew.core.scatter import LayerPoints, LayerSpec, scatter_layer
 from strew.core.terrain import TerrainLookup

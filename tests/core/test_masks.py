@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from terrain_reference import brute_force_hits, grid_mesh
+
 from strew.core.fields import (
     AllOf,
     AnyOf,
@@ -30,7 +32,6 @@ from strew.core.fields import (
     as_mask,
 )
 from strew.core.terrain import TerrainLookup
-from terrain_reference import brute_force_hits, grid_mesh
 
 
 # -------------------------------------------------------------------------------- terrain masks

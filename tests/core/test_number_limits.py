@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from strew.core.farm import TIMEOUT_RANGE, DaskCluster, check_timeout
 from strew.core.inputs import MAX_DISTANCE, MAX_SEED, bounded
 from strew.core.poisson import PoissonSettings, Samples, sample

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from strew.core.orient import euler_from_matrices, instance_rotations, rotation_matrices
 
 

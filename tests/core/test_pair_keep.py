@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy.spatial import cKDTree
+
 from strew.core.poisson import Samples
 from strew.core.scatter import LayerSpec, scatter_layer
 from strew.core.terrain import TerrainLookup

@@ -7,6 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 from poisson_checks import check_basic, conflicts, fillable, river, wavy_radius
+
 from strew.core.poisson import PoissonSettings, Samples, sample
 
 METHODS = ("maximal", "bridson")

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+
 from strew.core.poisson import PoissonSettings, sample
 from strew.core.poisson.budget import job_load
 from strew.core.poisson.state import SamplerState

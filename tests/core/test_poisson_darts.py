@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from strew.core.poisson import PoissonSettings
 from strew.core.poisson.darts import resolve_in_time_order
 from strew.core.poisson.state import SamplerState

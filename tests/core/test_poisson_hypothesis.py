@@ -6,6 +6,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from poisson_checks import check_basic, conflicts, fillable, wavy_radius
+
 from strew.core.poisson import PoissonSettings, Samples, sample
 
 

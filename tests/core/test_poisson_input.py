@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+
 from strew.core.poisson import PoissonSettings, Samples, sample
 
 OK = {"size": (10.0, 10.0), "min_radius": 1.0}

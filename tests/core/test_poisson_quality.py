@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from poisson_checks import uncovered_vertices
 from scipy.stats import gamma
+
 from strew.core.poisson import PoissonSettings, Samples, sample
 
 RSA_DENSITY = 0.6965

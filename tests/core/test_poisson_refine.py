@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from poisson_checks import check_basic, conflicts, fillable, wavy_radius
+
 from strew.core.poisson import PoissonSettings, sample
 from strew.core.poisson.cover import split_cover_reach
 from strew.core.poisson.prune import any_cell_allowed, corner_values, prune_boxes

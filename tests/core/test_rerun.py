@@ -6,11 +6,12 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_locality import QUICK, SIZE, spec, terrain
+
 from strew.core.poisson import Samples
 from strew.core.scatter import ChunkRun, LayerPoints, chunk_work, merged, rerun_chunks, run_chunks
 from strew.core.scatter.points import POINT_ARRAYS
 from strew.core.steps import run_to_end
-from test_locality import QUICK, SIZE, spec, terrain
 
 BUMP = 6.0
 coordinate = st.floats(-SIZE / 2 + 10, SIZE / 2 - 10)

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial import cKDTree
+
 from strew.core.poisson import Samples
 from strew.core.scatter import LayerSpec, scatter_layer
 from strew.core.terrain import TerrainLookup

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from strew.core.budget import MEMORY_BUDGET
 from strew.core.wfc.socket_detect import (
     cell_overflow,

@@ -10,9 +10,10 @@ import math
 
 import numpy as np
 import pytest
+from surface_checks import box, concat, conflicts, fillable, grid, icosphere, largest_gap, on_faces, surface_probes
+
 from strew.core.steps import run_to_end
 from strew.core.surface import SurfaceSamples, SurfaceSettings, sample_surface, sample_surface_steps, slope_between
-from surface_checks import box, concat, conflicts, fillable, grid, icosphere, largest_gap, on_faces, surface_probes
 
 SEEDS = (0, 1, 7)
 

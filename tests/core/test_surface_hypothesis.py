@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strew.core.surface import SurfaceSamples, SurfaceSettings, sample_surface, slope_between
 from surface_checks import conflicts, fillable, on_faces, surface_probes
+
+from strew.core.surface import SurfaceSamples, SurfaceSettings, sample_surface, slope_between
 
 
 @st.composite

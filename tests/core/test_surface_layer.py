@@ -6,11 +6,12 @@ import math
 
 import numpy as np
 import pytest
+from surface_checks import box, concat, conflicts, icosphere
+
 from strew.core.orient import rotation_matrices
 from strew.core.poisson import Samples
 from strew.core.scatter import LayerSpec
 from strew.core.surface.layer import hash_key, surface_layer
-from surface_checks import box, concat, conflicts, icosphere
 
 
 def test_instances_stand_along_the_face_normal_on_every_side() -> None:

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strew.core.terrain import TerrainLookup, triangulate_polygons
 from terrain_reference import brute_force_hits, grid_mesh
+
+from strew.core.terrain import TerrainLookup, triangulate_polygons
 
 
 def assert_matches_reference(vertices: np.ndarray, triangles: np.ndarray, xy: np.ndarray, **kw) -> None:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from strew.core.orient import instance_rotations, rotation_matrices
 from strew.core.scatter import LayerSpec, scatter_layer
 from strew.core.terrain import TerrainLookup

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from strew.core.wfc import Contradiction, regenerate, solve, walkable_components
 from wfc_check import adjacency_errors, walkable_regions
 from wfc_kits import fits, stair_rules, stair_tiles, turn_sockets
+
+from strew.core.wfc import Contradiction, regenerate, solve, walkable_components
 
 FACING = {"e": ("e", "w"), "n": ("n", "s"), "up": ("up", "down")}
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from strew.core.wfc import Rules, SocketTile, rules_from_tiles, solve
-from strew.core.wfc.room import RoomSpec, room_problem
 from wfc_check import adjacency_errors
 from wfc_kits import ALL_TURNS, fits, turn_sockets
+
+from strew.core.wfc import Rules, SocketTile, rules_from_tiles, solve
+from strew.core.wfc.room import RoomSpec, room_problem
 
 SIDE = {"n": "h", "e": "h", "s": "h", "w": "h"}
 PAIRS = [("ceil", "floor")]

@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strew.core.steps import run_to_end
-from strew.core.wfc import Contradiction, Rules, rules_from_tiles, solve, solve_detailed, solve_steps
-from strew.core.wfc import search as search_module
 from wfc_check import adjacency_errors, rules_ok, walkable_regions
 from wfc_kits import QUADRANT_PAIRS, fits, quadrant_tiles, turn_sockets
 from wfc_level_kits import LEVEL_BORDER, cave_rules, domain_regions_ok, level_rules, level_tiles
+
+from strew.core.steps import run_to_end
+from strew.core.wfc import Contradiction, Rules, rules_from_tiles, solve, solve_detailed, solve_steps
+from strew.core.wfc import search as search_module
 
 
 def passable_fn(rules):

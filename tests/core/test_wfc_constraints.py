@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from wfc_check import adjacency_errors, rules_ok
+
 from strew.core.wfc import Contradiction, Rules, solve
 from strew.core.wfc.bitset import pack
 from strew.core.wfc.constraints import Constraint, Grid, Narrow, Violation
-from wfc_check import adjacency_errors, rules_ok
 
 ANY = np.ones((3, 3), dtype=bool)
 

@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from wfc_check import adjacency_errors, rules_ok
+from wfc_kits import ALL_TURNS, QUADRANT_PAIRS, quadrant_rules
+
 from strew.core.wfc import Contradiction, SocketTile, parse_counts, rules_from_tiles, solve
 from strew.core.wfc.socket_detect import detect_sockets, mirror_pairs
 from strew.core.wfc.sockets import mirror_label, sockets_fit, turned
-from wfc_check import adjacency_errors, rules_ok
-from wfc_kits import ALL_TURNS, QUADRANT_PAIRS, quadrant_rules
 
 
 def tile_counts(rules, grid) -> dict[str, int]:

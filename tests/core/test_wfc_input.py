@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 import pytest
+
 from strew.core.wfc import Contradiction, Rules, SocketTile, solve, solve_steps
 
 ROAD = {"n": "road", "e": "grass", "s": "road", "w": "grass"}

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from strew.core.wfc import Contradiction, load_mxgmn, solve
 from wfc_check import adjacency_errors, rules_ok
+
+from strew.core.wfc import Contradiction, load_mxgmn, solve
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "mxgmn"  # mxgmn's tilesets, MIT (see its README)
 # name: (subset, periodic, heuristic) as in mxgmn's samples.xml (Summer: scanline, see docs)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from wfc_check import adjacency_errors, walkable_regions
+from wfc_kits import ALL_TURNS, fits, stair_tiles, turn_sockets
+
 from strew.core.steps import run_to_end
 from strew.core.wfc import SocketTile
 from strew.core.wfc.room import FixedTile, RoomInputError, RoomSpec, parse_fixed, room_problem
-from wfc_check import adjacency_errors, walkable_regions
-from wfc_kits import ALL_TURNS, fits, stair_tiles, turn_sockets
 
 FACING = {"e": "w", "n": "s", "up": "down"}
 

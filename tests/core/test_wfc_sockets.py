@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strew.core.wfc import Contradiction, SocketTile, rules_from_tiles, solve
 from wfc_check import adjacency_errors, walkable_regions
 from wfc_kits import ALL_TURNS, QUADRANT_PAIRS, fits, quadrant_rules, quadrant_tiles, turn_sockets
+
+from strew.core.wfc import Contradiction, SocketTile, rules_from_tiles, solve
 
 FACING = {"e": ("e", "w"), "n": ("n", "s"), "up": ("up", "down")}
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from wfc_check import adjacency_errors, rules_ok
+
 from strew.core.steps import run_to_end
 from strew.core.wfc import (
     Contradiction,
@@ -15,7 +17,6 @@ from strew.core.wfc import (
     solve_detailed,
     solve_steps,
 )
-from wfc_check import adjacency_errors, rules_ok
 
 
 def checker_rules() -> Rules:

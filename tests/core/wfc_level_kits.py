@@ -8,9 +8,10 @@ import itertools
 from collections import deque
 
 import numpy as np
+from wfc_kits import ALL_TURNS, QUADRANT_PAIRS, quadrant_tiles
+
 from strew.core.wfc import SocketTile, rules_from_tiles
 from strew.core.wfc.bitset import unpack
-from wfc_kits import ALL_TURNS, QUADRANT_PAIRS, quadrant_tiles
 
 SHAPES = {"solid": "xxxx", "floor": "oooo", "corner": "oxxx", "edge": "ooxx", "diagonal": "oxox", "inner": "ooox"}
 
