@@ -69,7 +69,7 @@ CASES: list[tuple[str, Case, str]] = [
     ("max below min", lambda f: [*_scatter(f["good"], f["dir"] / "o.blend"), "--layer", "T:3:2"], "max_radius"),
     ("negative seed", lambda f: [*_scatter(f["good"], f["dir"] / "o.blend"), "--seed", "-1"], "--seed is -1"),
     ("steep slope", lambda f: [*_scatter(f["good"], f["dir"] / "o.blend"), "--max-slope", "100"], "(degrees) is 100"),
-    ("zero chunk", lambda f: [*_scatter(f["good"], f["dir"] / "o.blend"), "--chunk-size", "0"], "--chunk-size"),
+    ("negative chunk", lambda f: [*_scatter(f["good"], f["dir"] / "o.blend"), "--chunk-size", "-5"], "--chunk-size"),
     ("room: truncated input", lambda f: ["room", str(f["truncated"]), "-o", str(f["dir"] / "r.blend")],
      "not a readable .blend file"),
     ("room: output is the input", lambda f: ["room", str(f["good"]), "-o", str(f["good"])], "--in-place"),

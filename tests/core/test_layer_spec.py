@@ -91,3 +91,14 @@ def test_any_value_is_refused_with_a_value_error_or_scatters(field: str, value: 
     xy = points.positions[:, :2]
     d = np.sqrt(((xy[:, None] - xy[None]) ** 2).sum(-1)) + np.eye(len(xy)) * 1e9
     assert (d >= np.maximum(points.radii[:, None], points.radii[None, :]) * (1 - 1e-9)).all()
+
+
+def test_automatic_chunks_follow_the_reach_and_stay_few() -> None:
+    from strew.core.scatter.spec import AUTO_CHUNK_RADII, AUTO_CHUNKS_ACROSS, chunk_side
+
+    spec = LayerSpec(min_radius=1.5, max_radius=3.0, keep_away=2.0)
+    assert spec.chunk_size is None
+    assert chunk_side(spec, 600.0, 400.0) == AUTO_CHUNK_RADII * 3.0
+    assert chunk_side(LayerSpec(min_radius=1.0, keep_away=5.0), 600.0, 400.0) == AUTO_CHUNK_RADII * 5.0
+    assert chunk_side(spec, 20_000.0, 100.0) == 20_000.0 / AUTO_CHUNKS_ACROSS
+    assert chunk_side(LayerSpec(min_radius=1.0, chunk_size=50.0), 600.0, 400.0) == 50.0
