@@ -86,18 +86,21 @@ def rerun_chunks(work: ChunkWork, previous: ChunkRun, changed: Sequence[Box] | n
     dirty = _touched(grid, changed)
     parts: list[LayerPoints] = list(previous.parts)
     found: dict[int, Samples] = {}
-    sampled = 0
+    redone: set[int] = set()
     order = grid.order()
     for done, chunk in enumerate(order):
-        earlier = concat(*(grid.window(chunk, found[j]) for j in grid.needs(chunk)))
-        before = concat(*(grid.window(chunk, _xy_of(previous.parts[j])) for j in grid.needs(chunk)))
-        if (chunk in dirty or not _same(earlier, before)
+        needs = grid.needs(chunk)
+        earlier = concat(*(grid.window(chunk, found[j]) for j in needs))
+        # Only a neighbour sampled again can have moved points near this chunk.
+        moved = bool(redone.intersection(needs)) and not _same(
+            earlier, concat(*(grid.window(chunk, _xy_of(previous.parts[j])) for j in needs)))
+        if (chunk in dirty or moved
                 or not _same(grid.window(chunk, work.blockers), grid.window(chunk, previous.blockers))):
             parts[chunk] = sample_and_place_chunk(work, chunk, earlier)
-            sampled += 1
+            redone.add(chunk)
         found[chunk] = _xy_of(parts[chunk])
         yield (done + 1) / len(order)
-    return ChunkRun(grid, tuple(parts), work.blockers), sampled
+    return ChunkRun(grid, tuple(parts), work.blockers), len(redone)
 
 
 def _touched(grid: ChunkGrid, boxes: Sequence[Box] | np.ndarray) -> set[int]:
