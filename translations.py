@@ -840,6 +840,50 @@ RUSSIAN.update({
         "«Выбрать блок» работает в окне 3D-вида: нажмите кнопку там",
     "Pick Box cancelled; the box is as it was": "Выбор блока отменён; блок прежний",
     "Box {low} – {high}: {cells:,} cell(s)": "Блок {low} – {high}: ячеек {cells:,}",
+    # -- Rescatter Region (operators/rescatter.py) ---------------------------------------------------------
+    "Rescatter Region": "Заново разбросать область",
+    "Sample a box (the selected object's bounds, else around the 3D cursor) or a circle (around the 3D cursor) of "
+    "the active layer again with a new seed; the instances around it stay as they are and the new ones keep their "
+    "distance from them":
+        "Заново расставить активный слой в прямоугольнике (границы выделенного объекта, иначе вокруг 3D-курсора) "
+        "или в круге (вокруг 3D-курсора) с новым зерном; экземпляры вокруг остаются как были, а новые держат от "
+        "них расстояние",
+    "Layer to rescatter (-1: the active layer)": "Слой для нового разброса (-1: активный слой)",
+    "Shape": "Форма",
+    "The region to sample again": "Область, которую расставить заново",
+    "Box": "Прямоугольник",
+    "An axis-aligned box in x and y: the selected object's bounds seen from above, else a square around the 3D "
+    "cursor":
+        "Прямоугольник вдоль осей x и y: границы выделенного объекта при виде сверху, иначе квадрат вокруг "
+        "3D-курсора",
+    "Circle": "Круг",
+    "A circle around the 3D cursor": "Круг вокруг 3D-курсора",
+    "A corner of the box (world x, y)": "Угол прямоугольника (мировые x, y)",
+    "The opposite corner of the box (world x, y)": "Противоположный угол прямоугольника (мировые x, y)",
+    "Box Size": "Размер прямоугольника",
+    "Side of the square around the 3D cursor when no object is selected":
+        "Сторона квадрата вокруг 3D-курсора, когда объект не выделен",
+    "Centre": "Центр",
+    "Centre of the circle (world x, y)": "Центр круга (мировые x, y)",
+    "Radius": "Радиус",
+    "Radius of the circle": "Радиус круга",
+    "Seed of the new sample in the region (a new one each run; change it to try another)":
+        "Зерно новой расстановки в области (каждый запуск — новое; измените, чтобы попробовать другое)",
+    "Rescatter Box": "Заново в прямоугольнике",
+    "Rescatter Circle": "Заново в круге",
+    "Box: the selected object, else the 3D cursor": "Прямоугольник: выделенный объект, иначе 3D-курсор",
+    "Circle: around the 3D cursor": "Круг: вокруг 3D-курсора",
+    "Empty region: the circle needs a finite centre and a radius above 0":
+        "Пустая область: кругу нужны конечный центр и радиус больше 0",
+    "Empty region: the box needs finite corners, a width and a depth":
+        "Пустая область: прямоугольнику нужны конечные углы, ширина и глубина",
+    'Layer "{name}" has no instances to rescatter: Scatter it first':
+        "У слоя «{name}» нет экземпляров для нового разброса: сначала разбросайте его",
+    "The region lies off the terrain: move it over the ground": "Область лежит вне ландшафта: переместите её на землю",
+    'Nothing to rescatter: the region holds no instance of "{name}" and none fit there':
+        "Нечего разбрасывать заново: в области нет экземпляров «{name}», и новые туда не помещаются",
+    'Layer "{name}": replaced {removed:,} instances in the region with {added:,} (seed {seed})':
+        "Слой «{name}»: экземпляры в области ({removed:,}) заменены новыми ({added:,}), зерно {seed}",
 })
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

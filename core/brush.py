@@ -1,8 +1,10 @@
-"""Painting and erasing instances by hand: fill a disk with new points that respect everything already there.
+"""Painting, erasing and re-sampling instances by hand: fill a region with new points that respect everything there.
 
-:func:`paint` fills the disk as the layer's sampler would (maximal, no two points closer than the larger of
+:func:`paint` fills a disk as the layer's sampler would (maximal, no two points closer than the larger of
 their radii, and none closer than that to an existing point), so a painted patch is indistinguishable from a
 scattered one and never overlaps its neighbours. :func:`erase` says which points a stroke removes.
+:func:`fill` does the same for any :data:`Region` (a :class:`Circle` or an axis-aligned :class:`Box`): Rescatter
+Region removes the points a region :meth:`~Box.contains` and fills it again with another seed.
 
 Examples
 --------
@@ -12,12 +14,17 @@ Examples
 >>> new = paint(existing, centre=(0.0, 0.0), brush_radius=3.0, min_radius=1.0, seed=1)
 >>> bool((np.linalg.norm(new.positions, axis=1) >= 1.0).all())  # keeps clear of the existing point
 True
+>>> box = Box((0.0, 0.0), (4.0, 2.0))
+>>> inside = fill(None, box, min_radius=0.5, seed=3).positions
+>>> bool(box.contains(inside).all())
+True
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -35,42 +42,127 @@ def _centre(centre: tuple[float, float], brush_radius: float) -> np.ndarray:
     return c
 
 
-def paint(existing: Samples | None, centre: tuple[float, float], brush_radius: float, min_radius: float,
-          max_radius: float | None = None, radius_at: ArrayFunction | None = None,
-          is_allowed: ArrayFunction | None = None, seed: int = 0) -> Samples:
-    """New points inside the disk (``centre``, ``brush_radius``), maximal against themselves and ``existing``.
+def _xy(positions: np.ndarray) -> np.ndarray:
+    xy = np.asarray(positions, dtype=np.float64)
+    if xy.ndim != 2 or xy.shape[1] not in (2, 3):
+        raise ValueError(f"positions must have shape (N, 2) or (N, 3), got {xy.shape}")
+    return xy[:, :2]
+
+
+@dataclass(frozen=True, init=False)
+class Circle:
+    """The disk around ``centre`` (world x, y) of ``radius``, its rim included."""
+
+    centre: np.ndarray
+    radius: float
+
+    def __init__(self, centre: tuple[float, float], radius: float) -> None:
+        object.__setattr__(self, "centre", _centre(centre, float(radius)))
+        object.__setattr__(self, "radius", float(radius))
+
+    @property
+    def low(self) -> np.ndarray:
+        return self.centre - self.radius
+
+    @property
+    def high(self) -> np.ndarray:
+        return self.centre + self.radius
+
+    @property
+    def size(self) -> tuple[float, float]:
+        return 2.0 * self.radius, 2.0 * self.radius
+
+    def contains(self, positions: np.ndarray) -> np.ndarray:
+        """``(N,) bool``: the points of ``positions`` (N, 2 or 3; x, y used) inside the disk."""
+        return ((_xy(positions) - self.centre) ** 2).sum(axis=1) <= self.radius * self.radius
+
+    def near(self, xy: np.ndarray, reach: float) -> np.ndarray:
+        """``(N,) bool``: the points of ``xy`` (N, 2) within ``reach`` of the disk's bounds."""
+        return (np.abs(xy - self.centre) <= self.radius + reach).all(axis=1)
+
+
+@dataclass(frozen=True, init=False)
+class Box:
+    """The axis-aligned box between two corners in world x, y (either order), its edges included."""
+
+    low: np.ndarray
+    high: np.ndarray
+
+    def __init__(self, corner: tuple[float, float], other: tuple[float, float]) -> None:
+        a, b = np.asarray(corner, dtype=np.float64), np.asarray(other, dtype=np.float64)
+        if a.shape != (2,) or b.shape != (2,) or not (np.isfinite(a).all() and np.isfinite(b).all()):
+            raise ValueError(f"the box's corners must be finite (x, y) pairs, got {corner!r} and {other!r}")
+        if (a == b).any():
+            raise ValueError(f"the box from {tuple(a)} to {tuple(b)} has no area: give it a width and a depth")
+        object.__setattr__(self, "low", np.minimum(a, b))
+        object.__setattr__(self, "high", np.maximum(a, b))
+
+    @property
+    def size(self) -> tuple[float, float]:
+        width, depth = self.high - self.low
+        return float(width), float(depth)
+
+    def contains(self, positions: np.ndarray) -> np.ndarray:
+        """``(N,) bool``: the points of ``positions`` (N, 2 or 3; x, y used) inside the box."""
+        xy = _xy(positions)
+        return (xy >= self.low).all(axis=1) & (xy <= self.high).all(axis=1)
+
+    def near(self, xy: np.ndarray, reach: float) -> np.ndarray:
+        """``(N,) bool``: the points of ``xy`` (N, 2) within ``reach`` of the box."""
+        return ((xy >= self.low - reach) & (xy <= self.high + reach)).all(axis=1)
+
+
+Region = Circle | Box
+
+
+def probes(region: Region, across: int = 33) -> np.ndarray:
+    """``(M, 2)``: a grid of ``across`` × ``across`` places over the region's bounds, those inside it (to ask
+    whether any ground lies under a region)."""
+    t = np.linspace(0.0, 1.0, across)
+    gx, gy = np.meshgrid(region.low[0] + t * (region.high[0] - region.low[0]),
+                         region.low[1] + t * (region.high[1] - region.low[1]), indexing="ij")
+    xy = np.column_stack([gx.ravel(), gy.ravel()])
+    return xy[region.contains(xy)]
+
+
+def fill(existing: Samples | None, region: Region, min_radius: float, max_radius: float | None = None,
+         radius_at: ArrayFunction | None = None, is_allowed: ArrayFunction | None = None, seed: int = 0) -> Samples:
+    """New points inside ``region``, maximal against themselves and ``existing``.
 
     ``radius_at`` and ``is_allowed`` take world ``xy`` like the layer's own functions; only existing points
-    within reach of the disk take part, so a stroke costs the same in a small scene and a huge one.
+    within reach of the region take part, so a region costs the same in a small scene and a huge one.
     """
-    c = _centre(centre, brush_radius)
     positions, radii = validate_blockers(existing)
     reach = max(float(radii.max(initial=0.0)), float(max_radius or min_radius))
-    origin = c - brush_radius
-    near = (np.abs(positions - c) <= brush_radius + reach).all(axis=1)
+    origin = region.low
+    near = region.near(positions, reach)
     blockers = Samples(positions=positions[near] - origin, radii=radii[near]) if near.any() else None
 
     def allowed(xy: np.ndarray) -> np.ndarray:
         world = xy + origin
-        inside = ((world - c) ** 2).sum(axis=1) <= brush_radius * brush_radius
+        inside = region.contains(world)
         if is_allowed is None:
             return inside
         return inside & np.asarray(is_allowed(world), dtype=bool)
 
     shifted = None if radius_at is None else (lambda xy: radius_at(xy + origin))
-    settings = PoissonSettings(size=(2.0 * brush_radius, 2.0 * brush_radius), min_radius=min_radius,
-                               max_radius=max_radius, radius_at=shifted, is_allowed=allowed, seed=seed)
+    settings = PoissonSettings(size=region.size, min_radius=min_radius, max_radius=max_radius,
+                               radius_at=shifted, is_allowed=allowed, seed=seed)
     new = sample(settings, blockers)
     return Samples(positions=new.positions + origin, radii=new.radii)
 
 
+def paint(existing: Samples | None, centre: tuple[float, float], brush_radius: float, min_radius: float,
+          max_radius: float | None = None, radius_at: ArrayFunction | None = None,
+          is_allowed: ArrayFunction | None = None, seed: int = 0) -> Samples:
+    """New points inside the disk (``centre``, ``brush_radius``), maximal against themselves and ``existing``
+    (:func:`fill` of a :class:`Circle`)."""
+    return fill(existing, Circle(centre, brush_radius), min_radius, max_radius, radius_at, is_allowed, seed)
+
+
 def erase(positions: np.ndarray, centre: tuple[float, float], brush_radius: float) -> np.ndarray:
     """``(N,) bool``: the points of ``positions`` (N, 2 or 3; x, y used) that a stroke at ``centre`` removes."""
-    c = _centre(centre, brush_radius)
-    xy = np.asarray(positions, dtype=np.float64)
-    if xy.ndim != 2 or xy.shape[1] not in (2, 3):
-        raise ValueError(f"positions must have shape (N, 2) or (N, 3), got {xy.shape}")
-    return ((xy[:, :2] - c) ** 2).sum(axis=1) <= brush_radius * brush_radius
+    return Circle(centre, brush_radius).contains(positions)
 
 
-__all__ = ["erase", "paint"]
+__all__ = ["Box", "Circle", "Region", "erase", "fill", "paint", "probes"]

@@ -1,8 +1,10 @@
-"""Paint and erase a layer's instances by hand (the Paint brush's work, headless-callable).
+"""Paint, erase and rescatter a layer's instances by hand (the Paint brush's and Rescatter Region's work,
+headless-callable).
 
 A stroke works on the layer's Point Instancer output: new points fill each dab's disk with the layer's own rules
 (its radius field, masks, slope, its spacing against its own points and its keep-away from the layers above) and
-are flagged as painted, so a later Scatter keeps them.
+are flagged as painted, so a later Scatter keeps them. :func:`rescatter_region` removes the instances of a box or
+a circle and fills it the same way with another seed; the instances around it stay bit for bit.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core.brush import erase, paint
+from ..core.brush import Box, Circle, Region, erase, fill, paint, probes
 from ..core.modes import OutputMode, SurfaceMode
 from ..core.poisson import Samples
 from ..core.scatter import layer_functions, place
@@ -44,7 +46,9 @@ class Brush:
     points: PointSet
 
     @staticmethod
-    def start(context: bpy.types.Context, layer_index: int) -> Brush:
+    def start(context: bpy.types.Context, layer_index: int, camera: bool = False) -> Brush:
+        """Read the layer, the terrain and the layers above; ``camera``: keep the layer's camera culling, clipping
+        and falloff (Rescatter Region samples as Scatter does; the brush puts instances where the hand paints)."""
         scene = context.scene
         job = scatter_spec.read(scene, [layer_index])
         layer = job.layers[0]
@@ -57,7 +61,8 @@ class Brush:
                 name=layer.name))
         # The brush puts instances where the hand paints: camera culling, clipping and falloff (a render
         # saving) do not apply to it; every other rule of the layer does.
-        layer = dataclasses.replace(layer, look=dataclasses.replace(layer.look, camera=None))
+        if not camera:
+            layer = dataclasses.replace(layer, look=dataclasses.replace(layer.look, camera=None))
         depsgraph = context.evaluated_depsgraph_get()
         mesh = read_mesh(job.terrain, depsgraph, tuple(layer.vertex_groups))
         terrain = TerrainLookup(mesh.vertices, mesh.triangles)
@@ -98,5 +103,71 @@ class Brush:
         self.points = self.points.take(~gone)
         return int(gone.sum())
 
-    def commit(self) -> bpy.types.Object:
-        return replace_points(self.scene, self.layer.mark, self.layer.collection, self.points)
+    def rescatter(self, region: Region, seed: int) -> tuple[int, int]:
+        """Remove the instances whose centre lies in ``region`` and fill it again with ``seed``, against every
+        instance outside it and the layers above; returns (removed, added). The new ones are flagged painted."""
+        gone = region.contains(self.points.positions)
+        self.points = self.points.take(~gone)
+        spec = self.layer.spec
+        new = fill(self._blockers(), region, spec.min_radius, spec.max_radius, self.radius_at, self.is_allowed,
+                   seed)
+        self.points = PointSet.join(self.points, PointSet.of(place(self.terrain, spec, new), True))
+        return int(gone.sum()), len(new.radii)
+
+    def on_terrain(self, region: Region) -> bool:
+        """Whether any ground of the terrain lies in ``region`` (or an instance of the layer does)."""
+        low, high = self.terrain.bounds.min, self.terrain.bounds.max
+        if (region.high < low).any() or (region.low > high).any():
+            return False
+        if region.contains(self.points.positions).any():
+            return True
+        return bool(self.terrain.sample(probes(region)).mask.any())
+
+    def commit(self, keep_origin: bool = False) -> bpy.types.Object:
+        return replace_points(self.scene, self.layer.mark, self.layer.collection, self.points, keep_origin)
+
+
+@dataclass
+class Rescattered:
+    """What :func:`rescatter_region` did."""
+
+    layer: str
+    removed: int
+    added: int
+
+
+def region_of(shape: str, box_min: tuple[float, float], box_max: tuple[float, float],
+              centre: tuple[float, float], radius: float) -> Region:
+    """The region Rescatter Region works on: ``shape`` 'BOX' (two corners) or 'CIRCLE' (centre, radius), world x, y;
+    :class:`ScatterError` when it has no area."""
+    try:
+        return Circle(centre, radius) if shape == 'CIRCLE' else Box(box_min, box_max)
+    except ValueError:
+        if shape == 'CIRCLE':
+            raise ScatterError(rpt_("Empty region: the circle needs a finite centre and a radius above 0")) from None
+        raise ScatterError(rpt_("Empty region: the box needs finite corners, a width and a depth")) from None
+
+
+def rescatter_region(context: bpy.types.Context, layer_index: int, region: Region, seed: int) -> Rescattered:
+    """Sample ``region`` of layer ``layer_index`` again with ``seed`` and keep the rest of the layer.
+
+    The layer's instances whose centre lies in the region (painted or not) go; the region is filled with the
+    layer's own rules (radius field, masks, slope, camera, Keep Away and the pair rules against the layers above)
+    with every instance outside it as a blocker, so nothing new comes closer than the layer's spacing to what is
+    kept at the rim. The new instances are flagged painted: a later Scatter keeps them. Instances outside the
+    region stay bit for bit; the same inputs and seed give the same result. Raises :class:`ScatterError` (one
+    line, nothing changed) when the layer cannot be rescattered there.
+    """
+    brush = Brush.start(context, layer_index, camera=True)
+    name = brush.layer.name
+    if output_object(context.scene, brush.layer.layer_id) is None:
+        raise ScatterError(rpt_('Layer "{name}" has no instances to rescatter: Scatter it first').format(name=name))
+    if not brush.on_terrain(region):
+        raise ScatterError(rpt_("The region lies off the terrain: move it over the ground"))
+    try:
+        removed, added = brush.rescatter(region, seed)
+    except ValueError as error:
+        raise ScatterError(rpt_('Layer "{name}": {error}').format(name=name, error=error)) from error
+    if removed or added:
+        brush.commit(keep_origin=len(brush.points) > added)
+    return Rescattered(name, removed, added)

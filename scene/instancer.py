@@ -149,13 +149,16 @@ def _set_attribute(mesh: bpy.types.Mesh, name: str, kind: str, field: str, value
 
 
 def write_point_instancer(
-    output: bpy.types.Collection, layer: LayerMark, collection: bpy.types.Collection, points: PointSet
+    output: bpy.types.Collection, layer: LayerMark, collection: bpy.types.Collection, points: PointSet,
+    origin: np.ndarray | None = None,
 ) -> bpy.types.Object:
-    """Create the layer's point object "Strew <layer>" with the instancer modifier."""
+    """Create the layer's point object "Strew <layer>" with the instancer modifier, standing at ``origin`` (a
+    whole-metre place near the points; None: :func:`origin_of` them)."""
     name = f"Strew {layer.name}"
     mesh = bpy.data.meshes.new(name)
     mark(mesh, OWNER, **layer.marks)
-    origin = origin_of(points.positions)
+    if origin is None:
+        origin = origin_of(points.positions)
     mesh.vertices.add(len(points))
     mesh.vertices.foreach_set("co", offsets(points.positions, origin).ravel())
     _set_attribute(mesh, PREFAB_ATTRIBUTE, 'INT', "value", points.prefab_index.astype(np.int32))

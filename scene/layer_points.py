@@ -69,9 +69,10 @@ def read_points(obj: bpy.types.Object) -> PointSet:
 
 
 def write_instancer(output: bpy.types.Collection, layer: LayerMark, collection: bpy.types.Collection,
-                    points: PointSet) -> bpy.types.Object:
-    """A new Point Instancer object for ``points``, painted flags included."""
-    obj = write_point_instancer(output, layer, collection, points)
+                    points: PointSet, origin: np.ndarray | None = None) -> bpy.types.Object:
+    """A new Point Instancer object for ``points``, painted flags included (``origin``: see
+    :func:`~.instancer.write_point_instancer`)."""
+    obj = write_point_instancer(output, layer, collection, points, origin)
     flags = obj.data.attributes.new(PAINTED, 'INT', 'POINT')
     flags.data.foreach_set("value", points.painted.astype(np.int32))
     return obj
@@ -87,10 +88,19 @@ def painted_points(scene: bpy.types.Scene, layer_id: str) -> PointSet | None:
 
 
 def replace_points(scene: bpy.types.Scene, layer: LayerMark, collection: bpy.types.Collection,
-                   points: PointSet) -> bpy.types.Object:
-    """Replace the layer's Point Instancer object by one holding ``points`` (keeping its viewport settings)."""
+                   points: PointSet, keep_origin: bool = False) -> bpy.types.Object:
+    """Replace the layer's Point Instancer object by one holding ``points`` (keeping its viewport settings).
+
+    ``keep_origin``: the new object stands where the old one stood (when that was a plain move), so every point
+    that was there before is written with the same float32 offset, bit for bit, whatever points came or went.
+    """
     old = output_object(scene, layer.layer_id)
     extra = []  # the old object's other Geometry Nodes modifiers (viewport display), to carry over
+    origin = None
+    if old is not None and keep_origin:
+        matrix = np.array(old.matrix_world, dtype=np.float64)
+        if np.array_equal(matrix[:3, :3], np.eye(3)) and np.array_equal(matrix[3], [0.0, 0.0, 0.0, 1.0]):
+            origin = matrix[:3, 3]
     if old is not None:
         for modifier in list(old.modifiers)[1:]:
             if modifier.type == 'NODES':
@@ -99,7 +109,7 @@ def replace_points(scene: bpy.types.Scene, layer: LayerMark, collection: bpy.typ
         bpy.data.objects.remove(old)
         if isinstance(mesh, bpy.types.Mesh) and mesh.users == 0 and is_owned(mesh, OWNER):
             bpy.data.meshes.remove(mesh)
-    obj = write_instancer(owned_collection(scene, OUTPUT_COLLECTION, OWNER), layer, collection, points)
+    obj = write_instancer(owned_collection(scene, OUTPUT_COLLECTION, OWNER), layer, collection, points, origin)
     for name, group, values in extra:
         modifier = obj.modifiers.new(name, 'NODES')
         modifier.node_group = group

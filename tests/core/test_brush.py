@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial import cKDTree
 
-from strew.core.brush import erase, paint
+from strew.core.brush import Box, Circle, erase, fill, paint
 from strew.core.poisson import PoissonSettings, Samples, sample
 
 
@@ -68,6 +68,41 @@ def test_paint_respects_mask_radius_field_and_is_deterministic() -> None:
     assert (a.positions[:, 0] > 100.0).all()
     assert np.allclose(a.radii, np.clip(field(a.positions), 0.5, 0.7))
     assert _conflicts(a, Samples(np.zeros((0, 2)), np.zeros(0))) == 0
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 1000), x0=st.floats(2.0, 12.0), y0=st.floats(2.0, 12.0), width=st.floats(1.0, 14.0),
+       depth=st.floats(1.0, 14.0))
+def test_fill_of_a_box_is_maximal_and_conflict_free(seed: int, x0: float, y0: float, width: float,
+                                                    depth: float) -> None:
+    existing = sample(PoissonSettings(size=(30.0, 30.0), min_radius=0.8, max_radius=1.6,
+                                      radius_at=lambda xy: 0.8 + xy[:, 1] / 30.0, seed=seed))
+    box = Box((x0 + width, y0), (x0, y0 + depth))  # corners in either order
+    keep = ~box.contains(existing.positions)
+    existing = Samples(existing.positions[keep], existing.radii[keep])
+    new = fill(existing, box, min_radius=0.5, seed=seed)
+    assert box.contains(new.positions).all()
+    assert _conflicts(new, existing) == 0
+    probes = np.random.default_rng(seed).random((50_000, 2)) * (width, depth) + (x0, y0)
+    every = Samples(np.concatenate([new.positions, existing.positions]), np.concatenate([new.radii, existing.radii]))
+    pairs = cKDTree(probes).sparse_distance_matrix(cKDTree(every.positions), 1.6, output_type="ndarray")
+    blocked = np.zeros(len(probes), dtype=bool)
+    blocked[pairs["i"][pairs["v"] < np.maximum(0.5, every.radii[pairs["j"]])]] = True
+    assert blocked.all(), "a place in the box where one more point fits"
+    again = fill(existing, box, min_radius=0.5, seed=seed)
+    assert np.array_equal(again.positions, new.positions)
+
+
+def test_regions_refuse_no_area_and_paint_is_a_circle() -> None:
+    with pytest.raises(ValueError, match="no area"):
+        Box((1.0, 2.0), (1.0, 5.0))
+    with pytest.raises(ValueError, match="finite"):
+        Box((np.inf, 2.0), (1.0, 5.0))
+    with pytest.raises(ValueError, match="brush_radius"):
+        Circle((0.0, 0.0), 0.0)
+    a = paint(None, (3.0, 4.0), 5.0, min_radius=0.7, seed=2)
+    b = fill(None, Circle((3.0, 4.0), 5.0), min_radius=0.7, seed=2)
+    assert np.array_equal(a.positions, b.positions)
 
 
 def test_erase_takes_the_disk_only() -> None:
