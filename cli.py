@@ -31,7 +31,7 @@ from . import cli_farm, cli_interrupt, cli_room, ensure_registered
 from .cli_blend import add_output_options, input_output, open_blend, save_blend
 from .cli_files import CliError, readable_blend, writable_blend, writable_folder
 from .core.inputs import bounded
-from .core.modes import DensityMode
+from .core.modes import DensityMode, SpacingMode
 from .core.scatter import LayerSpec
 from .core.scatter.spec import MAX_SLOPE
 
@@ -52,6 +52,9 @@ def _add_scatter(commands: Commands) -> None:
                          "its Density to Noise; MIN = MAX gives constant spacing)")
     scatter.add_argument("--seed", type=int, help="seed of the first --layer (the next ones get seed+1, …)")
     scatter.add_argument("--max-slope", type=float, metavar="DEGREES", help="max slope for the --layer layers")
+    scatter.add_argument("--spacing", choices=[mode.lower() for mode in SpacingMode],
+                         help="what the --layer layers keep apart: their origins (radius) or their objects' "
+                         "footprints (objects: MIN and MAX are then the gaps between footprints)")
     scatter.add_argument("--chunk-size", type=float,
                          help="side of the square chunks large terrains are cut into (0: automatic)")
     add_output_options(scatter)
@@ -133,6 +136,8 @@ def _scatter(args: argparse.Namespace) -> int:
             layer.seed = args.seed + number
         if args.max_slope is not None:
             layer.max_slope = math.radians(args.max_slope)
+        if args.spacing is not None:
+            layer.spacing = SpacingMode(args.spacing.upper())
     if args.chunk_size is not None:
         settings.chunk_size = args.chunk_size
     cli_farm.apply(args, settings)

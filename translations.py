@@ -132,6 +132,20 @@ RUSSIAN: dict[str, str] = {
     "Collection": "Коллекция",
     "Collection whose objects are the prefabs placed by this layer":
         "Коллекция, объекты которой этот слой расставляет как заготовки",
+    "What the instances keep apart: their origins, or their objects' footprints":
+        "Что экземпляры держат на расстоянии: свои центры или следы своих объектов",
+    "Instances keep the radius between their origins, whatever their size":
+        "Экземпляры держат радиус между своими центрами, каков бы ни был их размер",
+    "Object Size": "Размер объекта",
+    "Each instance takes its prefab's footprint at its scale (the smallest "
+    "circle around its origin holding it, seen from above; a prefab's strew_radius property overrides it) and "
+    "footprints keep the radius between their edges: big and small objects pack without overlapping":
+        "Каждый экземпляр занимает след своей заготовки в своём масштабе (наименьший круг вокруг его центра, "
+        "вмещающий его при взгляде сверху; свойство strew_radius заготовки задаёт его явно), и следы держат радиус "
+        "между своими краями: большие и малые объекты ложатся плотно, не пересекаясь",
+    "Min Gap": "Мин. зазор",
+    "a distance ≥ 0 in metres, e.g. 1.5": "расстояние ≥ 0 в метрах, например 1.5",
+    "Max Gap": "Макс. зазор",
     "Min Radius": "Мин. радиус",
     "Smallest distance between two instances of this layer (densest places)":
         "Наименьшее расстояние между двумя экземплярами этого слоя (в самых плотных местах)",

@@ -26,6 +26,9 @@ class DiskIndex:
         The hash grid; it covers ``[0, cols*cell_w) x [0, rows*cell_h)``.
     period
         ``(w, h)`` of a torus (distances wrap and ``cols*cell_w == w``), or ``None``.
+    summed
+        A query conflicts with a disk closer than the sum of their radii (else the larger); a disk then reaches
+        ``radius + reach_floor``.
     """
 
     def __init__(
@@ -39,9 +42,11 @@ class DiskIndex:
         cols: int,
         rows: int,
         period: tuple[float, float] | None,
+        summed: bool = False,
     ) -> None:
         self.cell_w, self.cell_h, self.cols, self.rows, self.period = cell_w, cell_h, cols, rows, period
-        reach = np.maximum(radius, reach_floor)
+        self.summed = summed
+        reach = radius + reach_floor if summed else np.maximum(radius, reach_floor)
         x_lo = np.floor((x - reach) / cell_w).astype(np.int64)
         x_hi = np.floor((x + reach) / cell_w).astype(np.int64)
         y_lo = np.floor((y - reach) / cell_h).astype(np.int64)
@@ -77,14 +82,19 @@ class DiskIndex:
             dy -= h * np.rint(dy / h)
         return dx, dy
 
+    def _need(self, disk: np.ndarray, qr: np.ndarray | float) -> np.ndarray:
+        """Conflict distance of a query of radius ``qr`` (per pair) to each ``disk``."""
+        return self.radius[disk] + qr if self.summed else np.maximum(self.radius[disk], qr)
+
     def conflicts(self, qx: np.ndarray, qy: np.ndarray, qr: np.ndarray | float) -> np.ndarray:
-        """Whether each query point of radius ``qr`` is closer than ``max(qr, disk radius)`` to a disk."""
+        """Whether each query point of radius ``qr`` is closer than ``max(qr, disk radius)`` to a disk (the sum
+        when ``summed``)."""
         out = np.zeros(qx.size, dtype=bool)
         if self.cells.items.size == 0 or qx.size == 0:
             return out
         q, disk = self._pairs(qx, qy)
         dx, dy = self._delta(qx[q], qy[q], disk)
-        need = np.maximum(self.radius[disk], qr[q] if isinstance(qr, np.ndarray) else qr)
+        need = self._need(disk, qr[q] if isinstance(qr, np.ndarray) else qr)
         out[q[dx * dx + dy * dy < need * need]] = True
         return out
 
@@ -103,7 +113,7 @@ class DiskIndex:
         dx, dy = self._delta(cx[q], cy[q], disk)
         fx = np.abs(dx) + half_w
         fy = np.abs(dy) + half_h
-        need = np.maximum(self.radius[disk], qr[q] if isinstance(qr, np.ndarray) else qr)
+        need = self._need(disk, qr[q] if isinstance(qr, np.ndarray) else qr)
         out[q[fx * fx + fy * fy < need * need]] = True
         return out
 

@@ -126,14 +126,17 @@ def probes(region: Region, across: int = 33) -> np.ndarray:
 
 
 def fill(existing: Samples | None, region: Region, min_radius: float, max_radius: float | None = None,
-         radius_at: ArrayFunction | None = None, is_allowed: ArrayFunction | None = None, seed: int = 0) -> Samples:
+         radius_at: ArrayFunction | None = None, is_allowed: ArrayFunction | None = None, seed: int = 0,
+         conflict: str = "larger") -> Samples:
     """New points inside ``region``, maximal against themselves and ``existing``.
 
     ``radius_at`` and ``is_allowed`` take world ``xy`` like the layer's own functions; only existing points
-    within reach of the region take part, so a region costs the same in a small scene and a huge one.
+    within reach of the region take part, so a region costs the same in a small scene and a huge one. ``conflict``
+    as in :class:`~strew.core.poisson.PoissonSettings` (``"sum"``: radii are the objects' own reach).
     """
     positions, radii = validate_blockers(existing)
-    reach = max(float(radii.max(initial=0.0)), float(max_radius or min_radius))
+    largest, own = float(radii.max(initial=0.0)), float(max_radius or min_radius)
+    reach = largest + own if conflict == "sum" else max(largest, own)
     origin = region.low
     near = region.near(positions, reach)
     blockers = Samples(positions=positions[near] - origin, radii=radii[near]) if near.any() else None
@@ -147,17 +150,18 @@ def fill(existing: Samples | None, region: Region, min_radius: float, max_radius
 
     shifted = None if radius_at is None else (lambda xy: radius_at(xy + origin))
     settings = PoissonSettings(size=region.size, min_radius=min_radius, max_radius=max_radius,
-                               radius_at=shifted, is_allowed=allowed, seed=seed)
+                               radius_at=shifted, is_allowed=allowed, seed=seed, conflict=conflict)
     new = sample(settings, blockers)
     return Samples(positions=new.positions + origin, radii=new.radii)
 
 
 def paint(existing: Samples | None, centre: tuple[float, float], brush_radius: float, min_radius: float,
           max_radius: float | None = None, radius_at: ArrayFunction | None = None,
-          is_allowed: ArrayFunction | None = None, seed: int = 0) -> Samples:
+          is_allowed: ArrayFunction | None = None, seed: int = 0, conflict: str = "larger") -> Samples:
     """New points inside the disk (``centre``, ``brush_radius``), maximal against themselves and ``existing``
     (:func:`fill` of a :class:`Circle`)."""
-    return fill(existing, Circle(centre, brush_radius), min_radius, max_radius, radius_at, is_allowed, seed)
+    return fill(existing, Circle(centre, brush_radius), min_radius, max_radius, radius_at, is_allowed, seed,
+                conflict)
 
 
 def erase(positions: np.ndarray, centre: tuple[float, float], brush_radius: float) -> np.ndarray:

@@ -16,6 +16,13 @@ class DensityMode(StrEnum):
     IMAGE = 'IMAGE'
 
 
+class SpacingMode(StrEnum):
+    """What a layer's instances keep apart (``StrewLayer.spacing``): their points, or their objects' footprints."""
+
+    RADIUS = 'RADIUS'
+    OBJECTS = 'OBJECTS'
+
+
 class OutputMode(StrEnum):
     """What a layer writes (``StrewLayer.output_mode``)."""
 

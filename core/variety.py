@@ -38,6 +38,11 @@ def tilts(xy: np.ndarray, seed: int, max_tilt: float) -> tuple[np.ndarray, np.nd
     return angle, heading
 
 
+def least_factor(by_density: float, by_slope: float) -> float:
+    """The smallest multiplier :func:`scale_factors` can give with these settings."""
+    return max((1.0 - by_density) * (1.0 - by_slope), SMALLEST)
+
+
 def scale_factors(density: np.ndarray, up: np.ndarray, by_density: float, by_slope: float) -> np.ndarray:
     """Scale multipliers: ``1 − by_density·(1 − density)`` times ``1 − by_slope·slope/(π/2)``, at least
     :data:`SMALLEST` (an instance never collapses to nothing).

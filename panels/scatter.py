@@ -5,7 +5,7 @@ from __future__ import annotations
 import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
-from ..core.modes import DensityMode, SurfaceMode
+from ..core.modes import DensityMode, SpacingMode, SurfaceMode
 from ..core.pool import default_workers
 from ..scene import live_update
 from ..scene.custom_props import WEIGHT_KEY, CustomPropertyError
@@ -129,11 +129,13 @@ class STREW_PT_scatter_spacing(_LayerPanel, bpy.types.Panel):
     def draw(self, context: bpy.types.Context) -> None:
         layer = _active_layer(context)
         layout = self._layout()
+        layout.prop(layer, "spacing")
+        by_size = layer.spacing == SpacingMode.OBJECTS  # the radius is then the gap between footprints
         column = layout.column(align=True)
-        column.prop(layer, "min_radius")
+        column.prop(layer, "min_radius", text="Min Gap" if by_size else "Min Radius")
         row = column.row()
         row.active = layer.density_mode != DensityMode.NONE  # Uniform density places every instance at Min Radius
-        row.prop(layer, "max_radius")
+        row.prop(layer, "max_radius", text="Max Gap" if by_size else "Max Radius")
         if layer.density_mode == DensityMode.NONE and layer.max_radius > layer.min_radius:
             layout.label(text="Uniform density uses Min Radius", icon='INFO')
         layout.prop(layer, "keep_away")

@@ -16,7 +16,7 @@ from bpy.props import (
 )
 
 from ..core.inputs import MAX_DISTANCE
-from ..core.modes import DensityMode, OutputMode, SurfaceMode
+from ..core.modes import DensityMode, OutputMode, SpacingMode, SurfaceMode
 from ..core.pool import close_kept_pool, default_workers
 from ..core.scatter.spec import MAX_SCALE
 from . import hooks
@@ -55,6 +55,13 @@ DENSITY_MODES = [
     (DensityMode.IMAGE, "Image", "Density from an image stretched over the terrain's XY bounds"),
 ]
 
+SPACING_MODES = [
+    (SpacingMode.RADIUS, "Radius", "Instances keep the radius between their origins, whatever their size"),
+    (SpacingMode.OBJECTS, "Object Size", "Each instance takes its prefab's footprint at its scale (the smallest "
+     "circle around its origin holding it, seen from above; a prefab's strew_radius property overrides it) and "
+     "footprints keep the radius between their edges: big and small objects pack without overlapping"),
+]
+
 OUTPUT_MODES = [
     (OutputMode.GEOMETRY_NODES, "Point Instancer",
      "One point object per layer instancing the collection with Geometry Nodes (fast, 100k+ instances)"),
@@ -87,6 +94,8 @@ class StrewLayer(LayerCameraSettings, LayerDisplaySettings, LayerVarietySettings
     )
 
     # Spacing
+    spacing: EnumProperty(name="Spacing", items=SPACING_MODES, default=SpacingMode.RADIUS,
+                          description="What the instances keep apart: their origins, or their objects' footprints")
     min_radius: FloatProperty(
         name="Min Radius", description="Smallest distance between two instances of this layer (densest places)",
         default=1.0, min=0.0, max=MAX_DISTANCE, soft_min=0.05, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',

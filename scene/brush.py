@@ -20,7 +20,8 @@ from bpy.app.translations import pgettext_rpt as rpt_
 from ..core.brush import Box, Circle, Region, erase, fill, paint, probes
 from ..core.modes import OutputMode, SurfaceMode
 from ..core.poisson import Samples
-from ..core.scatter import layer_functions, place
+from ..core.scatter import blocker_radii, layer_functions, place
+from ..core.scatter.spec import spacing_radii
 from ..core.terrain import TerrainLookup
 from . import layer_fields, scatter_spec
 from .instances import PointSet
@@ -83,15 +84,20 @@ class Brush:
         own = Samples(self.points.positions[:, :2], self.points.radii)
         if self.others is None:
             return own
-        spec = self.layer.spec
-        reach = np.maximum(self.keep, max(spec.min_radius, spec.keep_away))
+        reach = blocker_radii(self.layer.spec, len(self.others.radii), self.keep)
         return Samples(np.concatenate([own.positions, self.others.positions]), np.concatenate([own.radii, reach]))
+
+    def _spacing(self) -> tuple[float, float, str]:
+        """The sampler's least and largest radius and its conflict rule for this layer (radii add up when it is
+        spaced by its objects' size)."""
+        spec = self.layer.spec
+        return (*spacing_radii(spec), "larger" if spec.footprints is None else "sum")
 
     def dab(self, centre: tuple[float, float], radius: float, seed: int) -> int:
         """Add instances in one dab; returns how many."""
         spec = self.layer.spec
-        new = paint(self._blockers(), centre, radius, spec.min_radius, spec.max_radius, self.radius_at,
-                    self.is_allowed, seed)
+        low, high, conflict = self._spacing()
+        new = paint(self._blockers(), centre, radius, low, high, self.radius_at, self.is_allowed, seed, conflict)
         if not len(new.radii):
             return 0
         self.points = PointSet.join(self.points, PointSet.of(place(self.terrain, spec, new), True))
@@ -109,8 +115,8 @@ class Brush:
         gone = region.contains(self.points.positions)
         self.points = self.points.take(~gone)
         spec = self.layer.spec
-        new = fill(self._blockers(), region, spec.min_radius, spec.max_radius, self.radius_at, self.is_allowed,
-                   seed)
+        low, high, conflict = self._spacing()
+        new = fill(self._blockers(), region, low, high, self.radius_at, self.is_allowed, seed, conflict)
         self.points = PointSet.join(self.points, PointSet.of(place(self.terrain, spec, new), True))
         return int(gone.sum()), len(new.radii)
 

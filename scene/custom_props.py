@@ -10,6 +10,7 @@ key                  on          form
 ===================  ==========  =========================================================
 ``strew_weight``     prefab,     a number ≥ 0
                      tile
+``strew_radius``     prefab      a distance ≥ 0: its footprint when a layer is spaced by object size
 ``strew_sockets``    tile        a dict of side (n, e, s, w, up, down) → label
 ``strew_rotations``  tile        a list of turns in degrees from 0, 90, 180, 270
 ``strew_walkable``   tile        True or False
@@ -30,9 +31,11 @@ from typing import Generic, TypeVar
 import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 
+from ..core.inputs import MAX_DISTANCE
 from ..core.wfc.vocab import ROTATIONS as TURNS
 
 WEIGHT_KEY = "strew_weight"
+RADIUS_KEY = "strew_radius"
 SOCKETS_KEY = "strew_sockets"
 ROTATIONS_KEY = "strew_rotations"
 WALKABLE_KEY = "strew_walkable"
@@ -88,6 +91,13 @@ def _weight(value: object) -> float:
     return number
 
 
+def _distance(value: object) -> float:
+    number = _finite(value)
+    if number is None or number < 0 or number > MAX_DISTANCE:
+        raise _Expected(rpt_("a distance ≥ 0 in metres, e.g. 1.5"))
+    return number
+
+
 def _sockets(value: object) -> dict[str, str]:
     if not isinstance(value, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
         raise _Expected(rpt_("a dict of side -> label, e.g. n: wall, e: door, s: wall, w: open"))
@@ -140,6 +150,7 @@ class CustomProperty(Generic[T]):
 
 
 WEIGHT = CustomProperty(WEIGHT_KEY, _weight)
+RADIUS = CustomProperty(RADIUS_KEY, _distance)
 SOCKETS = CustomProperty(SOCKETS_KEY, _sockets)
 ROTATIONS = CustomProperty(ROTATIONS_KEY, _rotations)
 WALKABLE = CustomProperty(WALKABLE_KEY, _bool)

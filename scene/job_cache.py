@@ -159,7 +159,9 @@ def samples_key(layer: LayerInput, fields: Key, surface: Key, blockers: Samples 
     """Everything a *From Above* layer's sampled points depend on; None for *Every Face* layers (not cached)."""
     if fields is None or surface is None or layer.surface != SurfaceMode.TOP:
         return None
-    spec = dataclasses.replace(layer.spec, density=None, mask=None, **_PLACEMENT_ONLY)
+    # Spaced by object size, the prefab and scale drawn at a place decide whether a point stands there.
+    placement_only = _PLACEMENT_ONLY if layer.spec.footprints is None else {}
+    spec = dataclasses.replace(layer.spec, density=None, mask=None, **placement_only)
     others = None if blockers is None else _digest(blockers.positions, blockers.radii,
                                                    np.zeros(0) if keep is None else keep)
     return (spec, fields, surface, others)

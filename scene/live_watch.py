@@ -2,9 +2,10 @@
 
 Inputs of a layer: its settings, the scene's Scatter settings, which objects its Targets, Exclude and Proximity
 collections hold (child collections too), the geometry and transform of its targets (the terrain, or the meshes
-of its Targets collection) and of the objects in its Exclude and Proximity collections, its prefabs (names and
-weights), its density image, with camera culling or falloff its camera (placement, lens, clipping, the render
-frame's shape), and the weights of the terrain's vertex groups it reads.
+of its Targets collection) and of the objects in its Exclude and Proximity collections, its prefabs (names,
+weights and ``strew_radius``; spaced by object size, their geometry and transform too), its density image, with
+camera culling or falloff its camera (placement, lens, clipping, the render frame's shape), and the weights of the
+terrain's vertex groups it reads.
 
 At every update the settings and what is cheap to read beside them (which objects a layer reads, its prefabs, the
 render frame) are compared whole (:func:`snapshot`); an object's geometry and transform only when Blender reports
@@ -22,8 +23,9 @@ from typing import Any
 
 import bpy
 
+from ..core.modes import SpacingMode
 from ..properties.layer_look import LayerDisplaySettings
-from .custom_props import WEIGHT_KEY, CustomPropertyError, plain, prefab_weight
+from .custom_props import RADIUS_KEY, WEIGHT_KEY, CustomPropertyError, plain, prefab_weight
 from .instancer import pick_order
 from .job_cache import fingerprint, weight_digests
 from .ownership import is_owned
@@ -175,10 +177,11 @@ def snapshot(settings: Any) -> Snapshot:
 
 def _prefabs(collection: bpy.types.Collection | None) -> tuple[tuple[str, Any], ...]:
     """The prefabs' names in Pick Instance order, with their weights (an unusable custom property as stored: the
-    job reports it)."""
+    job reports it) and the footprints set by hand."""
     if collection is None:
         return ()
-    return tuple((block.name, _weight(block)) for block in pick_order(collection))
+    return tuple((block.name, _weight(block), repr(plain(block.get(RADIUS_KEY))))
+                 for block in pick_order(collection))
 
 
 def _weight(block: bpy.types.ID) -> Any:
@@ -215,6 +218,8 @@ def sources(settings: Any, layer: Any) -> list[bpy.types.ID]:
             found += [obj for obj in collection.all_objects if not is_owned(obj)]
     if layer.density_image is not None:
         found.append(layer.density_image)
+    if layer.spacing == SpacingMode.OBJECTS and layer.collection is not None:  # their size spaces the layer
+        found += [obj for obj in layer.collection.all_objects if not is_owned(obj)]
     camera = _camera(settings, layer)
     if camera is not None:
         found.append(camera)

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core.modes import DensityMode, OutputMode, SurfaceMode
+from ..core.modes import DensityMode, OutputMode, SpacingMode, SurfaceMode
 from ..core.scatter import LayerSpec
 from ..properties.numbers import check_numbers
 from . import layer_ids, layer_look
 from .custom_props import CustomPropertyError
+from .footprints import footprints
 from .instancer import LayerMark, Prefab, prefabs_of
 from .layer_look import LookInput
 from .output_cycle import output_in_prefabs
@@ -142,6 +143,11 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
         raise fail("{layer}: density is set to Vertex Group but no group is named")
     if density.low > density.high:
         raise fail("{layer}: density Low is above High")
+    output = OutputMode(layer.output_mode)
+    try:
+        sizes = footprints(prefabs, output) if layer.spacing == SpacingMode.OBJECTS else None
+    except CustomPropertyError as error:
+        raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)) from error
     try:
         spec = LayerSpec(
             min_radius=layer.min_radius,
@@ -161,6 +167,7 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
             tilt=layer.tilt,
             scale_by_density=layer.scale_by_density,
             scale_by_slope=layer.scale_by_slope,
+            footprints=sizes,
         )
         look = layer_look.read(layer, scene, earlier)
     except ValueError as error:
@@ -171,7 +178,7 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
     surface = SurfaceMode(layer.surface)
     if surface == SurfaceMode.ALL and layer.min_slope > layer.max_slope:
         raise fail("{layer}: Min Slope is above Max Slope")
-    return LayerInput(layer.name, layer.layer_id, collection, prefabs, OutputMode(layer.output_mode), density, mask,
+    return LayerInput(layer.name, layer.layer_id, collection, prefabs, output, density, mask,
                       spec, look, surface=surface, targets=layer.targets,
                       slope_range=(float(layer.min_slope), min(float(layer.max_slope), math.pi)))
 

@@ -91,7 +91,10 @@ def grow_bridson(st: SamplerState) -> None:
         pick = st.rng.permutation(active.size)[:batch]
         centres = active[pick]
         u = st.rng.random((2, batch, k))
-        dist = st.pr[centres][:, None] * np.sqrt(1.0 + 3.0 * u[1])  # uniform by area in r..2r
+        # Uniform by area in d..2d, d the least distance a neighbour keeps (its own radius, or with radii that
+        # add up, that plus the least radius).
+        near = st.pr[centres] + st.min_radius if st.summed else st.pr[centres]
+        dist = near[:, None] * np.sqrt(1.0 + 3.0 * u[1])
         angle = two_pi * u[0]
         sin_angle, cos_angle = fpmath.sincos(angle)
         x = (st.px[centres][:, None] + dist * cos_angle).ravel()

@@ -12,7 +12,7 @@ import math
 from typing import cast
 
 from ..budget import size_text
-from .settings import PoissonSettings, varies
+from .settings import PoissonSettings, distances, varies
 from .state import grid_layout
 
 # Peak memory per point-equivalent, measured with tracemalloc on 200 x 200 and 400 x 400, r = 1: 330-380 B.
@@ -26,16 +26,15 @@ def job_load(settings: PoissonSettings) -> tuple[float, float]:
     """``(grid, load)`` of a validated job in point-equivalents: the background grid (memory) and the grid
     weighted by the neighbour window where the radius varies (time); ``inf`` when beyond any grid."""
     w, h = (float(v) for v in settings.size)
-    min_radius = float(settings.min_radius)
-    side = min_radius / math.sqrt(2.0)
+    closest, farthest = distances(settings)
+    side = closest / math.sqrt(2.0)
     cols, rows = max(1.0, w / side), max(1.0, h / side)
     if not cols * rows < 2.0 * settings.max_points:  # also inf / nan: refuse before building a layout
         return cols * rows / 2.0, cols * rows / 2.0
     variable = varies(settings)
-    largest = float(cast(float, settings.max_radius)) if variable else min_radius
-    if largest / side > MAX_WINDOW:  # the window alone is beyond any budget (and any integer arithmetic)
+    if farthest / side > MAX_WINDOW:  # the window alone is beyond any budget (and any integer arithmetic)
         return cols * rows / 2.0, math.inf
-    layout = grid_layout(w, h, min_radius, largest, variable, bool(settings.tileable))
+    layout = grid_layout(w, h, closest, farthest, variable, bool(settings.tileable))
     grid = float(layout.cols + 2 * layout.pad) * float(layout.rows + 2 * layout.pad) / 2.0
     window = float(layout.window)
     window_cells = min((2.0 * window + 1.0) * (2.0 * window + 1.0), math.pi * (window + 1.0) * (window + 1.0))

@@ -16,7 +16,7 @@ def cover_offsets(
     The box is ``bw x bh`` and spans ``cells x cells`` cells (1: it lies inside one, empty, cell). A
     point ``ox >= cells`` columns away is at least ``(ox-cells)*sx + bw`` from the box's far side, one
     at ``ox < 0`` at least ``(-ox-1)*sx + bw``, and one above the box at least ``bw/2``; offsets whose
-    bound reaches ``max_radius`` are skipped.
+    bound reaches ``cover_reach`` (what a placed point can hold off) are skipped.
     """
     key = (bw, bh, cells)
     if key not in st.cover_cache:
@@ -27,7 +27,7 @@ def cover_offsets(
             return np.where(span >= cells, (span - cells) * side + box, inner)
 
         fx, fy = bound(st.sx, bw), bound(st.sy, bh)
-        keep = fy[:, None] ** 2 + fx[None, :] ** 2 < st.max_radius * st.max_radius  # rows: oy, columns: ox
+        keep = fy[:, None] ** 2 + fx[None, :] ** 2 < st.cover_reach * st.cover_reach  # rows: oy, columns: ox
         if cells == 1:
             keep[st.window, st.window] = False  # the box's own cell (empty)
         iy, ix = np.nonzero(keep)
@@ -61,7 +61,7 @@ def own_cover_reach(
     fx = np.abs(dx) + half_w
     fy = np.abs(dy) + half_h
     far2 = fx * fx + fy * fy
-    need2 = np.take(st.pr, j) ** 2 if st.variable else st.min_radius * st.min_radius
+    need2 = st.cover_radius(j) ** 2
     covered[q[far2 < need2]] = True
     if reach2 is not None:
         starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per box
@@ -133,7 +133,7 @@ def _split_cover_in(
     fx_hi *= fx_hi
     fy_lo *= fy_lo
     fy_hi *= fy_hi
-    need2 = np.take(st.pr, j) ** 2 if st.variable else st.min_radius * st.min_radius
+    need2 = st.cover_radius(j) ** 2
     far2 = np.stack((fx_lo + fy_lo, fx_hi + fy_lo, fx_lo + fy_hi, fx_hi + fy_hi))
     for k in range(4):
         covered[k, q[far2[k] < need2]] = True

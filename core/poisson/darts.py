@@ -25,12 +25,17 @@ def _half_window(st: SamplerState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _close(
     st: SamplerState, x: np.ndarray, y: np.ndarray, r: np.ndarray | None, i: np.ndarray, j: np.ndarray
 ) -> np.ndarray:
-    """Which pairs of darts ``(i, j)`` conflict (closer than the larger radius; wrapped on a torus)."""
+    """Which pairs of darts ``(i, j)`` conflict (closer than the larger radius, or the sum; wrapped on a torus)."""
     dx, dy = np.take(x, i) - np.take(x, j), np.take(y, i) - np.take(y, j)
     if st.tileable:
         dx -= st.w * np.rint(dx / st.w)
         dy -= st.h * np.rint(dy / st.h)
-    reach = st.min_radius if r is None else np.maximum(np.take(r, i), np.take(r, j))
+    if r is None:
+        reach: np.ndarray | float = st.closest
+    elif st.summed:
+        reach = np.take(r, i) + np.take(r, j)
+    else:
+        reach = np.maximum(np.take(r, i), np.take(r, j))
     return dx * dx + dy * dy < reach * reach
 
 
@@ -44,10 +49,11 @@ ALL_PAIRS = 64  # up to this many darts, every pair is tested (fewer steps than 
 def _bucket_conflicts(
     st: SamplerState, x: np.ndarray, y: np.ndarray, r: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray] | None:
-    """``_earlier_conflicts`` through square buckets at least as wide as the round's largest radius: a
+    """``_earlier_conflicts`` through square buckets at least as wide as the round's farthest conflict: a
     conflicting pair shares a bucket or lies in neighbouring ones, so each dart reads 5 buckets instead of
     half a window of cells. ``None`` on a torus too small for 3 x 3 buckets."""
-    side = (st.min_radius if r is None else float(r.max())) * (1.0 + 1e-9)  # margin for rounding
+    side = st.closest if r is None else float(r.max()) * (2.0 if st.summed else 1.0)
+    side *= 1.0 + 1e-9  # margin for rounding
     if st.tileable:  # ``nx x ny`` buckets dividing the torus, each at least ``side`` wide; they wrap
         nx, ny = int(st.w // side), int(st.h // side)
         if min(nx, ny) < 3:

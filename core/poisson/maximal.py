@@ -38,6 +38,10 @@ MAX_LEVEL = 60
 # depends only on what is near it, so a local rule, not the live area left over the whole rectangle, keeps an
 # edit's effect local).
 APPROX_SIDE = 2.0**-12
+# Radii that add up (objects' own sizes, drawn per place) leave slivers where only the smallest object fits; a place
+# is free only where the object drawn *there* fits, which boxes this much smaller than a cell already resolve (no
+# free place among a million probes on the benchmark layer) at a third of the finest level's work.
+APPROX_SIDE_SUMMED = 2.0**-6
 # Refinement stops if more boxes than this (per grid cell) are alive: only a mask or radius field that
 # changes on a scale far below the cell size gets there (a constant radius keeps about one per cell).
 BOX_BUDGET_PER_CELL = 8
@@ -69,6 +73,10 @@ def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, dar
     near2 = None
     if st.count == 0:  # nothing placed yet: no neighbour to test against
         near2 = np.full(x.size, np.inf) if st.variable else None
+    elif st.variable and st.summed:
+        # Radii add up: drop darts a placed point reaches for the least radius; the rest once radii are known.
+        sel = np.flatnonzero(~st.covered_nearest_near(x, y, ids)[0])
+        x, y, ids, time = x[sel], y[sel], ids[sel], time[sel]
     elif st.variable:
         # Near cells first: inside a placed disk, else the nearest distance for the radius. The far cells
         # (most of a wide window) are read below, only for darts that are allowed and fit the near points.
@@ -83,7 +91,12 @@ def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, dar
         x, y, ids, time = x[sel], y[sel], ids[sel], time[sel]
         near2 = None if near2 is None else near2[sel]
     r = None
-    if near2 is not None and x.size:
+    if st.variable and st.summed and x.size:
+        r = st.radius(x, y)
+        if st.count:
+            sel = np.flatnonzero(~st.own_conflicts(x, y, r, ids))
+            x, y, ids, time, r = x[sel], y[sel], ids[sel], time[sel], r[sel]
+    elif near2 is not None and x.size:
         r = st.radius(x, y)
         sel = np.flatnonzero(r * r <= near2)  # conflict when closer than its own radius to any point
         x, y, ids, time, r = x[sel], y[sel], ids[sel], time[sel], r[sel]
@@ -102,8 +115,9 @@ def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, dar
 def _reach_test(st: SamplerState, bw: float, bh: float) -> bool:
     """Whether boxes of this size get the variable-radius reach test of ``prune_boxes``. Boxes of a cell or more
     are skipped: they are hardly ever within reach everywhere (about 1-2% die that way on the benchmark),
-    and the radius calls would cost more than the few darts they save; smaller boxes always get it."""
-    return st.variable and bw < 0.99 * st.sx and bh < 0.99 * st.sy
+    and the radius calls would cost more than the few darts they save; smaller boxes always get it. Radii that
+    add up (objects' own sizes) need not vary smoothly: a box's corners bound nothing, so they never get it."""
+    return st.variable and not st.summed and bw < 0.99 * st.sx and bh < 0.99 * st.sy
 
 
 def _drop_covered(
@@ -152,7 +166,7 @@ def fill_maximal(st: SamplerState) -> None:
 
     masked = st.settings.is_allowed is not None
     exact = not masked and not st.variable
-    smallest = 0.0 if exact else APPROX_SIDE * min(st.sx, st.sy)
+    smallest = 0.0 if exact else (APPROX_SIDE_SUMMED if st.summed else APPROX_SIDE) * min(st.sx, st.sy)
     if cells == 1:
         boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
     box_budget = BOX_BUDGET_PER_CELL * st.cols * st.rows + 100_000

@@ -13,6 +13,9 @@ from .. import inputs
 from ..inputs import MAX_DISTANCE, near_origin
 
 METHODS = ("maximal", "bridson")
+CONFLICTS = ("larger", "sum")
+"""When two points conflict: closer than the larger of their radii (a radius is a spacing), or closer than the sum
+(a radius is the point's own extent: a footprint plus half the gap two neighbours keep)."""
 
 RadiusFn = Callable[[np.ndarray], np.ndarray]
 MaskFn = Callable[[np.ndarray], np.ndarray]
@@ -51,6 +54,9 @@ class PoissonSettings:
         ``"maximal"`` (default) or ``"bridson"``.
     max_points
         Budget: refuse jobs whose estimated point count ``w*h / min_radius**2`` exceeds it.
+    conflict
+        ``"larger"`` (default): two points conflict when closer than the larger of their radii; ``"sum"``: when
+        closer than the sum (objects of different sizes, each radius the object's own reach, pack side by side).
     anchor
         Where the rectangle lies on the world's grid of cells of side ``min_radius / sqrt(2)`` (``(ix, iy)`` of
         its first cell; the rectangle is then a whole number of such cells). The maximal sampler's darts hash
@@ -74,6 +80,7 @@ class PoissonSettings:
     method: str = "maximal"
     max_points: int = 20_000_000
     anchor: tuple[int, int] | None = None
+    conflict: str = "larger"
 
     def __post_init__(self) -> None:
         if self.max_radius is None:  # one value from here on: the field itself
@@ -84,6 +91,13 @@ def varies(settings: PoissonSettings) -> bool:
     """Whether point radii vary (a ``radius_at`` and a range to vary in): only then does ``max_radius`` size
     the neighbour window; otherwise every point has ``min_radius``."""
     return settings.radius_at is not None and float(cast(float, settings.max_radius)) > float(settings.min_radius)
+
+
+def distances(settings: PoissonSettings) -> tuple[float, float]:
+    """``(closest, farthest)``: the least distance two points keep, and the farthest two points can conflict."""
+    low = float(settings.min_radius)
+    high = float(cast(float, settings.max_radius)) if varies(settings) else low
+    return (2.0 * low, 2.0 * high) if settings.conflict == "sum" else (low, high)
 
 
 def _finite_positive(name: str, value: object, fix: str) -> float:
@@ -114,6 +128,8 @@ def validate(settings: PoissonSettings) -> None:
         )
     if settings.method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {settings.method!r}")
+    if settings.conflict not in CONFLICTS:
+        raise ValueError(f"conflict must be one of {CONFLICTS}, got {settings.conflict!r}")
     for name in ("attempts", "start_points", "max_points"):
         value = getattr(settings, name)
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
@@ -131,11 +147,11 @@ def validate(settings: PoissonSettings) -> None:
         if (ax, ay) != tuple(settings.anchor) or settings.tileable:
             raise ValueError(f"anchor must be a pair of integers (ix, iy) of a non-tileable rectangle, got "
                              f"{settings.anchor!r}")
-    largest = max_radius if varies(settings) else min_radius
-    if settings.tileable and min(w, h) < 2.0 * largest:
+    farthest = distances(settings)[1]
+    if settings.tileable and min(w, h) < 2.0 * farthest:
         raise ValueError(
-            f"tileable needs size >= 2 * max_radius on both sides (size {w:g} x {h:g}, max radius "
-            f"{largest:g}); enlarge the tile or lower the radii"
+            f"tileable needs size >= twice the farthest conflict distance on both sides (size {w:g} x {h:g}, "
+            f"farthest {farthest:g}); enlarge the tile or lower the radii"
         )
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from .._spatial import DiskIndex, hash_cell_multiple
 from .layout import blockwise, grid_layout
-from .settings import PoissonSettings, varies
+from .settings import PoissonSettings, distances, varies
 
 NEAR = 2  # window cells tested first (a 5 x 5 block: the whole window for a constant radius)
 BLOCK = 4096  # candidates per block in neighbour tests: keeps the (M, K) temporaries in cache
@@ -30,11 +30,17 @@ class SamplerState:
         self.variable = varies(settings)
         # The largest radius a point can carry.
         self.max_radius = float(cast(float, settings.max_radius)) if self.variable else self.min_radius
+        # Two points conflict closer than the sum of their radii (else the larger): ``closest`` is the least
+        # distance two points keep (it sizes the cells), ``farthest`` the farthest two can conflict (the window).
+        self.summed = settings.conflict == "sum"
+        self.closest, self.farthest = distances(settings)
+        # The farthest a placed point can hold a new point of the least radius off (box coverage looks no farther).
+        self.cover_reach = self.max_radius + self.min_radius if self.summed else self.max_radius
         self.tileable = bool(settings.tileable)
         self.rng = np.random.default_rng(settings.seed)
         # World cell coordinates of the rectangle's first cell: the maximal sampler's darts hash them.
         self.anchor = (0, 0) if settings.anchor is None else (int(settings.anchor[0]), int(settings.anchor[1]))
-        layout = grid_layout(self.w, self.h, self.min_radius, self.max_radius, self.variable, self.tileable,
+        layout = grid_layout(self.w, self.h, self.closest, self.farthest, self.variable, self.tileable,
                              settings.anchor is not None)
         cols, rows, sx, sy, self.window, self.coarse, pad = layout
         self.cols, self.rows, self.sx, self.sy = cols, rows, sx, sy
@@ -47,7 +53,7 @@ class SamplerState:
         gx, gy = np.meshgrid(span, span)
         ox, oy = gx.ravel(), gy.ravel()
         gap2 = (np.maximum(np.abs(ox) - 1, 0) * sx) ** 2 + (np.maximum(np.abs(oy) - 1, 0) * sy) ** 2
-        keep = gap2 < self.max_radius * self.max_radius
+        keep = gap2 < self.farthest * self.farthest
         self.off_x, self.off_y = ox[keep], oy[keep]
         self.off_flat = self.off_y * self.stride + self.off_x
         near = (np.abs(self.off_x) <= NEAR) & (np.abs(self.off_y) <= NEAR)
@@ -74,7 +80,7 @@ class SamplerState:
             x %= self.w
             y %= self.h
         else:
-            reach = np.maximum(r, self.max_radius)
+            reach = r + self.max_radius if self.summed else np.maximum(r, self.max_radius)
             near = (x + reach >= 0) & (x - reach < self.w) & (y + reach >= 0) & (y - reach < self.h)
             x, y, r = x[near], y[near], r[near]
             if r.size == 0:
@@ -82,7 +88,8 @@ class SamplerState:
         m = hash_cell_multiple(r, self.max_radius, min(self.sx, self.sy), self.cols, self.rows, self.tileable)
         period = (self.w, self.h) if self.tileable else None
         self.blockers = DiskIndex(
-            x, y, r, self.max_radius, m * self.sx, m * self.sy, -(-self.cols // m), -(-self.rows // m), period
+            x, y, r, self.max_radius, m * self.sx, m * self.sy, -(-self.cols // m), -(-self.rows // m), period,
+            self.summed,
         )
 
     # ----------------------------------------------------------------------------------- cells
@@ -195,7 +202,7 @@ class SamplerState:
             return out, near2
         dx, dy = self.delta(np.take(x, q), np.take(y, q), j)
         d2 = dx * dx + dy * dy
-        out[q[d2 < np.take(self.pr, j) ** 2]] = True
+        out[q[d2 < self.cover_radius(j) ** 2]] = True
         starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])  # q is sorted: one segment per dart
         near2[q[starts]] = np.minimum.reduceat(d2, starts)
         return out, near2
@@ -215,11 +222,20 @@ class SamplerState:
         dx, dy = self.delta(np.take(x, q), np.take(y, q), j)
         need2: np.ndarray | float
         if r is None:
-            need2 = np.take(self.pr, j) ** 2 if self.variable else self.min_radius * self.min_radius
+            need2 = self.cover_radius(j) ** 2
+        elif self.summed:
+            need2 = (np.take(r, q) + np.take(self.pr, j)) ** 2
         else:
             need2 = np.maximum(np.take(r, q), np.take(self.pr, j)) ** 2
         out[q[dx * dx + dy * dy < need2]] = True
         return out
+
+    def cover_radius(self, j: np.ndarray) -> np.ndarray | float:
+        """How far placed points ``j`` reach for a new point of the least radius: their own radius (plus that
+        least radius when radii add up)."""
+        if self.summed:
+            return np.take(self.pr, j) + self.min_radius
+        return np.take(self.pr, j) if self.variable else self.min_radius
 
     def blocked(self, x: np.ndarray, y: np.ndarray, r: np.ndarray | None) -> np.ndarray:
         if self.blockers is None:
@@ -287,7 +303,7 @@ class SamplerState:
         if q.size == 0:
             return
         dx, dy = self.delta(x[q], y[q], j)
-        need2 = np.maximum(r[q], self.pr[j]) ** 2
+        need2 = (r[q] + self.pr[j]) ** 2 if self.summed else np.maximum(r[q], self.pr[j]) ** 2
         drop = np.zeros(k, dtype=bool)
         drop[q[dx * dx + dy * dy < need2]] = True
         if not drop.any():

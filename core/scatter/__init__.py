@@ -109,5 +109,5 @@ def layer_functions(terrain: TerrainLookup, spec: LayerSpec) -> tuple[ArrayFunct
     These are the functions the sampler uses, for callers that add points by hand (the paint brush).
     """
     origin = np.zeros(2)
-    return radius_function(spec, origin), allowed_function(terrain, spec, origin)
+    return radius_function(spec, origin, terrain), allowed_function(terrain, spec, origin)
 

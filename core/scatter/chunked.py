@@ -19,7 +19,7 @@ from ..poisson.layout import cell_side, coarse_cells
 from ..terrain import TerrainLookup
 from .functions import allowed_function, radius_function
 from .points import LayerPoints, place
-from .spec import LayerSpec, blocker_radii, chunk_side
+from .spec import LayerSpec, blocker_radii, chunk_side, reach, spacing_radii
 
 MAX_CHUNKS = 4096  # chunks per layer: each one costs a sampler set-up and a terrain pass
 
@@ -37,9 +37,10 @@ def check_budget(terrain: TerrainLookup, spec: LayerSpec) -> None:
                 f"chunk_size {side:g} splits the {width:g} × {depth:g} terrain into {chunks:,} chunks, "
                 f"more than {MAX_CHUNKS:,}: use a chunk_size of at least {least:.3g}"
             )
+    low, high = spacing_radii(spec)
     whole = PoissonSettings(
-        size=(max(width, spec.min_radius), max(depth, spec.min_radius)), min_radius=spec.min_radius,
-        max_radius=spec.max_radius, radius_at=radius_function(spec, np.zeros(2)), max_points=spec.max_points,
+        size=(max(width, spec.min_radius), max(depth, spec.min_radius)), min_radius=low, max_radius=high,
+        radius_at=radius_function(spec, np.zeros(2), terrain), max_points=spec.max_points, conflict=_conflict(spec),
     )
     if spec.tile_size is None and min(width, depth) < spec.min_radius:
         _check_area(width, depth, spec, whole)
@@ -69,6 +70,11 @@ def _check_area(width: float, depth: float, spec: LayerSpec, whole: PoissonSetti
     )
 
 
+def _conflict(spec: LayerSpec) -> str:
+    """The sampler's conflict rule: radii add up when the layer is spaced by its objects' size."""
+    return "larger" if spec.footprints is None else "sum"
+
+
 def _chunk_seed(seed: int, ix: int, iy: int) -> int:
     return int(np.random.SeedSequence([seed, ix, iy]).generate_state(1, dtype=np.uint32)[0])
 
@@ -95,11 +101,12 @@ def sample_chunk(work: ChunkWork, chunk: int, earlier: Samples | None) -> Sample
     # The maximal sampler hashes the layer's seed with world cells (the same darts whichever chunk a place
     # falls in); Bridson's growth draws from a generator seeded per chunk.
     seed = spec.seed if spec.method == "maximal" else _chunk_seed(spec.seed, *grid.cell(chunk))
+    low, high = spacing_radii(spec)
     settings = PoissonSettings(
-        size=(float(size[0]), float(size[1])), min_radius=spec.min_radius, max_radius=spec.max_radius,
-        radius_at=radius_function(spec, lo), is_allowed=allowed_function(work.terrain, spec, lo),
+        size=(float(size[0]), float(size[1])), min_radius=low, max_radius=high,
+        radius_at=radius_function(spec, lo, work.terrain), is_allowed=allowed_function(work.terrain, spec, lo),
         seed=seed, start_points=spec.start_points, method=spec.method, max_points=spec.max_points,
-        anchor=grid.anchor(chunk),
+        anchor=grid.anchor(chunk), conflict=_conflict(spec),
     )
     result = sample(settings, blockers=local)
     return Samples(positions=result.positions + lo, radii=result.radii)
@@ -115,28 +122,31 @@ def chunk_work(terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None
     """The layer as every chunk task reads it: the budget checked, blockers at their keep-away, the grid.
 
     Blocker ``i`` gets radius ``max(spec.keep_away, spec.min_radius, keep[i])`` (see :func:`blocker_radii`), so
-    no point interacts farther than ``max(max_radius, keep_away, keep)``: the grid's reach, whether or not there
-    are blockers.
+    no point interacts farther than ``max(max_radius, keep_away, keep)`` (:func:`reach`; with footprints, radii
+    add up): the grid's reach, whether or not there are blockers.
     """
     check_budget(terrain, spec)
-    reach = max(spec.max_radius, spec.keep_away)
+    farthest = reach(spec)
     if blockers is not None and len(blockers.positions):
         radii = blocker_radii(spec, len(blockers.positions), keep)
         blockers = Samples(positions=np.asarray(blockers.positions, dtype=np.float64), radii=radii)
-        reach = max(reach, float(radii.max()))
+        largest = float(radii.max())
+        farthest = max(farthest, largest + spacing_radii(spec)[1] if spec.footprints is not None else largest)
     else:
         blockers = None
     side = chunk_side(spec, *(float(v) for v in terrain.bounds.size))
-    return ChunkWork(terrain, spec, blockers, layer_grid(sampled_area(terrain, spec), spec, reach, side))
+    return ChunkWork(terrain, spec, blockers, layer_grid(sampled_area(terrain, spec), spec, farthest, side))
 
 
 def layer_grid(area: np.ndarray, spec: LayerSpec, reach: float, side: float) -> ChunkGrid:
     """The layer's chunks of about ``side`` on the world grid of its sampler's cells (in whole first boxes of a
     variable radius), so a chunk's edges and its sampler's cells stay where they are when the terrain changes
     elsewhere (see :meth:`ChunkGrid.on_cells`)."""
-    variable = radius_function(spec, np.zeros(2)) is not None
-    unit = coarse_cells(spec.min_radius, spec.max_radius, variable)
-    return ChunkGrid.on_cells(area, side, reach, cell_side(spec.min_radius), unit)
+    variable = spec.footprints is not None or radius_function(spec, np.zeros(2)) is not None
+    low, high = spacing_radii(spec)
+    variable = variable and high > low
+    closest = 2.0 * low if spec.footprints is not None else low
+    return ChunkGrid.on_cells(area, side, reach, cell_side(closest), coarse_cells(low, high, variable))
 
 
 def sampled_area(terrain: TerrainLookup, spec: LayerSpec) -> np.ndarray:

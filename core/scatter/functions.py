@@ -8,6 +8,7 @@ import numpy as np
 
 from ..fields.radius import density_to_radius
 from ..terrain import TerrainLookup
+from .points import instance_sizes
 from .spec import ArrayFunction, LayerSpec
 
 
@@ -34,15 +35,29 @@ def allowed_function(terrain: TerrainLookup, spec: LayerSpec, origin: np.ndarray
     return allowed
 
 
-def radius_function(spec: LayerSpec, origin: np.ndarray) -> ArrayFunction | None:
+def radius_function(spec: LayerSpec, origin: np.ndarray, terrain: TerrainLookup | None = None) -> ArrayFunction | None:
     """The radius from the layer's density (see :func:`~strew.core.fields.radius.density_to_radius`), or None
-    when the radius is constant."""
-    if spec.density is None or spec.max_radius == spec.min_radius:
-        return None
+    when the radius is constant. With ``footprints``: each place's footprint (of the prefab and scale drawn there,
+    :func:`~.points.instance_sizes`) plus half the gap from the density; ``terrain`` gives the slope a scale
+    may follow (``scale_by_slope``)."""
     low, high = spec.min_radius, spec.max_radius
     density_at = spec.density
+    if spec.footprints is None:
+        if density_at is None or high == low:
+            return None
+        return lambda local_xy: density_to_radius(density_at(local_xy + origin), low, high)
+    footprints = np.asarray(spec.footprints, dtype=np.float64)
+    if spec.scale_by_slope > 0 and terrain is None:
+        raise ValueError("a layer whose scale follows the slope needs the terrain to space instances by size")
 
-    def radius_at(local_xy: np.ndarray) -> np.ndarray:
-        return density_to_radius(density_at(local_xy + origin), low, high)
+    def footprint_at(local_xy: np.ndarray) -> np.ndarray:
+        xy = local_xy + origin
+        up = terrain.sample(xy).normal[:, 2] if spec.scale_by_slope > 0 and terrain is not None else None
+        prefab, scales = instance_sizes(xy, spec, up)
+        if density_at is None or high == low:
+            gap = np.full(len(xy), low)
+        else:
+            gap = density_to_radius(density_at(xy), low, high)
+        return footprints[prefab] * scales + gap * 0.5
 
-    return radius_at
+    return footprint_at

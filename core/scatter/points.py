@@ -42,6 +42,19 @@ class LayerPoints:
 
 PLACEMENT_BLOCK = 65_536
 
+
+def instance_sizes(xy: np.ndarray, spec: LayerSpec, up: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """The prefab (index) and the scale of an instance at each world ``xy``: hashes of the place and the seed,
+    the scale shrunk by density and slope when the layer asks (``up``: the z of the terrain's unit normal there;
+    needed only with ``scale_by_slope``). The sampler asks the same when it spaces instances by their size."""
+    prefab = hash_choice(xy, spec.seed, np.asarray(spec.prefab_weights, dtype=np.float64))
+    scales = hash_scale(xy, spec.seed, *spec.scale_range)
+    if spec.scale_by_density > 0 or spec.scale_by_slope > 0:
+        density = np.ones(len(xy)) if spec.density is None else np.asarray(spec.density(xy), dtype=float)
+        slope_up = np.ones(len(xy)) if up is None else up
+        scales *= variety.scale_factors(density, slope_up, spec.scale_by_density, spec.scale_by_slope)
+    return prefab, scales
+
 POINT_ARRAYS = ("positions", "radii", "normals", "prefab_index", "rotations", "scales", "randoms")
 
 
@@ -58,7 +71,6 @@ def place(terrain: TerrainLookup, spec: LayerSpec, samples: Samples) -> LayerPoi
     rotations = np.empty((count, 3))
     scales = np.empty(count)
     randoms = np.empty(count)
-    weights = np.asarray(spec.prefab_weights, dtype=np.float64)
     for start in range(0, count, PLACEMENT_BLOCK):
         block = slice(start, min(start + PLACEMENT_BLOCK, count))
         part = xy[block]
@@ -67,15 +79,10 @@ def place(terrain: TerrainLookup, spec: LayerSpec, samples: Samples) -> LayerPoi
         positions[block, :2] = part
         positions[block, 2] = hit.z
         normals[block] = hit.normal
-        prefab[block] = hash_choice(part, spec.seed, weights)
+        prefab[block], scales[block] = instance_sizes(part, spec, hit.normal[:, 2])
         yaw = hash_yaw(part, spec.seed) if spec.random_yaw else np.zeros(len(part))
         tilt, heading = variety.tilts(part, spec.seed, spec.tilt) if spec.tilt > 0 else (None, None)
         rotations[block] = instance_rotations(hit.normal, yaw, spec.align, tilt, heading)
-        scales[block] = hash_scale(part, spec.seed, *spec.scale_range)
         randoms[block] = hash_uniform(part, spec.seed, Stream.RANDOM)
-        if spec.scale_by_density > 0 or spec.scale_by_slope > 0:
-            density = np.ones(len(part)) if spec.density is None else np.asarray(spec.density(part), dtype=float)
-            scales[block] *= variety.scale_factors(density, hit.normal[:, 2], spec.scale_by_density,
-                                                   spec.scale_by_slope)
     return LayerPoints(positions=positions, radii=np.asarray(samples.radii, dtype=np.float64), normals=normals,
                        prefab_index=prefab, rotations=rotations, scales=scales, randoms=randoms)

@@ -21,9 +21,9 @@ from .. import inputs, variety
 ArrayFunction = Callable[[np.ndarray], np.ndarray]
 
 AUTO_CHUNK_RADII = 64
-"""An automatic chunk is this many times the layer's reach (the larger of Max Radius and Keep Away) wide: a few
-thousand instances, so an edit samples little again, and no measurable cost over one chunk for a full Scatter
-(BENCHMARKS.md, *Live update after a terrain edit*)."""
+"""An automatic chunk is this many times the layer's reach (:func:`reach`: the larger of Max Radius and Keep Away)
+wide: a few thousand instances, so an edit samples little again, and no measurable cost over one chunk for a full
+Scatter (BENCHMARKS.md, *Live update after a terrain edit*)."""
 AUTO_CHUNKS_ACROSS = 32
 """... and at least 1/32 of the terrain's longer side: no more than 32 × 32 automatic chunks on any terrain."""
 MAX_SLOPE = math.pi / 2
@@ -41,6 +41,12 @@ class LayerSpec:
     is any extra allowed-mask (vertex group, exclusions) on top of terrain coverage, ``max_slope`` and
     ``height_range``. ``region`` limits the sampled XY area (a camera's clip distance: nothing beyond it is
     walked). A point of this layer keeps at least ``max(its radius, keep_away)`` from every blocker.
+
+    ``footprints`` spaces the layer by its objects' size: each prefab's footprint radius at scale 1 (in the order
+    of ``prefab_weights``). An instance then reaches its footprint times its scale, and the radius from
+    ``min_radius``/``max_radius`` (and density) is the gap two footprints keep; no two footprints come closer
+    than that gap, and a footprint's edge keeps ``max(min_radius, keep_away)`` from a blocker's point
+    (:func:`spacing_radii`, :func:`blocker_radii`). ``None``: every instance is spaced by the radius alone.
     """
 
     min_radius: float
@@ -65,6 +71,7 @@ class LayerSpec:
     chunk_size: float | None = None  # None: automatic (chunk_side)
     method: str = "maximal"
     max_points: int = 20_000_000
+    footprints: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.max_radius is None:
@@ -134,6 +141,8 @@ def _validate(spec: LayerSpec) -> None:
         raise ValueError(f"prefab_weights must be one or more finite weights ≥ 0, got {spec.prefab_weights!r}")
     if weights.sum() <= 0:
         raise ValueError("prefab_weights are all zero: give at least one prefab a positive weight")
+    if spec.footprints is not None:
+        _validate_footprints(spec, weights)
     if spec.chunk_size is not None and spec.chunk_size <= 0:
         raise ValueError(f"chunk_size must be > 0 (or None: automatic), got {spec.chunk_size}")
     if spec.region is not None:
@@ -154,16 +163,53 @@ def _validate(spec: LayerSpec) -> None:
                          "ten radii or more hides the repetition better")
 
 
+def _validate_footprints(spec: LayerSpec, weights: np.ndarray) -> None:
+    try:
+        footprints = np.asarray(spec.footprints, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"footprints must be numbers, got {spec.footprints!r}") from error
+    if footprints.shape != weights.shape:
+        raise ValueError(f"footprints must give one radius per prefab ({len(weights)}), got {spec.footprints!r}")
+    if not np.isfinite(footprints).all() or (footprints < 0).any() or (footprints > inputs.MAX_DISTANCE).any():
+        raise ValueError(f"footprints must be from 0 to {inputs.MAX_DISTANCE:g}, got {spec.footprints!r}")
+    if spec.tile_size is not None:
+        raise ValueError("a repeated tile spaces its instances by the radius: clear tile_size or footprints")
+
+
+def spacing_radii(spec: LayerSpec) -> tuple[float, float]:
+    """The least and the largest radius the layer's sampler gives a point: ``min_radius``/``max_radius``, or with
+    ``footprints`` a footprint times a scale plus half the gap (two such radii add up to the distance kept)."""
+    if spec.footprints is None:
+        return float(spec.min_radius), float(spec.max_radius)
+    weights = np.asarray(spec.prefab_weights, dtype=np.float64)
+    used = np.asarray(spec.footprints, dtype=np.float64)[weights > 0]
+    low, high = (float(v) for v in spec.scale_range)
+    shrink = variety.least_factor(spec.scale_by_density, spec.scale_by_slope)
+    return (float(np.min(used)) * low * shrink + spec.min_radius * 0.5,
+            float(np.max(used)) * high + spec.max_radius * 0.5)
+
+
+def reach(spec: LayerSpec) -> float:
+    """The farthest two of the layer's points can interact (a conflict, or keep-away from an earlier layer)."""
+    if spec.footprints is None:
+        return max(spec.max_radius, spec.keep_away)
+    high = spacing_radii(spec)[1]
+    return max(2.0 * high, spec.keep_away + high)
+
+
 def blocker_radii(spec: LayerSpec, count: int, keep: np.ndarray | None) -> np.ndarray:
-    """Distance this layer keeps from each blocker: ``max(min_radius, keep_away, keep[i])``."""
+    """The radius each blocker gets in the layer's sampler: the distance kept, ``max(min_radius, keep_away,
+    keep[i])``; with ``footprints`` (radii that add up) less the half gap a point's own radius already holds, so a
+    footprint's edge keeps that distance from the blocker."""
     radii = np.full(count, max(spec.keep_away, spec.min_radius))
     if keep is None:
-        return radii
+        return radii - spec.min_radius * 0.5 if spec.footprints is not None else radii
     keep = np.asarray(keep, dtype=np.float64)
     if keep.shape != (count,) or not np.isfinite(keep).all() or (keep < 0).any() or (keep > inputs.MAX_DISTANCE).any():
         raise ValueError(f"keep must hold one distance from 0 to {inputs.MAX_DISTANCE:g} per blocker ({count}), got "
                          f"shape {keep.shape}, largest {float(keep.max()) if keep.size else 0.0:g}")
-    return np.maximum(radii, keep)
+    radii = np.maximum(radii, keep)
+    return radii - spec.min_radius * 0.5 if spec.footprints is not None else radii
 
 
 def chunk_side(spec: LayerSpec, width: float, depth: float) -> float:
@@ -173,4 +219,4 @@ def chunk_side(spec: LayerSpec, width: float, depth: float) -> float:
     terrain is edited or a camera's region moves."""
     if spec.chunk_size is not None:
         return float(spec.chunk_size)
-    return max(AUTO_CHUNK_RADII * max(spec.max_radius, spec.keep_away), max(width, depth) / AUTO_CHUNKS_ACROSS)
+    return max(AUTO_CHUNK_RADII * reach(spec), max(width, depth) / AUTO_CHUNKS_ACROSS)

@@ -1,0 +1,77 @@
+"""How much ground a prefab covers seen from above: the footprint a layer spaced by object size keeps apart.
+
+A footprint is the smallest circle about the instance's origin that holds the prefab's evaluated bounding box in x
+and y (modifiers, text and curves included; any yaw keeps it). It is measured in the frame the output draws the
+prefab in: the Point Instancer and linked duplicates draw an object prefab in its own space (its object transform
+is replaced by the instance's), collection empties keep its rotation and scale; a collection prefab draws its
+objects where they stand relative to the collection's instance offset. Objects without geometry (empties, lights,
+cameras) cover nothing. A prefab's ``strew_radius`` custom property overrides the measure.
+"""
+
+from __future__ import annotations
+
+import bpy
+import numpy as np
+
+from ..core.modes import OutputMode
+from .custom_props import RADIUS, read
+from .instancer import Prefab
+
+DRAWN = {'MESH', 'CURVE', 'CURVES', 'SURFACE', 'FONT', 'META', 'GPENCIL', 'GREASEPENCIL', 'VOLUME', 'POINTCLOUD'}
+"""Object types that draw something, so their bounding box is a footprint."""
+DEPTH = 4
+"""How deep collections instanced inside a prefab are followed."""
+
+
+def _box(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> np.ndarray:
+    """The eight corners of the object's evaluated bounding box in its own space ((0, 3) when it draws nothing)."""
+    if obj.type not in DRAWN:
+        return np.zeros((0, 3))
+    return np.array(obj.evaluated_get(depsgraph).bound_box, dtype=np.float64).reshape(-1, 3)
+
+
+def _collection_corners(collection: bpy.types.Collection, depsgraph: bpy.types.Depsgraph, depth: int) -> np.ndarray:
+    """Corners of everything a collection instance draws, relative to the collection's instance offset."""
+    offset = np.array(collection.instance_offset, dtype=np.float64)
+    parts = [np.zeros((0, 3))]
+    for obj in collection.all_objects:
+        parts.append(_transformed(_object_corners(obj, depsgraph, depth), np.array(obj.matrix_world)) - offset)
+    return np.concatenate(parts)
+
+
+def _object_corners(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, depth: int) -> np.ndarray:
+    """Corners of what the object draws, in its own space: its geometry and any collection it instances."""
+    corners = _box(obj, depsgraph)
+    if obj.instance_type == 'COLLECTION' and obj.instance_collection is not None and depth > 0:
+        corners = np.concatenate([corners, _collection_corners(obj.instance_collection, depsgraph, depth - 1)])
+    return corners
+
+
+def _transformed(corners: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    return corners @ matrix[:3, :3].T + matrix[:3, 3]
+
+
+def footprint(prefab: Prefab, output: OutputMode, depsgraph: bpy.types.Depsgraph) -> float:
+    """The prefab's footprint radius at scale 1 as the layer's ``output`` draws it (``CustomPropertyError`` for
+    an unusable ``strew_radius``)."""
+    block = prefab.datablock
+    override = read(block, RADIUS)
+    if override is not None:
+        return override
+    if isinstance(block, bpy.types.Collection):
+        corners = _collection_corners(block, depsgraph, DEPTH)
+    elif isinstance(block, bpy.types.Object):
+        corners = _object_corners(block, depsgraph, DEPTH)
+        if output == OutputMode.EMPTIES:  # a wrapper collection draws the object as it stands, less its location
+            corners = corners @ np.array(block.matrix_world, dtype=np.float64)[:3, :3].T
+    else:
+        return 0.0
+    if not len(corners):
+        return 0.0
+    return float(np.sqrt((corners[:, :2] ** 2).sum(axis=1)).max())
+
+
+def footprints(prefabs: tuple[Prefab, ...], output: OutputMode) -> tuple[float, ...]:
+    """Every prefab's footprint, in the layer's prefab order."""
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    return tuple(footprint(prefab, output, depsgraph) for prefab in prefabs)
