@@ -11,6 +11,7 @@ from bpy.app.translations import pgettext_rpt as rpt_
 from ..core.camera import FalloffDensity, SurfaceHeights, ViewMask
 from ..core.fields import (
     AwayFromPolylines,
+    ClearOfPolylines,
     CurveRemap,
     Field,
     FunctionField,
@@ -23,6 +24,8 @@ from ..core.fields import (
 )
 from ..core.modes import DensityMode
 from ..core.proximity import Proximity
+from ..core.scatter import LayerSpec
+from ..core.scatter.functions import footprint_function
 from ..core.terrain import TerrainLookup
 from .layer_look import LookInput
 from .scatter_spec import DensityInput, LayerInput, MaskInput
@@ -79,14 +82,19 @@ def density_field(density: DensityInput, seed: int, terrain: TerrainLookup, mesh
 
 
 def layer_mask(mask: MaskInput, terrain: TerrainLookup, mesh: MeshArrays,
-               depsgraph: bpy.types.Depsgraph) -> Mask | None:
+               depsgraph: bpy.types.Depsgraph, spec: LayerSpec | None = None) -> Mask | None:
+    """The layer's masks: its Mask Group, and Exclude (outside the footprints seen from above, and the margin from
+    every edge: from a layer spaced by object size, the margin from each instance's footprint edge)."""
     parts: list[Mask] = []
+    footprint = None if spec is None else footprint_function(spec)
     if mask.vertex_group:
         weights = VertexField(terrain, mesh.vertex_group_weights[mask.vertex_group])
         parts.append(weights.above(mask.threshold - 1e-12))
     if mask.exclusion is not None:
         segments, footprints = read_exclusions(mask.exclusion, depsgraph)
-        if segments and mask.margin > 0:
+        if segments and footprint is not None and footprint[1] > 0:
+            parts.append(ClearOfPolylines(list(np.concatenate(segments)), mask.margin, *footprint))
+        elif segments and mask.margin > 0:
             parts.append(AwayFromPolylines(list(np.concatenate(segments)), margin=mask.margin))
         if footprints:
             parts.append(OutsidePolygons(list(np.concatenate(footprints))))
@@ -143,7 +151,7 @@ def build(layer: LayerInput, terrain: TerrainLookup, mesh: MeshArrays, depsgraph
     view, falloff = _camera(layer.look, terrain)
     density = _product(density_field(layer.density, layer.spec.seed, terrain, mesh),
                        _proximity(layer.look, depsgraph), falloff)
-    mask = layer_mask(layer.mask, terrain, mesh, depsgraph)
+    mask = layer_mask(layer.mask, terrain, mesh, depsgraph, layer.spec)
     if view is not None:
         mask = view if mask is None else mask & view
     return LayerFields(density=density, mask=mask)

@@ -27,6 +27,7 @@ from .field import (
 from .mask import AllOf, AnyOf, Everywhere, FunctionMask, Mask, Not, as_mask
 from .masks import (
     AwayFromPolylines,
+    ClearOfPolylines,
     HashKeepMask,
     HeightMask,
     OnTerrain,
@@ -43,6 +44,7 @@ __all__ = [
     "AllOf",
     "AnyOf",
     "AwayFromPolylines",
+    "ClearOfPolylines",
     "ClippedField",
     "ConstantField",
     "CurveRemap",

@@ -102,6 +102,28 @@ class AwayFromPolylines(Mask):
         return ~self.index.within(xy)
 
 
+class ClearOfPolylines(Mask):
+    """True where every polyline is farther than ``margin`` plus what stands at the place reaches: ``reach_at(xy)``
+    (an object's footprint there), at most ``largest``. A big object keeps its whole footprint off a road.
+
+    >>> import numpy as np
+    >>> road = [np.array([[0.0, 0.0], [10.0, 0.0]])]
+    >>> clear = ClearOfPolylines(road, margin=1.0, reach_at=lambda xy: xy[:, 0] / 5.0, largest=2.0)
+    >>> clear(np.array([[1.0, 1.5], [9.0, 1.5]])).tolist()  # footprints 0.2 and 1.8
+    [True, False]
+    """
+
+    def __init__(self, polylines: Any, margin: float, reach_at: Any, largest: float, closed: Any = False) -> None:
+        self.margin = finite_number(margin, "margin")
+        if self.margin < 0:
+            raise ValueError(f"margin: must be >= 0, got {self.margin}")
+        self.reach_at = reach_at
+        self.index = SegmentIndex(polylines, reach=self.margin + positive_number(largest, "largest"), closed=closed)
+
+    def evaluate(self, xy: NDArray[np.float64]) -> NDArray[np.bool_]:
+        return ~(self.index.distance(xy) < self.margin + np.asarray(self.reach_at(xy), dtype=np.float64))
+
+
 class OutsidePolygons(Mask):
     """True outside every polygon (footprints, ponds); see :class:`~strew.core.fields.PolygonSet`."""
 

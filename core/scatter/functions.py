@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -61,3 +63,27 @@ def radius_function(spec: LayerSpec, origin: np.ndarray, terrain: TerrainLookup 
         return footprints[prefab] * scales + gap * 0.5
 
     return footprint_at
+
+
+@dataclass(frozen=True)
+class FootprintAt:
+    """Each world place's footprint: the prefab and scale drawn there (before density or slope shrink it, so never
+    smaller than the instance's). A plain object, so masks that hold it travel to worker processes."""
+
+    spec: LayerSpec
+    footprints: np.ndarray
+
+    def __call__(self, xy: np.ndarray) -> np.ndarray:
+        prefab, scales = instance_sizes(xy, self.spec, None)
+        return self.footprints[prefab] * scales
+
+
+def footprint_function(spec: LayerSpec) -> tuple[FootprintAt, float] | None:
+    """With ``footprints``: :class:`FootprintAt` and the largest footprint; None for a layer spaced by radius.
+    Masks that keep a distance (Exclude's margin) keep it from the footprint's edge."""
+    if spec.footprints is None:
+        return None
+    footprints = np.asarray(spec.footprints, dtype=np.float64)
+    weights = np.asarray(spec.prefab_weights, dtype=np.float64)
+    unshrunk = dataclasses.replace(spec, density=None, mask=None, scale_by_density=0.0, scale_by_slope=0.0)
+    return FootprintAt(unshrunk, footprints), float(np.max(footprints[weights > 0])) * float(spec.scale_range[1])

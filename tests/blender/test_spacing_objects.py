@@ -15,7 +15,15 @@ import numpy as np
 import pytest
 from live import assert_same_as_a_fresh_scatter, positions, settle
 from mathutils import Vector
-from scenes import add_layer, make_terrain, ray_down, scene_snapshot, terrain_bvh
+from scenes import (
+    add_layer,
+    distance_to_segments,
+    make_road,
+    make_terrain,
+    ray_down,
+    scene_snapshot,
+    terrain_bvh,
+)
 from scipy.spatial import cKDTree
 
 from strew.core import hashing
@@ -226,3 +234,19 @@ def test_live_update_follows_the_prefabs_size(change):
     settle(grow, by_handler=True)
     assert not np.array_equal(positions("Rocks"), before)
     assert_same_as_a_fresh_scatter()
+
+
+@pytest.mark.parametrize("margin", [0.0, 1.0])
+def test_a_road_in_exclude_keeps_its_margin_from_every_footprint(margin):
+    layer = _scene(seed=5)
+    terrain = bpy.context.scene.strew.terrain
+    corners = np.array([terrain.matrix_world @ Vector(c) for c in terrain.bound_box])[:, :2]
+    low, high = corners.min(axis=0), corners.max(axis=0)
+    road, segments = make_road([(low[0], low[1]), ((low[0] + high[0]) / 2, high[1] - 6.0), (high[0], low[1] + 4.0)])
+    layer.exclusion_collection, layer.exclusion_margin = road, margin
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    xy, radii, names = _drawn()
+    assert "Boulder" in names and len(xy) > 100
+    clearance = distance_to_segments(xy, segments) - radii
+    assert clearance.min() >= margin - 1e-4  # no boulder overhangs the road
+    assert clearance.min() < margin + 0.5  # and the ground along the road is used
