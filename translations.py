@@ -836,6 +836,7 @@ RUSSIAN: dict[str, str] = {
 RUSSIAN.update({
     # -- the window: Spacing hints -------------------------------------------------------------------------
     "Uniform density uses Min Radius": "Равномерно: везде мин. радиус",
+    "Uniform density uses Min Gap": "Равномерно: везде мин. зазор",
     "Cell": "Ячейка",
     # -- the status bar while Scatter runs -------------------------------------------------------------------
     "Sampling": "Расстановка точек",
@@ -885,8 +886,8 @@ RUSSIAN.update({
         "Зерно новой расстановки в области (каждый запуск — новое; измените, чтобы попробовать другое)",
     "Rescatter Box": "Заново в прямоугольнике",
     "Rescatter Circle": "Заново в круге",
-    "Box: the selected object, else the 3D cursor": "Прямоугольник: выделенный объект, иначе 3D-курсор",
-    "Circle: around the 3D cursor": "Круг: вокруг 3D-курсора",
+    "Box: selected object or cursor": "Рамка: объект или курсор",
+    "Circle: around the cursor": "Круг: вокруг курсора",
     "Empty region: the circle needs a finite centre and a radius above 0":
         "Пустая область: кругу нужны конечный центр и радиус больше 0",
     "Empty region: the box needs finite corners, a width and a depth":

@@ -137,7 +137,8 @@ class STREW_PT_scatter_spacing(_LayerPanel, bpy.types.Panel):
         row.active = layer.density_mode != DensityMode.NONE  # Uniform density places every instance at Min Radius
         row.prop(layer, "max_radius", text="Max Gap" if by_size else "Max Radius")
         if layer.density_mode == DensityMode.NONE and layer.max_radius > layer.min_radius:
-            layout.label(text="Uniform density uses Min Radius", icon='INFO')
+            layout.label(text="Uniform density uses Min Gap" if by_size else "Uniform density uses Min Radius",
+                         icon='INFO')
         layout.prop(layer, "keep_away")
         layout.prop(layer, "seed")
 

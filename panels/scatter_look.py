@@ -33,8 +33,8 @@ class STREW_PT_scatter_paint(_LayerPanel, bpy.types.Panel):
         column.operator("strew.rescatter_region", text="Rescatter Box", icon='SELECT_SET').shape = 'BOX'
         column.operator("strew.rescatter_region", text="Rescatter Circle", icon='MESH_CIRCLE').shape = 'CIRCLE'
         column = layout.column(align=True)
-        column.label(text="Box: the selected object, else the 3D cursor", icon='INFO')
-        column.label(text="Circle: around the 3D cursor", icon='BLANK1')
+        column.label(text="Box: selected object or cursor", icon='INFO')
+        column.label(text="Circle: around the cursor", icon='BLANK1')
 
 
 class STREW_PT_scatter_keep_away(_LayerPanel, bpy.types.Panel):

@@ -142,6 +142,59 @@ def brush_steps(session: Session) -> None:
     session.record("painted_kept", shot=False, after=layer_points(session, "Trees"))
 
 
+FOOTPRINT_GAPS = """
+import numpy as np
+depsgraph = bpy.context.evaluated_depsgraph_get()
+xy, radii = [], []
+for inst in depsgraph.object_instances:
+    if inst.is_instance and inst.parent is not None and inst.parent.original.name == 'Strew Trees':
+        matrix = np.array(inst.matrix_world)
+        corners = np.array(inst.object.bound_box) @ matrix[:3, :3].T
+        xy.append(matrix[:2, 3])
+        radii.append(float(np.sqrt((corners[:, :2] ** 2).sum(axis=1)).max()))
+xy, radii = np.array(xy), np.array(radii)
+gaps = [float('inf')]
+for i in range(len(xy)):
+    d = np.hypot(*(xy[i + 1:] - xy[i]).T) - radii[i + 1:] - radii[i]
+    if d.size:
+        gaps.append(float(d.min()))
+layer = bpy.context.scene.strew.layers[0]
+result = {'count': len(xy), 'closest_gap': min(gaps), 'gap': layer.min_radius, 'spacing': layer.spacing}
+"""
+"""Every drawn Trees instance's footprint (its prefab's bounding box under the instance's matrix, seen from above)
+and the closest distance between two footprints' edges, every pair."""
+
+
+def spacing_steps(session: Session) -> None:
+    """Spacing: Object Size from the panel's menu (Ctrl+Wheel), Scatter, then Rescatter Circle around the cursor."""
+    w = session.window
+    open_sub_panel(session, "Spacing")
+    x, y = session.button("strew.layers[0].spacing", column=0.7, hint=330)
+    for wheel in (5, 4):  # Ctrl+Wheel steps through an enum's items
+        w.move(x, y)
+        w.xdotool("keydown", "ctrl")
+        w.xdotool("click", wheel)
+        w.xdotool("keyup", "ctrl")
+        time.sleep(1.0)
+        if w.run("result = bpy.context.scene.strew.layers[0].spacing") == "OBJECTS":
+            break
+    else:
+        raise StepFailed("Spacing did not change to Object Size")
+    session.rest_mouse()
+    picture = session.picture("ui_spacing", session.sidebar())
+    session.press("bpy.ops.strew.scatter()", column=0.22, hint=258, settle=0.05)
+    session.wait_idle(300, lambda state: bool(state["scatter_output"]))
+    session.record("spacing_objects", footprints=w.run(FOOTPRINT_GAPS), pictures=[picture],
+                   reports=session.reports("Trees"))
+    open_sub_panel(session, "Paint Brush")
+    w.run("bpy.context.scene.cursor.location = (0.0, 0.0, 0.0)")
+    before = layer_points(session, "Trees")
+    session.press("bpy.ops.strew.rescatter_region(shape='CIRCLE')", column=0.5, hint=380, settle=1.0)
+    session.wait_idle(120)
+    session.record("rescatter_circle", before=before, after=layer_points(session, "Trees"),
+                   footprints=w.run(FOOTPRINT_GAPS), reports=session.reports("replaced"))
+
+
 def anywhere_steps(session: Session) -> None:
     """A second layer on every face of a rock (Targets), then Live Update after the rock moves up."""
     w = session.window

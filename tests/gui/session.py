@@ -393,6 +393,7 @@ def main(argv: list[str] | None = None) -> int:
             session.record("scattered", shot=False)
         if "look" in parts:
             scenario_look.camera_steps(session)
+            scenario_look.spacing_steps(session)
             scenario_look.brush_steps(session)
         if "anywhere" in parts:
             scenario_look.anywhere_steps(session)

@@ -97,6 +97,19 @@ def test_brush_paints_erases_and_survives_scatter(session: dict) -> None:
     assert kept["painted"] == painted["erased"]["painted"]
 
 
+def test_spacing_by_object_size_from_the_panel(session: dict) -> None:
+    done = step(session, "spacing_objects")["footprints"]
+    assert done["spacing"] == "OBJECTS" and done["count"] > 20
+    assert done["closest_gap"] >= done["gap"] - 1e-4  # what Blender draws: footprints keep the gap
+
+
+def test_rescatter_circle_from_the_panel(session: dict) -> None:
+    done = step(session, "rescatter_circle")
+    assert done["reports"], "Rescatter Circle reported nothing"
+    assert done["after"]["painted"] > done["before"]["painted"]  # the new ones are kept by a later Scatter
+    assert done["footprints"]["closest_gap"] >= done["footprints"]["gap"] - 1e-4
+
+
 def test_every_face_of_a_target_rock(session: dict) -> None:
     moss = step(session, "every_face")["moss"]
     assert moss["count"] > 50
