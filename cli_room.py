@@ -10,7 +10,7 @@ from .cli_blend import add_output_options, blender_message, input_output, open_b
 from .cli_files import CliError
 from .core.inputs import bounded
 from .core.modes import RoomOutput
-from .core.wfc.room import ROOM_HEURISTICS
+from .core.wfc.vocab import ROOM_HEURISTICS
 
 
 def add_room(commands: argparse._SubParsersAction) -> None:
@@ -24,13 +24,15 @@ def add_room(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, help="random seed (same seed, same room)")
     parser.add_argument("--cell-size", type=float, nargs=3, metavar=("X", "Y", "Z"),
                         help="cell size (default: the kit's strew_cell_size or its tiles' bounds)")
-    parser.add_argument("--border", help="label(s) outside the four walls, e.g. 'wall, window'; '' for none")
+    parser.add_argument("--border", help="label(s) outside the four walls, e.g. 'wall, window'; '' for none "
+                        "(default: the file's Closed Room and Border settings)")
     parser.add_argument("--periodic", action="store_true", help="wrap around in x and y (no border)")
     parser.add_argument("--connected", action=argparse.BooleanOptionalAction, default=None,
                         help="all walkable tiles connected (default: the file's setting)")
     parser.add_argument("--fixed", help="fixed tiles: 'TILE[@ROT] X Y Z; …', e.g. 'stair@90 2 3 0'")
     parser.add_argument("--compatible", help="extra label pairs 'a=b, c=d'")
-    parser.add_argument("--heuristic", choices=[name.upper() for name in ROOM_HEURISTICS])
+    parser.add_argument("--heuristic", type=str.upper, choices=[str(name) for name in ROOM_HEURISTICS],
+                        help="which cell the solver decides next, in any case (default: the file's setting)")
     parser.add_argument("--max-backtracks", type=int, help="backtracking budget per attempt")
     parser.add_argument("--max-restarts", type=int, help="fresh attempts after a dead end before giving up")
     parser.add_argument("--below", dest="border_bottom", help="label below the lowest floor, e.g. 'ground'")

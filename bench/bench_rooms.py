@@ -8,6 +8,8 @@ import time
 
 import numpy as np
 
+from strew.core.wfc import Heuristic
+
 TITLE = "Tile Rooms: assemble from the 53-tile demo kit (instancer output, real objects for reference)"
 
 BUILD_SIZES = ((10, 10, 3), (30, 30, 3), (60, 60, 3), (100, 100, 3))
@@ -15,8 +17,8 @@ OBJECT_SIZES = ((10, 10, 3), (30, 30, 3))  # the Real Objects reference (quadrat
 TARGETS = {(30, 30, 3): 0.3, (100, 100, 3): 2.0}
 REPEATS = 5
 SEEDS = (1, 2, 3)
-ASSEMBLE_CASES = (((12, 12, 2), True, "auto"), ((30, 30, 3), False, "auto"), ((30, 30, 3), True, "auto"),
-                  ((30, 30, 3), True, "scanline"))
+ASSEMBLE_CASES = (((12, 12, 2), True, Heuristic.AUTO), ((30, 30, 3), False, Heuristic.AUTO),
+                  ((30, 30, 3), True, Heuristic.AUTO), ((30, 30, 3), True, Heuristic.SCANLINE))
 """(size, every walkable cell connected, heuristic): each with the hand-set labels, then after Detect Sockets.
 Scanline alone is the reference for the default's alternation of scanline and grow when connected."""
 DETECTED_TIME_LIMIT = 60.0  # the panel's default: what a user waits before the room is given up
@@ -125,7 +127,7 @@ def _assemble_rows(bpy, kit) -> list[str]:
                 runs.append((result.stages["read kit"], result.stages["solve"], result.stages["build"], total,
                              result.restarts, result.backtracks, result.placed))
                 room_job.clear_room(scene, params.room_name)
-            label = f"| {labels} | {'×'.join(map(str, size))} | {'yes' if connected else 'no'} | {heuristic} "
+            label = f"| {labels} | {'×'.join(map(str, size))} | {'yes' if connected else 'no'} | {heuristic.lower()} "
             if not runs:
                 rows.append(label + f"| – | – | – | – | > {DETECTED_TIME_LIMIT:.0f} s | – | – | 0/{len(SEEDS)} |")
                 continue

@@ -12,6 +12,7 @@ import numpy as np
 
 from strew.core.wfc import (
     Contradiction,
+    Heuristic,
     SocketTile,
     find_violations,
     load_mxgmn,
@@ -31,12 +32,19 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "mxgmn"  # mxgmn
 # name: (subset, periodic, heuristic). Subsets and periodicity as in mxgmn's samples.xml; Castle uses the
 # scanline heuristic there; Summer too here (minimum entropy needs thousands of backtracks on it at 100²).
 SETS = {
-    "Castle": (None, False, "scanline"), "Circles": (None, False, "entropy"),
-    "Circuit": ("Turnless", True, "entropy"), "FloorPlan": (None, False, "entropy"),
-    "Knots": ("Standard", True, "entropy"), "Rooms": (None, False, "entropy"),
-    "Summer": (None, False, "scanline"),
+    "Castle": (None, False, Heuristic.SCANLINE), "Circles": (None, False, Heuristic.ENTROPY),
+    "Circuit": ("Turnless", True, Heuristic.ENTROPY), "FloorPlan": (None, False, Heuristic.ENTROPY),
+    "Knots": ("Standard", True, Heuristic.ENTROPY), "Rooms": (None, False, Heuristic.ENTROPY),
+    "Summer": (None, False, Heuristic.SCANLINE),
 }
 SIZES = (24, 50, 100, 200)
+
+
+def _shown(heuristic: Heuristic | None) -> str:
+    """A heuristic as the tables name it (lower case; ``default`` for the solver's own choice)."""
+    return "default" if heuristic is None else heuristic.lower()
+
+
 SEEDS = {24: 21, 50: 21, 100: 21, 200: 5}
 TIME_LIMIT = 30.0
 KIT_TIME_LIMIT = 60.0
@@ -115,7 +123,7 @@ def _kit_rows() -> list[str]:
     ]
     border = {"e": "xx", "n": "xx", "w": "xx", "s": "xx", "up": "lvl", "down": "lvl"}
     for shape in ((30, 30, 3), (60, 60, 2)):
-        for connected, heuristic in ((False, None), (True, None), (True, "scanline")):
+        for connected, heuristic in ((False, None), (True, None), (True, Heuristic.SCANLINE)):
             lines.append(_kit_row(rules, shape, border, connected, heuristic))
     return lines
 
@@ -144,7 +152,7 @@ def _kit_row(rules, shape, border, connected, heuristic, seeds=3, counts=None) -
     runs, backs, rests, regions = _seed_runs(rules, shape, seeds, connected, KIT_TIME_LIMIT, border=border,
                                              heuristic=heuristic, counts=counts)
     wall, cpu = runs[len(runs) // 2] if runs else (None, None)
-    return (f"| {'x'.join(map(str, shape))} | {'yes' if connected else 'no'} | {heuristic or 'default'} | "
+    return (f"| {'x'.join(map(str, shape))} | {'yes' if connected else 'no'} | {_shown(heuristic)} | "
             f"{len(runs)}/{seeds} | {_ms(wall) if runs else '—'} | {_ms(cpu) if runs else '—'} | "
             f"{max(backs, default=0)} | {max(rests, default=0)} | {', '.join(map(str, regions))} |")
 
@@ -283,7 +291,7 @@ def run() -> str:
             refs = " | ".join(_ref_cells(ref.run(tileset, size, periodic, seeds, REFERENCE_BUDGET), median)
                               for ref in REFERENCES)
             lines.append(
-                f"| {name} | {subset or '—'} | {'yes' if periodic else 'no'} | {heuristic} | {rules.count} | "
+                f"| {name} | {subset or '—'} | {'yes' if periodic else 'no'} | {_shown(heuristic)} | {rules.count} | "
                 f"{size}² | {solved}/{seeds} | {_ms(median) if median else '—'} | {max(backs, default=0)} | "
                 f"{max(rests, default=0)} | {invalid} | {refs} |"
             )
@@ -297,8 +305,9 @@ def run() -> str:
     for name in ("Castle", "Summer"):
         subset, periodic, _ = SETS[name]
         rules = load_mxgmn(DATA / f"{name}.xml", subset)
-        solved, times, backs, rests, _ = _run(rules, 50, 7, periodic, "entropy", time_limit=20.0)
-        lines.append(f"| {name} | entropy | {solved}/7 | {_ms(statistics.median(times)) if times else '—'} | "
+        solved, times, backs, rests, _ = _run(rules, 50, 7, periodic, Heuristic.ENTROPY, time_limit=20.0)
+        median = _ms(statistics.median(times)) if times else '—'
+        lines.append(f"| {name} | {_shown(Heuristic.ENTROPY)} | {solved}/7 | {median} | "
                      f"{max(backs, default=0)} | {max(rests, default=0)} |")
 
     lines += _kit_rows()

@@ -1,6 +1,7 @@
 """Identifiers of the enum settings of Scatter and Tile Rooms, declared once: the properties build their items
 from them, and the scene code and the command line compare with them (``layer.density_mode ==
-DensityMode.IMAGE``), so a renamed item cannot drift apart."""
+DensityMode.IMAGE``), so a renamed item cannot drift apart. The solver's heuristics, a Tile Rooms setting too, are
+``core.wfc.vocab.Heuristic`` with the other words of the WFC code."""
 
 from __future__ import annotations
 

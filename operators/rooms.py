@@ -12,6 +12,7 @@ import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty, StringProperty
 
+from ..core.wfc.room import DEFAULT_BORDER
 from ..core.wfc.socket_detect import follow_labels
 from ..core.wfc.vocab import DEFAULT_CELL_SIZE, SIDES_2D, SIDES_3D
 from ..demos.kit import build_demo_kit
@@ -57,7 +58,7 @@ def room_params(operator: bpy.types.Operator) -> room_job.RoomParams:
         periodic=operator.periodic, border=operator.border or None, border_bottom=operator.border_bottom,
         border_top=operator.border_top, compatible=operator.compatible, connected=operator.connected,
         fixed=room_job.parse_room_text(operator.fixed), counts=operator.counts,
-        heuristic=operator.heuristic.lower(), max_backtracks=operator.max_backtracks,
+        heuristic=operator.heuristic, max_backtracks=operator.max_backtracks,
         max_restarts=operator.max_restarts, time_limit=operator.time_limit, output=operator.output,
     )
 
@@ -75,7 +76,8 @@ class STREW_OT_assemble_room(ModalJob):
         "kit": StringProperty(name="Kit", description="Name of the kit collection", options={'SKIP_SAVE'}),
         "cell_size": FloatVectorProperty(name="Cell Size", size=3, default=DEFAULT_CELL_SIZE, min=0.001,
                                          subtype='XYZ_LENGTH', unit='LENGTH', options={'SKIP_SAVE'}),
-        "border": StringProperty(name="Border", description="Label(s) outside the four walls; empty: no border",
+        "border": StringProperty(name="Border", default=DEFAULT_BORDER or "",
+                                 description="Label(s) outside the four walls; empty: no border",
                                  options={'SKIP_SAVE'}),
         "fixed": StringProperty(
             name="Fixed Tiles", description="TILE[@ROTATION] X Y Z separated by ';' (replaces the panel's list)",

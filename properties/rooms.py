@@ -22,25 +22,32 @@ from bpy.props import (
 )
 
 from ..core.modes import RoomOutput
-from ..core.wfc.room import ROOM_HEURISTICS
-from ..core.wfc.vocab import DEFAULT_CELL_SIZE, DEFAULT_MAX_BACKTRACKS, DEFAULT_MAX_RESTARTS, DEFAULT_TIME_LIMIT
+from ..core.wfc.room import BORDER_LABEL, DEFAULT_BORDER
+from ..core.wfc.vocab import (
+    DEFAULT_CELL_SIZE,
+    DEFAULT_MAX_BACKTRACKS,
+    DEFAULT_MAX_RESTARTS,
+    DEFAULT_TIME_LIMIT,
+    ROOM_HEURISTICS,
+    Heuristic,
+)
 from .object_settings import ROTATION_ITEMS
 
 _HEURISTIC_LABELS = {
-    "auto": ("Auto", "Minimum entropy first, scanline after a few restarts (with connectivity: fewest options "
-                     "and scanline in turn)"),
-    "entropy": ("Minimum Entropy", "Collapse the least certain cell first"),
-    "mrv": ("Fewest Options", "Collapse the cell with the fewest tiles left"),
-    "scanline": ("Scanline", "Fill row by row (one growing front: fewer dead ends with connectivity)"),
+    Heuristic.AUTO: ("Auto", "Minimum entropy first, scanline after a few restarts (with connectivity: fewest "
+                             "options and scanline in turn)"),
+    Heuristic.ENTROPY: ("Minimum Entropy", "Collapse the least certain cell first"),
+    Heuristic.MRV: ("Fewest Options", "Collapse the cell with the fewest tiles left"),
+    Heuristic.SCANLINE: ("Scanline", "Fill row by row (one growing front: fewer dead ends with connectivity)"),
 }
-HEURISTIC_ITEMS = [(name.upper(), *_HEURISTIC_LABELS[name]) for name in ROOM_HEURISTICS]
+HEURISTIC_ITEMS = [(str(heuristic), *_HEURISTIC_LABELS[heuristic]) for heuristic in ROOM_HEURISTICS]
+"""Enum items of the heuristics a room offers: the identifier is the core's value (``Heuristic``), unchanged."""
 _OUTPUT_LABELS = {
     RoomOutput.INSTANCES: ("Instances", "One object per room: points instancing the tiles with Geometry Nodes "
                                         "(fast, light; the cell, tile and turn are point attributes)"),
     RoomOutput.OBJECTS: ("Real Objects", "One linked duplicate per cell, to edit by hand (slow for large rooms)"),
 }
 OUTPUT_ITEMS = [(str(mode), *_OUTPUT_LABELS[mode]) for mode in RoomOutput]
-"""Enum items of the solver heuristics: the identifier is the core name in capitals."""
 
 
 def room_options(*, operator: bool) -> dict[str, Any]:
@@ -86,7 +93,7 @@ def room_options(*, operator: bool) -> dict[str, Any]:
             name="Counts", default="", options=flags,
             description="How often tiles may appear, all turns together: TILE=N or TILE=MIN..MAX (MAX * for no "
             "limit) separated by ';', e.g. \"entrance=1; stairs=0..4\""),
-        "heuristic": EnumProperty(name="Heuristic", items=HEURISTIC_ITEMS, default='AUTO', options=flags),
+        "heuristic": EnumProperty(name="Heuristic", items=HEURISTIC_ITEMS, default=Heuristic.AUTO, options=flags),
         "max_backtracks": IntProperty(
             name="Backtracking Budget", default=DEFAULT_MAX_BACKTRACKS, **at_least(0), options=flags,
             description="Undo steps allowed per attempt before starting over (0: restarts only)"),
@@ -135,10 +142,10 @@ class StrewRoomSettings(bpy.types.PropertyGroup):
             name="Cell Size", size=3, default=DEFAULT_CELL_SIZE, min=0.001, soft_max=50.0, subtype='XYZ_LENGTH',
             unit='LENGTH', description="Width, depth and height of one cell"),
         "use_border": BoolProperty(
-            name="Closed Room", default=False,
+            name="Closed Room", default=DEFAULT_BORDER is not None,
             description="Only sides fitting the border socket(s) face outwards (the demo kit turns it on)"),
         "border": StringProperty(
-            name="Border", default="wall",
+            name="Border", default=DEFAULT_BORDER or BORDER_LABEL,
             description="Socket label(s) outside the four walls (comma separated: e.g. \"wall, window\")"),
         "fixed": CollectionProperty(type=StrewFixedTile),
         "active_fixed_index": IntProperty(default=0, min=0),

@@ -57,14 +57,14 @@ def _translated(error: RoomInputError) -> RoomError:
 
 @dataclass(frozen=True, kw_only=True)
 class RoomParams(RoomSpec):
-    """Settings of one Assemble Room call: the room (:class:`RoomSpec`) and where its kit and output are."""
+    """Settings of one Assemble Room call: the room (:class:`RoomSpec`, its defaults included: no border unless
+    one is given, the heuristic in any case) and where its kit and output are."""
 
     kit: str
     room_name: str = "Strew Room"
     cell_size: tuple[float, float, float] | None = None  # None: from the kit
     origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
     compatible: str = ""
-    border: str | None = None  # no border unless asked for: any kit assembles whatever its labels
     output: RoomOutput = RoomOutput.INSTANCES
 
     def __post_init__(self) -> None:

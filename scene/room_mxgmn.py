@@ -16,7 +16,7 @@ import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.wfc import load_mxgmn
-from ..core.wfc.room import AUTO, RoomProblem
+from ..core.wfc.room import RoomProblem
 from .custom_props import CELL_SIZE_KEY
 from .room_kit import Kit, tile_objects
 
@@ -110,7 +110,7 @@ def prepare_mxgmn(collection: bpy.types.Collection, params, error: type[Exceptio
     size = tuple(params.cell_size) if params.cell_size is not None else tuple(collection[CELL_SIZE_KEY])
     kit = Kit(collection, [], objects, [], size)
     options = dict(periodic=(params.periodic, params.periodic), connected=False,
-                   heuristic=None if params.heuristic == AUTO else params.heuristic,
+                   heuristic=params.heuristic,
                    max_backtracks=params.max_backtracks, max_restarts=params.max_restarts,
                    time_limit=float(params.time_limit))
     return kit, RoomProblem(rules, tuple(params.size), int(params.seed), options)

@@ -13,7 +13,8 @@ Pure Python + numpy (no ``bpy``). The pieces:
   :func:`solve_steps`, the same solve as a generator of :class:`Step` for callers that show progress;
   :class:`Contradiction` when no grid is found;
 - :mod:`.room` — a tile room (kit tiles, size, border, fixed tiles, counts …) as rules and solver options;
-- :mod:`.vocab` — the shared words: sides, directions, turns, heuristics, solver defaults;
+- :mod:`.vocab` — the shared words: sides, directions, turns, the heuristics (:class:`Heuristic`), solver
+  defaults;
 - :func:`find_violations`, :func:`walkable_components` — independent checks of a finished grid.
 
 Axes: ``grid[x, y]`` / ``grid[x, y, z]`` with ``e`` = +x, ``n`` = +y, ``up`` = +z.
@@ -25,13 +26,14 @@ from .mxgmn import load_mxgmn
 from .rules import Rules
 from .sockets import SocketTile, rules_from_tiles
 from .solver import Contradiction, SolveResult, Step, regenerate, solve, solve_detailed, solve_steps
-from .vocab import DIRECTIONS_2D, DIRECTIONS_3D, OPPOSITE
+from .vocab import DIRECTIONS_2D, DIRECTIONS_3D, OPPOSITE, Heuristic
 
 __all__ = [
     "DIRECTIONS_2D",
     "DIRECTIONS_3D",
     "OPPOSITE",
     "Contradiction",
+    "Heuristic",
     "Rules",
     "SocketTile",
     "SolveResult",

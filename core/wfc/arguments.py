@@ -14,6 +14,17 @@ from .rules import Rules
 
 
 def whole_number(name: str, value: object, low: int = 0) -> int:
+    """``value`` as an int ≥ ``low`` (any integer type; not a bool).
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, for the message.
+    value : object
+        What the caller gave.
+    low : int, default 0
+        The least value allowed.
+    """
     try:
         number = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
@@ -24,6 +35,15 @@ def whole_number(name: str, value: object, low: int = 0) -> int:
 
 
 def seconds(name: str, value: object) -> float:
+    """``value`` as a float number of seconds > 0 (not a bool, not NaN).
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, for the message.
+    value : object
+        What the caller gave.
+    """
     if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
         raise ValueError(f"{name}: expected a number of seconds > 0, got {value!r}")
     if not float(value) > 0:  # also refuses NaN
@@ -32,6 +52,15 @@ def seconds(name: str, value: object) -> float:
 
 
 def grid_shape(rules: Rules, shape: object) -> tuple[int, ...]:
+    """``shape`` as one whole number ≥ 1 per axis of ``rules``.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rules the grid is for (2-D or 3-D).
+    shape : object
+        What the caller gave: a sequence of sizes (or one size).
+    """
     sizes: tuple[Any, ...] = tuple(shape) if isinstance(shape, Iterable) else (shape,)
     out = []
     for size in sizes:
@@ -47,7 +76,17 @@ def grid_shape(rules: Rules, shape: object) -> tuple[int, ...]:
 
 
 def check_memory(rules: Rules, shape: tuple[int, ...], budget: int) -> None:
-    """Refuse a grid whose arrays would exceed ``budget`` bytes (Python ints: no overflow, no allocation)."""
+    """Refuse a grid whose arrays would exceed ``budget`` bytes (Python ints: no overflow, no allocation).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rules (their variant count sets the width of a domain).
+    shape : tuple of int
+        The grid's shape.
+    budget : int
+        Bytes the grid may take.
+    """
     cells = math.prod(shape)
     width = (rules.count + 63) // 64
     estimate = cells * (40 * width + 8 * (len(rules.directions) + 6)) + cells * rules.count

@@ -21,11 +21,24 @@ TABLE_BYTES_FOR_16_BIT_CHUNKS = 48 << 20
 
 
 def words_for(count: int) -> int:
+    """The uint64 words of a bit row of ``count`` variants.
+
+    Parameters
+    ----------
+    count : int
+        Variants (T).
+    """
     return (count + 63) // 64
 
 
 def pack(mask: np.ndarray) -> np.ndarray:
-    """(..., T) bool -> (..., W) uint64 bit rows."""
+    """(..., T) bool -> (..., W) uint64 bit rows.
+
+    Parameters
+    ----------
+    mask : numpy.ndarray
+        (..., T) bool: which variants each row holds.
+    """
     mask = np.asarray(mask, dtype=bool)
     count = mask.shape[-1]
     width = words_for(count)
@@ -36,7 +49,15 @@ def pack(mask: np.ndarray) -> np.ndarray:
 
 
 def unpack(rows: np.ndarray, count: int) -> np.ndarray:
-    """(..., W) uint64 -> (..., T) bool."""
+    """(..., W) uint64 -> (..., T) bool.
+
+    Parameters
+    ----------
+    rows : numpy.ndarray
+        (..., W) uint64 bit rows.
+    count : int
+        Variants (T): the bits kept of each row.
+    """
     rows = np.ascontiguousarray(rows, dtype="<u8")
     bits = np.unpackbits(rows.view(np.uint8), axis=-1, bitorder="little")
     return bits[..., :count].astype(bool)
@@ -117,7 +138,15 @@ class ChunkTables:
 
 
 def flag_table(tables: ChunkTables, variant_flags: np.ndarray) -> np.ndarray:
-    """Per chunk value, the OR of the flags of its variants (``variant_flags``: (T,) unsigned ints)."""
+    """Per chunk value, the OR of the flags of its variants.
+
+    Parameters
+    ----------
+    tables : ChunkTables
+        The rules' chunk layout.
+    variant_flags : numpy.ndarray
+        (T,) unsigned ints, the flag bits of each variant.
+    """
     padded = np.zeros(tables.chunks * tables.bits, dtype=variant_flags.dtype)
     padded[: variant_flags.size] = variant_flags
     parts = [_doubling(padded[c * tables.bits:(c + 1) * tables.bits], tables.bits, np.bitwise_or)
@@ -126,6 +155,16 @@ def flag_table(tables: ChunkTables, variant_flags: np.ndarray) -> np.ndarray:
 
 
 def flags_of(tables: ChunkTables, table: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Per domain row ((k, W) uint64), the OR of the flags of the variants it holds (a :func:`flag_table`)."""
+    """Per domain row, the OR of the flags of the variants it holds.
+
+    Parameters
+    ----------
+    tables : ChunkTables
+        The rules' chunk layout.
+    table : numpy.ndarray
+        A :func:`flag_table`.
+    rows : numpy.ndarray
+        (k, W) uint64 domains.
+    """
     chunks: np.ndarray = np.ascontiguousarray(rows).view(tables.chunk_dtype)[:, : tables.chunks]
     return _BITWISE_OR.reduce(table[chunks + tables.chunk_offsets], axis=1)

@@ -12,6 +12,15 @@ from .vocab import AXIS, FORWARD, OFFSETS, OPPOSITE
 
 
 def periodic_axes(periodic: bool | Sequence[bool], dims: int) -> tuple[bool, ...]:
+    """One bool per axis: which axes wrap around.
+
+    Parameters
+    ----------
+    periodic : bool or sequence of bool
+        One bool for x and y (z never wraps), or one bool per axis.
+    dims : int
+        The grid's axes (2 or 3).
+    """
     if isinstance(periodic, bool | np.bool_):
         return (bool(periodic),) * 2 + ((False,) if dims == 3 else ())
     periodic = tuple(bool(p) for p in periodic)
@@ -22,7 +31,17 @@ def periodic_axes(periodic: bool | Sequence[bool], dims: int) -> tuple[bool, ...
 
 def neighbour_pairs(shape: tuple[int, ...], direction: str,
                     periodic: bool | Sequence[bool]) -> tuple[np.ndarray, np.ndarray]:
-    """Flat indices ``(a, b)`` of every cell ``a`` (ascending) and its neighbour ``b`` in ``direction``."""
+    """Flat indices ``(a, b)`` of every cell ``a`` (ascending) and its neighbour ``b`` in ``direction``.
+
+    Parameters
+    ----------
+    shape : tuple of int
+        The grid's shape.
+    direction : str
+        One of the directions (``e n w s up down``).
+    periodic : bool or sequence of bool
+        Which axes wrap around (as in :func:`periodic_axes`); a cell on an edge that does not wrap has no pair.
+    """
     dims = len(shape)
     axes = periodic_axes(periodic, dims)
     axis = AXIS[direction]
@@ -42,6 +61,20 @@ def neighbour_pairs(shape: tuple[int, ...], direction: str,
 def find_violations(rules: Rules, grid: np.ndarray,
                     periodic: bool | Sequence[bool] = False) -> list[tuple[tuple[int, ...], str, str, str]]:
     """Every adjacency of ``grid`` that the rules forbid, as ``(cell, direction, tile, neighbour)``.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rules to check against.
+    grid : numpy.ndarray
+        Int array of variant indices, one axis per dimension of the rules.
+    periodic : bool or sequence of bool, default False
+        Which axes wrap around (their opposite edges are neighbours too).
+
+    Returns
+    -------
+    list of tuple
+        At most 1,000 per direction; ``tile`` and ``neighbour`` are variant names.
 
     Examples
     --------
@@ -66,7 +99,15 @@ def find_violations(rules: Rules, grid: np.ndarray,
 
 
 def connected_labels(count: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Component label (smallest member index) of each of ``count`` nodes joined by edges ``a[i]-b[i]``."""
+    """Component label (smallest member index) of each of ``count`` nodes joined by edges ``a[i]-b[i]``.
+
+    Parameters
+    ----------
+    count : int
+        Nodes.
+    a, b : numpy.ndarray
+        (E,) int, the two ends of each edge.
+    """
     label = np.arange(count, dtype=np.int64)
     if a.size == 0:
         return label
@@ -90,6 +131,15 @@ def walkable_components(rules: Rules, grid: np.ndarray, periodic: bool | Sequenc
 
     Two neighbouring walkable cells are joined when both tiles are passable on the facing sides
     (:meth:`Rules.passable_mask`).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rules (which tiles are walkable, which sides passable).
+    grid : numpy.ndarray
+        Int array of variant indices, one axis per dimension of the rules.
+    periodic : bool or sequence of bool, default False
+        Which axes wrap around.
 
     Examples
     --------

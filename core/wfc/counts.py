@@ -26,6 +26,18 @@ _ITEM = re.compile(r"^\s*(?P<name>.+?)\s*=\s*(?P<low>\d+)\s*(?:\.\.\s*(?P<high>\
 def parse_counts(text: str) -> dict[str, tuple[int, int | None]]:
     """``"entrance=1; stairs=0..4; pillar=2..*"`` -> ``{tile: (min, max)}`` (``None``: no maximum).
 
+    Parameters
+    ----------
+    text : str
+        ``TILE=N`` or ``TILE=MIN..MAX`` (``MAX`` ``*`` for no maximum) separated by ``;``.
+
+    Raises
+    ------
+    ValueError
+        Naming the item that cannot be read, a maximum below its minimum or a tile given twice.
+
+    Examples
+    --------
     >>> parse_counts("entrance=1; stairs=0..4; pillar = 2..*")
     {'entrance': (1, 1), 'stairs': (0, 4), 'pillar': (2, None)}
     """
@@ -46,7 +58,17 @@ def parse_counts(text: str) -> dict[str, tuple[int, int | None]]:
 
 
 def count_groups(rules: Rules, counts: Mapping[str, object], cells: int) -> list[tuple[str, np.ndarray, int, int]]:
-    """Validated ``(tile, (T,) bool variants, min, max)`` per counted tile (``ValueError`` names the culprit)."""
+    """Validated ``(tile, (T,) bool variants, min, max)`` per counted tile (``ValueError`` names the culprit).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rules (``rules.tiles`` names each variant's source tile).
+    counts : mapping
+        ``{tile: n}`` or ``{tile: (min, max)}``, ``max`` None for no maximum.
+    cells : int
+        The grid's cells (no maximum means at most this many).
+    """
     if not isinstance(counts, Mapping):
         raise ValueError(f"counts: expected a dict {{tile: (min, max)}}, got {counts!r}")
     if len(counts) > MAX_COUNTED_TILES:

@@ -34,7 +34,17 @@ def _variant(rules: Rules, value: Any, what: str) -> int:
 
 
 def fixed_array(rules: Rules, shape: tuple[int, ...], fixed: Any) -> np.ndarray:
-    """``fixed`` as an int array of the grid shape, -1 where the cell is free."""
+    """``fixed`` as an int array of the grid shape, -1 where the cell is free.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rules (variant names and count).
+    shape : tuple of int
+        The grid's shape.
+    fixed : dict, numpy.ndarray or None
+        ``{cell: variant index or name}``, an int array of ``shape`` with -1 for free cells, or None.
+    """
     out = np.full(shape, -1, dtype=np.int64)
     if fixed is None:
         return out
@@ -56,8 +66,15 @@ def fixed_array(rules: Rules, shape: tuple[int, ...], fixed: Any) -> np.ndarray:
 def border_masks(rules: Rules, border: Any, sides: Sequence[str]) -> dict[str, np.ndarray]:
     """Per side of the grid, the (T,) bool mask of variants allowed in the cells along that side.
 
-    ``border`` is one value for every side in ``sides`` or a mapping ``{side: value}``; a value is a socket
-    label (socket rules), a variant index or name standing outside, or a (T,) bool mask.
+    Parameters
+    ----------
+    rules : Rules
+        The rules (sockets for a label, adjacency for a variant standing outside).
+    border : str, int, array or dict
+        One value for every side in ``sides`` or a mapping ``{side: value}``; a value is a socket label
+        (socket rules), a variant index or name standing outside, or a (T,) bool mask.
+    sides : sequence of str
+        The bordered sides (:func:`bordered_sides`).
     """
     masks = {}
     for side in sides:
@@ -86,7 +103,15 @@ def border_masks(rules: Rules, border: Any, sides: Sequence[str]) -> dict[str, n
 
 
 def bordered_sides(border: Any, border_sides: Sequence[str] | None) -> tuple[str, ...]:
-    """The sides a ``border`` applies to: ``border_sides`` when given, else a mapping's keys, else the four walls."""
+    """The sides a ``border`` applies to: ``border_sides`` when given, else a mapping's keys, else the four walls.
+
+    Parameters
+    ----------
+    border : object
+        The solver's ``border`` (a mapping gives its sides).
+    border_sides : sequence of str or None
+        The sides asked for, if any.
+    """
     if border_sides is not None:
         return tuple(border_sides)
     return tuple(border) if isinstance(border, Mapping) else DIRECTIONS_2D

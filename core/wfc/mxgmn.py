@@ -74,6 +74,20 @@ def load_mxgmn(source: str | Path, subset: str | None = None, memory_budget: flo
     variants × variants matrices: a set whose matrices would exceed ``memory_budget`` bytes is refused before
     they are made.
 
+    Parameters
+    ----------
+    source : str or pathlib.Path
+        The path of the XML file, or its text (it starts with ``<``).
+    subset : str, optional
+        The name of one of the set's ``<subset>`` elements: only its tiles.
+    memory_budget : float, default MEMORY_BUDGET
+        Bytes the adjacency matrices may take.
+
+    Raises
+    ------
+    ValueError
+        For a missing file, bad XML, an unknown subset, symmetry or tile (the message names it).
+
     Examples
     --------
     >>> xml = '''<set><tiles><tile name="line" symmetry="I"/><tile name="empty" symmetry="X"/></tiles>

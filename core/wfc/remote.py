@@ -117,7 +117,15 @@ class Pool(Protocol):
 def solve_remote(problem: Problem, pool: Pool) -> Generator[Step | None, None, SolveResult]:
     """Solve ``problem`` in one of ``pool``'s workers; yields the latest step (None before the first) about every
     :data:`POLL` seconds and returns the :class:`~.solver.SolveResult`. The solver's own errors
-    (``Contradiction``, ``ValueError``) come through unchanged."""
+    (``Contradiction``, ``ValueError``) come through unchanged.
+
+    Parameters
+    ----------
+    problem : Problem
+        What to solve (a :class:`~.room.RoomProblem`); it is sent to the worker, so it must pickle.
+    pool : Pool
+        A :class:`~strew.core.pool.ProcessPool` (or anything with its ``share``, ``submit`` and ``release``).
+    """
     board = StepBoard()
     handle = pool.share(problem)
     future: Future[SolveResult] | None = None

@@ -29,17 +29,22 @@ from .vocab import (
     DEFAULT_MAX_RESTARTS,
     DEFAULT_TIME_LIMIT,
     FORWARD,
-    HEURISTICS,
     OFFSETS,
     OPPOSITE,
+    ROOM_HEURISTICS,
     ROTATIONS,
     SIDES_2D,
     VERTICAL,
+    Heuristic,
 )
 
-AUTO = "auto"
-ROOM_HEURISTICS = (AUTO, *HEURISTICS)
-"""``auto``: minimum entropy first, scanline after a few restarts (scanline and grow in turn when connected)."""
+DEFAULT_BORDER: str | None = None
+"""A room's border unless one is given: none, so any kit assembles whatever its labels. The job and the
+Assemble Room operator start from it, and the Tile Rooms panel's *Closed Room* starts off because of it (a
+new file's command line too, which takes the file's settings)."""
+BORDER_LABEL = "wall"
+"""The label outside the four walls that the panel's *Border* field starts with (used once *Closed Room* is
+on)."""
 
 
 class RoomInputError(ValueError):
@@ -63,6 +68,18 @@ class FixedTile:
 def parse_fixed(text: str) -> tuple[FixedTile, ...]:
     """``"Door@90 0 5 0; Stair 3 3 0"`` -> fixed tiles (tile name, optional @rotation, then the cell x y z).
 
+    Parameters
+    ----------
+    text : str
+        ``TILE[@ROTATION] X Y Z`` items separated by ``;`` (a name may hold spaces; empty items are skipped).
+
+    Raises
+    ------
+    RoomInputError
+        Naming the item that cannot be read.
+
+    Examples
+    --------
     >>> parse_fixed("Door@90 0 5 0; big stair 3 3 1")
     (FixedTile(tile='Door', rotation=90, cell=(0, 5, 0)), FixedTile(tile='big stair', rotation=0, cell=(3, 3, 1)))
     """
@@ -92,18 +109,49 @@ def _labels(text: str) -> list[str]:
 
 @dataclass(frozen=True, kw_only=True)
 class RoomSpec:
-    """Validated settings of one room (every value a user can set, the kit aside)."""
+    """Validated settings of one room (every value a user can set, the kit aside).
+
+    Parameters
+    ----------
+    size : tuple of int
+        Cells along x, y and z (floors), each ≥ 1; one floor is solved in 2-D.
+    seed : int, default 0
+        Same settings and seed, same room.
+    periodic : bool, default False
+        The room wraps around in x and y (then it has no border).
+    border : str or None, default DEFAULT_BORDER
+        Label(s) outside the four walls, comma separated (e.g. ``"wall, window"``); None: no border.
+    border_bottom, border_top : str, default ""
+        Label(s) below the lowest and above the top floor; empty: no constraint.
+    connected : bool, default False
+        Every walkable tile can be reached from every other.
+    fixed : tuple of FixedTile, default ()
+        Tiles pinned to cells (:func:`parse_fixed` reads them from text).
+    counts : dict or str, default {}
+        ``{tile: (min, max)}``, or its text ``"entrance=1; stairs=0..4"`` (:func:`~.counts.parse_counts`).
+    heuristic : Heuristic or str, default Heuristic.AUTO
+        One of :data:`~.vocab.ROOM_HEURISTICS`, in any case; stored as a :class:`~.vocab.Heuristic`.
+    max_backtracks, max_restarts : int, default DEFAULT_MAX_BACKTRACKS, DEFAULT_MAX_RESTARTS
+        The search's budget per attempt and its fresh attempts.
+    time_limit : float, default DEFAULT_TIME_LIMIT
+        Seconds before giving up.
+
+    Raises
+    ------
+    RoomInputError
+        For a bad value (the message names the setting).
+    """
 
     size: tuple[int, int, int]
     seed: int = 0
     periodic: bool = False
-    border: str | None = "wall"  # label(s) for the four outer sides, comma separated; None: no border
+    border: str | None = DEFAULT_BORDER  # label(s) for the four outer sides, comma separated; None: no border
     border_bottom: str = ""
     border_top: str = ""
     connected: bool = False
     fixed: tuple[FixedTile, ...] = ()
     counts: Mapping[str, tuple[int, int | None]] | str = field(default_factory=dict)  # text: parse_counts
-    heuristic: str = AUTO
+    heuristic: Heuristic | str = Heuristic.AUTO  # any case; stored as a Heuristic
     max_backtracks: int = DEFAULT_MAX_BACKTRACKS
     max_restarts: int = DEFAULT_MAX_RESTARTS
     time_limit: float = DEFAULT_TIME_LIMIT
@@ -115,9 +163,14 @@ class RoomSpec:
         if any(s < 1 for s in size):
             raise RoomInputError("size must be ≥ 1 along x, y and z, got {size}", size=size)
         object.__setattr__(self, "size", tuple(int(s) for s in size))
-        if self.heuristic not in ROOM_HEURISTICS:
-            raise RoomInputError("heuristic: use one of {options}, got {value!r}", options=list(ROOM_HEURISTICS),
-                                 value=self.heuristic)
+        try:
+            heuristic = Heuristic(self.heuristic)
+        except (ValueError, TypeError):
+            heuristic = None
+        if heuristic not in ROOM_HEURISTICS:
+            raise RoomInputError("heuristic: use one of {options}, got {value!r}",
+                                 options=" | ".join(ROOM_HEURISTICS), value=self.heuristic)
+        object.__setattr__(self, "heuristic", heuristic)
         for name in ("seed", "max_backtracks", "max_restarts"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
@@ -144,8 +197,18 @@ class RoomSpec:
 
 def one_storey_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, str]], below: str,
                      above: str) -> list[SocketTile]:
-    """For a one-storey room: each tile with only the turns whose bottom fits ``below`` and top fits ``above``
-    (labels, comma separated; empty = any); tiles left with no turn are dropped."""
+    """For a one-storey room: each tile with only the turns whose bottom fits ``below`` and top fits ``above``;
+    tiles left with no turn are dropped.
+
+    Parameters
+    ----------
+    tiles : iterable of SocketTile
+        The kit's tiles.
+    compatible : iterable of (str, str)
+        Label pairs that fit each other besides equal labels.
+    below, above : str
+        Labels under and over the room, comma separated; empty: any.
+    """
     compat = frozenset(frozenset(pair) for pair in compatible)
     out = []
     for tile in tiles:
@@ -246,6 +309,22 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
                  cell_size: tuple[float, float, float] | None = None) -> RoomProblem:
     """The room of ``spec`` built from ``tiles`` (``RoomInputError`` names what to change).
 
+    Parameters
+    ----------
+    tiles : iterable of SocketTile
+        The kit's tiles.
+    compatible : iterable of (str, str)
+        Label pairs that fit each other besides equal labels.
+    spec : RoomSpec
+        The room's settings.
+    cell_size : tuple of float, optional
+        The kit's cell (x, y, z); when given, turned tiles need x = y.
+
+    Returns
+    -------
+    RoomProblem
+        The rules, the grid's size and the solver's options; :meth:`RoomProblem.run` solves it.
+
     Examples
     --------
     >>> wall = SocketTile("wall", {"n": "wall", "e": "wall", "s": "wall", "w": "wall"})
@@ -295,7 +374,7 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
     _check_fixed_neighbours(rules, fixed, spec.size, spec.periodic)
     counts = dict(spec.counts) if isinstance(spec.counts, Mapping) else parse_counts(spec.counts)
     options = dict(periodic=(spec.periodic, spec.periodic, False)[: rules.dims],
-                   heuristic=None if spec.heuristic == AUTO else spec.heuristic, fixed=fixed or None,
+                   heuristic=spec.heuristic, fixed=fixed or None,
                    border=border or None, connected=spec.connected, entrances=entrances,
                    counts=counts or None, max_backtracks=spec.max_backtracks,
                    max_restarts=spec.max_restarts, time_limit=float(spec.time_limit))

@@ -18,6 +18,7 @@ from .checks import neighbour_pairs
 from .constraints import Constraint, Narrow, Violation
 from .heuristics import cell_keys
 from .rules import Rules
+from .vocab import Heuristic
 
 ALL_ONES = np.iinfo(np.uint64).max
 
@@ -42,6 +43,13 @@ class Deadline(Exception):
 
 
 def check_deadline(deadline: float) -> None:
+    """Raise :class:`Deadline` once the clock has passed ``deadline``.
+
+    Parameters
+    ----------
+    deadline : float
+        A ``time.perf_counter()`` reading.
+    """
     if time.perf_counter() > deadline:
         raise Deadline
 
@@ -50,7 +58,7 @@ class Search:
     """Domains ``dom`` ((N + 1, W) uint64; the last row is an all-ones sentinel for off-grid neighbours)."""
 
     def __init__(self, rules: Rules, shape: tuple[int, ...], neighbours: np.ndarray, tables: ChunkTables,
-                 heuristic: str, start: np.ndarray, deadline: float) -> None:
+                 heuristic: Heuristic, start: np.ndarray, deadline: float) -> None:
         self.rules = rules
         self.shape = shape
         self.count = rules.count
@@ -84,10 +92,11 @@ class Search:
     # ------------------------------------------------------------------ state
     def reset(self, rng: np.random.Generator | None) -> None:
         self.dom = self.start.copy()
-        noise = 0.0 if rng is None else rng.random(self.cells) * (1e-6 if self.heuristic == "entropy" else 0.5)
+        spread = 1e-6 if self.heuristic == Heuristic.ENTROPY else 0.5
+        noise = 0.0 if rng is None else rng.random(self.cells) * spread
         self.noise = np.append(np.broadcast_to(noise, (self.cells,)), 0.0)
         self.keys = np.full(self.cells + 1, np.inf)
-        self.growing = self.heuristic == "grow" and bool(self.walk_row.any())
+        self.growing = self.heuristic == Heuristic.GROW and bool(self.walk_row.any())
         self.near = np.zeros(self.cells + 1, dtype=np.int32)
         if self.growing:
             sure = np.append(self._sure_walk(self.dom[:-1]), False)
@@ -305,7 +314,17 @@ class Search:
 
 def neighbour_table(shape: tuple[int, ...], directions: Sequence[str], deadline: float) -> np.ndarray:
     """(D, N + 1) neighbour of each cell per direction, N where it is off the grid (edges are not wrapped
-    here: periodic edges are a constraint, :class:`~.layout.Periodic`)."""
+    here: periodic edges are a constraint, :class:`~.layout.Periodic`).
+
+    Parameters
+    ----------
+    shape : tuple of int
+        The grid's shape (N cells).
+    directions : sequence of str
+        The rules' directions, in their order (the table's rows).
+    deadline : float
+        A ``time.perf_counter()`` reading; :class:`Deadline` between rows once it has passed.
+    """
     cells = int(np.prod(shape))
     neighbours = np.empty((len(directions), cells + 1), dtype=np.int64)  # filled row by row: the deadline
     for d, direction in enumerate(directions):                            # is checked between rows

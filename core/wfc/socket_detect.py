@@ -47,7 +47,15 @@ def _quantise(points: np.ndarray, quantum: float) -> np.ndarray:
 
 
 def horizontal_label(profile: np.ndarray, quantum: float) -> str:
-    """Label of a side profile ``(M, 2)`` of ``(u, v)`` points (``u`` counter-clockwise along the side)."""
+    """Label of a side profile: ``h…`` when it is symmetric, else ``m…`` or its mirror twin ``m…~``.
+
+    Parameters
+    ----------
+    profile : numpy.ndarray
+        (M, 2) ``(u, v)`` points, ``u`` counter-clockwise along the side, ``v`` the height.
+    quantum : float
+        Positions are rounded to this step before hashing.
+    """
     if len(profile) == 0:
         return ""
     q = _quantise(np.asarray(profile, dtype=np.float64), quantum)
@@ -60,7 +68,15 @@ def horizontal_label(profile: np.ndarray, quantum: float) -> str:
 
 
 def vertical_label(profile: np.ndarray, quantum: float) -> str:
-    """Label of a top/bottom profile ``(M, 2)`` of ``(x, y)`` points, with ``":k"`` when a turn changes it."""
+    """Label of a top/bottom profile, with ``":k"`` when a turn changes it.
+
+    Parameters
+    ----------
+    profile : numpy.ndarray
+        (M, 2) ``(x, y)`` points.
+    quantum : float
+        Positions are rounded to this step before hashing.
+    """
     if len(profile) == 0:
         return ""
     q = _quantise(np.asarray(profile, dtype=np.float64), quantum)
@@ -76,7 +92,17 @@ def vertical_label(profile: np.ndarray, quantum: float) -> str:
 
 
 def side_profiles(vertices: np.ndarray, cell_size: CellSize, tolerance: float) -> dict[str, np.ndarray]:
-    """The ``(u, v)`` (horizontal) or ``(x, y)`` (vertical) points of ``vertices`` on each side's plane."""
+    """The ``(u, v)`` (horizontal) or ``(x, y)`` (vertical) points of ``vertices`` on each side's plane.
+
+    Parameters
+    ----------
+    vertices : numpy.ndarray
+        (N, 3) positions relative to the tile origin.
+    cell_size : sequence of float
+        The cell's size along x, y and z.
+    tolerance : float
+        How far from a plane a vertex still counts as on it.
+    """
     v = np.asarray(vertices, dtype=np.float64).reshape(-1, 3)
     sx, sy, sz = (float(c) for c in cell_size)
     x, y, z = v[:, 0], v[:, 1], v[:, 2]
@@ -116,7 +142,15 @@ RASTER_BYTES = 72  # peak bytes per sample of a side while its faces are rasteri
 
 def raster_bytes(cell_size: CellSize, quantum: float) -> float:
     """Estimated peak memory of :func:`side_bitmaps` (float arithmetic: no overflow, no allocation): every side's
-    bitmap kept, plus the temporaries of rasterising the largest one."""
+    bitmap kept, plus the temporaries of rasterising the largest one.
+
+    Parameters
+    ----------
+    cell_size : sequence of float
+        The cell's size along x, y and z.
+    quantum : float
+        The raster's step.
+    """
     sx, sy, sz = (float(c) for c in cell_size)
     across, up = max(1.0, float(np.round(max(sx, sy) / quantum))), max(1.0, float(np.round(sz / quantum)))
     largest = max(across * up, across * across)
@@ -125,7 +159,17 @@ def raster_bytes(cell_size: CellSize, quantum: float) -> float:
 
 def check_raster_budget(cell_size: CellSize, quantum: float, budget: float = MEMORY_BUDGET) -> None:
     """Refuse (``ValueError`` with the least quantum that fits) a cell whose side rasters at ``quantum`` would
-    exceed ``budget`` bytes: a kit in centimetres, a huge tile or a tiny quantum."""
+    exceed ``budget`` bytes: a kit in centimetres, a huge tile or a tiny quantum.
+
+    Parameters
+    ----------
+    cell_size : sequence of float
+        The cell's size along x, y and z.
+    quantum : float
+        The raster's step.
+    budget : float, default MEMORY_BUDGET
+        Bytes the rasters may take.
+    """
     needed = raster_bytes(cell_size, quantum)
     if needed <= budget:
         return
@@ -175,7 +219,21 @@ def _rasterise(corners: np.ndarray, us: np.ndarray, vs: np.ndarray) -> np.ndarra
 def side_bitmaps(vertices: np.ndarray, triangles: np.ndarray, cell_size: CellSize, quantum: float,
                  tolerance: float) -> dict[str, np.ndarray]:
     """Per side, the faces lying in its plane rasterised at ``quantum`` over the cell's side (``(u, v)`` grid
-    of sample centres): what a neighbour sees, whatever the faces' topology (one box or three make one wall)."""
+    of sample centres): what a neighbour sees, whatever the faces' topology (one box or three make one wall).
+
+    Parameters
+    ----------
+    vertices : numpy.ndarray
+        (N, 3) positions relative to the tile origin.
+    triangles : numpy.ndarray
+        (M, 3) vertex indices.
+    cell_size : sequence of float
+        The cell's size along x, y and z.
+    quantum : float
+        The raster's step.
+    tolerance : float
+        How far from a plane a triangle's corners still count as on it.
+    """
     v = np.asarray(vertices, dtype=np.float64).reshape(-1, 3)
     tris = v[np.asarray(triangles, dtype=np.int64).reshape(-1, 3)] if len(v) else np.zeros((0, 3, 3))
     size = np.asarray(cell_size, dtype=np.float64)
@@ -195,7 +253,15 @@ def _bits_hash(bitmap: np.ndarray) -> str:
 
 def bitmap_label(bitmap: np.ndarray, side: str) -> str:
     """The label of a side's rasterised faces (same forms as the vertex labels: ``h``, ``m``/``m~``, ``v``/``:k``;
-    ``""`` for no face on the plane)."""
+    ``""`` for no face on the plane).
+
+    Parameters
+    ----------
+    bitmap : numpy.ndarray
+        A side's bool raster from :func:`side_bitmaps`.
+    side : str
+        The side (``up`` and ``down`` are labelled as top/bottom profiles).
+    """
     if not bitmap.any():
         return ""
     if side in ("up", "down"):
@@ -223,12 +289,17 @@ def detect_sockets(vertices: np.ndarray, cell_size: CellSize, quantum: float = 0
 
     Parameters
     ----------
-    vertices : (N, 3) vertex positions relative to the tile origin (centre of the cell's bottom face).
-    cell_size : (3,) cell width along x, depth along y and height along z (> 0).
-    quantum : positions are rounded to this step before hashing (absorbs float noise; geometry that is
-        off by more than this gets another label).
-    tolerance : how far from a side's plane a vertex still counts as on it (default: ``quantum / 2``).
-    triangles : optional (M, 3) vertex indices of the tile's triangles.
+    vertices : numpy.ndarray
+        (N, 3) vertex positions relative to the tile origin (centre of the cell's bottom face).
+    cell_size : sequence of float
+        (3,) cell width along x, depth along y and height along z (> 0).
+    quantum : float, default 0.01
+        Positions are rounded to this step before hashing (absorbs float noise; geometry that is off by more
+        than this gets another label).
+    tolerance : float, optional
+        How far from a side's plane a vertex still counts as on it (default: ``quantum / 2``).
+    triangles : numpy.ndarray, optional
+        (M, 3) vertex indices of the tile's triangles.
 
     Examples
     --------
@@ -265,6 +336,17 @@ def cell_overflow(vertices: np.ndarray, cell_size: CellSize, vertical: bool = Tr
     a tile whose origin is a few centimetres off. ``vertical=False`` measures x and y only (a stair or a tall
     prop may rise into the storey above by design).
 
+    Parameters
+    ----------
+    vertices : numpy.ndarray
+        (N, 3) positions relative to the tile origin (centre of the cell's bottom face).
+    cell_size : sequence of float
+        The cell's size along x, y and z.
+    vertical : bool, default True
+        Also measure z.
+
+    Examples
+    --------
     >>> cell_overflow(np.array([[1.03, 0.0, 0.5], [-1.0, 0.0, 0.0]]), (2, 2, 2))
     0.03
     >>> cell_overflow(np.array([[0.0, 0.0, 2.15]]), (2, 2, 2), vertical=False)
@@ -284,6 +366,13 @@ def mirror_pairs(labels: Iterable[str]) -> list[tuple[str, str]]:
     """Compatible pairs ``(x, x~)``: for every label ``x~`` among ``labels`` (a mirrored profile and its twin),
     and for every detected asymmetric label ``m<hash>`` (which must never fit itself).
 
+    Parameters
+    ----------
+    labels : iterable of str
+        Socket labels of a kit.
+
+    Examples
+    --------
     >>> mirror_pairs(["door", "door~", "wall"])
     [('door', 'door~')]
     """
@@ -299,6 +388,13 @@ def mirror_pairs(labels: Iterable[str]) -> list[tuple[str, str]]:
 def parse_compatible(text: str) -> list[tuple[str, str]]:
     """Pairs from ``"a=b, c=d"`` (spaces ignored); ``ValueError`` naming the bad item otherwise.
 
+    Parameters
+    ----------
+    text : str
+        ``a=b`` pairs separated by commas (or ``;``).
+
+    Examples
+    --------
     >>> parse_compatible("ceil=floor, ground = floor")
     [('ceil', 'floor'), ('ground', 'floor')]
     """
@@ -319,6 +415,13 @@ def follow_labels(text: str, before: Mapping[str, Mapping[str, str]], after: Map
     Each label that some tile side carried ``before`` becomes the labels those same sides carry ``after``
     (``{tile: {side: label}}``); a label no relabelled side carried stays as it is. So "wall" keeps meaning
     the sides that were walls when Detect Sockets replaces the hand-set labels with geometry hashes.
+
+    Parameters
+    ----------
+    text : str
+        Labels separated by commas.
+    before, after : mapping
+        ``{tile: {side: label}}`` before and after the relabelling.
     """
     out: list[str] = []
     for label in (part.strip() for part in text.split(",")):

@@ -47,7 +47,20 @@ def _label(value: object) -> str:
 
 
 def turn_label(label: str, quarter_turns: int) -> str:
-    """A vertical label turned by ``quarter_turns`` (only labels ending in ``":k"`` change)."""
+    """A vertical label turned by ``quarter_turns`` (only labels ending in ``":k"`` change).
+
+    Parameters
+    ----------
+    label : str
+        A vertical socket label.
+    quarter_turns : int
+        Quarter turns counter-clockwise seen from above.
+
+    Examples
+    --------
+    >>> turn_label("stair:1", 2), turn_label("floor", 1)
+    ('stair:3', 'floor')
+    """
     match = _ORIENTED.match(label)
     if not match:
         return label
@@ -55,7 +68,15 @@ def turn_label(label: str, quarter_turns: int) -> str:
 
 
 def sockets_fit(a: object, b: object, compatible: frozenset[frozenset[str]] | None = None) -> bool:
-    """Do facing socket labels ``a`` and ``b`` fit? (equal, or a declared compatible pair; see module doc)."""
+    """Do facing socket labels ``a`` and ``b`` fit? (equal, or a declared compatible pair; see module doc).
+
+    Parameters
+    ----------
+    a, b : object
+        The facing labels (None is unset, ``""``).
+    compatible : frozenset of frozenset of str, optional
+        Declared compatible label pairs (see the module doc).
+    """
     a, b = _label(a), _label(b)
     if compatible:
         paired = set().union(*compatible)
@@ -67,6 +88,17 @@ def sockets_fit(a: object, b: object, compatible: frozenset[frozenset[str]] | No
 def mirror_label(label: str, vertical: bool, compatible: frozenset[frozenset[str]] = frozenset()) -> str:
     """The label a side carries after the mirror ``x -> -x`` (see the module doc).
 
+    Parameters
+    ----------
+    label : str
+        The side's label.
+    vertical : bool
+        The side is ``up`` or ``down``.
+    compatible : frozenset of frozenset of str, default frozenset()
+        Declared compatible label pairs (see the module doc).
+
+    Examples
+    --------
     >>> mirror_label("m1a2b3c4d", vertical=False), mirror_label("wall", vertical=False)
     ('m1a2b3c4d~', 'wall')
     >>> mirror_label("door_l", False, frozenset({frozenset(("door_l", "door_r"))}))
@@ -182,7 +214,21 @@ class SocketTile:
 def turned(tile: SocketTile, degrees: int, sides: Sequence[str], mirrored: bool = False,
            compatible: frozenset[frozenset[str]] = frozenset()) -> tuple[dict[str, str], tuple[str, ...]]:
     """Sockets and passable sides of ``tile`` (mirrored ``x -> -x`` first if asked) turned by ``degrees``
-    counter-clockwise."""
+    counter-clockwise.
+
+    Parameters
+    ----------
+    tile : SocketTile
+        The source tile.
+    degrees : int
+        0, 90, 180 or 270.
+    sides : sequence of str
+        The sides to turn (``SIDES_2D`` or ``SIDES_3D``).
+    mirrored : bool, default False
+        Mirror the tile first.
+    compatible : frozenset of frozenset of str, default frozenset()
+        Declared compatible label pairs (see the module doc).
+    """
     quarter = degrees // 90
     sockets: dict[str, str] = {}
     passable = []
@@ -201,7 +247,17 @@ def turned(tile: SocketTile, degrees: int, sides: Sequence[str], mirrored: bool 
 
 
 def variant_name(tile: str, degrees: int, mirrored: bool) -> str:
-    """``"name"``, ``"name@90"``, ``"name~"``, ``"name~@90"``."""
+    """``"name"``, ``"name@90"``, ``"name~"``, ``"name~@90"``.
+
+    Parameters
+    ----------
+    tile : str
+        The source tile's name.
+    degrees : int
+        Its turn.
+    mirrored : bool
+        Whether it is mirrored.
+    """
     base = tile + (MIRROR_SUFFIX if mirrored else "")
     return base if degrees == 0 else f"{base}@{degrees}"
 
@@ -210,10 +266,21 @@ def rules_from_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str
                      dims: int | None = None, border_labels: Mapping[str, Iterable[str]] | None = None) -> Rules:
     """Rules of all rotated variants of socket tiles.
 
-    ``dims`` is 3 when any tile has an ``up`` or ``down`` socket, else 2 (or give it).
-    ``border_labels`` (``{side: labels}``): what faces the grid's border on each side. A socket that fits no
-    tile but fits one of these labels is kept: its variant may stand only where that side faces the border
-    (``rules.edge_only``), e.g. a roof whose ``up`` socket ``sky`` meets only the room's *Above* = ``sky``.
+    Parameters
+    ----------
+    tiles : iterable of SocketTile
+        The kit, with unique names.
+    compatible : iterable of (str, str), default ()
+        Label pairs that fit each other (see the module doc).
+    dims : int, optional
+        2 or 3; default 3 when any tile has an ``up`` or ``down`` socket, else 2.
+    border_labels : mapping, optional
+        ``{side: labels}``: what faces the grid's border on each side. A socket that fits no tile but fits one
+        of these labels is kept: its variant may stand only where that side faces the border
+        (``rules.edge_only``), e.g. a roof whose ``up`` socket ``sky`` meets only the room's *Above* = ``sky``.
+
+    Notes
+    -----
     Variant names are ``"name"`` for rotation 0 and ``"name@90"`` etc. (``"name~"``, ``"name~@90"`` for
     mirrored ones); ``rules.tiles``, ``rules.rotations`` and ``rules.reflected`` give the source tile, the turn
     and the mirror of each variant, ``rules.sockets`` the turned labels.

@@ -38,8 +38,18 @@ from .vocab import (
     DEFAULT_MEMORY_BUDGET,
     DEFAULT_TIME_LIMIT,
     OPPOSITE,
-    SOLVER_HEURISTICS,
+    Heuristic,
 )
+
+FixedTiles = Mapping[tuple[int, ...], int | str] | np.ndarray
+"""Fixed tiles: ``{cell: variant index or name}``, or an int array of the grid's shape with -1 for free cells."""
+BorderValue = str | int | np.ndarray | Sequence[bool]
+"""What stands outside one side of the grid: a socket label (socket rules), a variant index or name, or a (T,)
+bool mask of the variants allowed along that side."""
+BorderSpec = BorderValue | Mapping[str, BorderValue | None]
+"""A border: one :data:`BorderValue` for every bordered side, or ``{side: value}``."""
+TileCounts = Mapping[str, int | tuple[int, int | None]]
+"""``{tile: n}`` or ``{tile: (min, max)}`` by source tile name, ``max`` None for no maximum."""
 
 
 class Contradiction(RuntimeError):
@@ -78,20 +88,41 @@ class Step:
 
 FIRST_BACKTRACK_BUDGET = 50
 SCANLINE_AFTER_RESTARTS = 3
-CONNECTED_PORTFOLIO = ("scanline", "grow")
+CONNECTED_PORTFOLIO = (Heuristic.SCANLINE, Heuristic.GROW)
 """Default heuristics of successive attempts when walkable cells must be connected: scanline grows one
 straight front (kits where nearly every tile is walkable); grow floods the walkable region from where it is
 and meets forced cells first (caves where walkable floor is sparse, walls that must continue). Neither wins
 on every kit, so attempts alternate, scanline first (the cheaper one when both succeed)."""
 
 
-def default_heuristic(attempt: int, connected: bool) -> str:
-    """The heuristic of attempt ``attempt`` (0 first) when none is given: entropy, then scanline from
+def default_heuristic(attempt: int, connected: bool) -> Heuristic:
+    """The heuristic of an attempt under ``Heuristic.AUTO``: entropy, then scanline from
     ``SCANLINE_AFTER_RESTARTS`` on (entropy thrashes on some sets, e.g. mxgmn's Summer); when walkable cells
-    must be connected, ``CONNECTED_PORTFOLIO`` in turn."""
+    must be connected, ``CONNECTED_PORTFOLIO`` in turn.
+
+    Parameters
+    ----------
+    attempt : int
+        The attempt, 0 first.
+    connected : bool
+        Walkable cells must form one region.
+
+    Examples
+    --------
+    >>> [str(default_heuristic(attempt, False)) for attempt in (0, 3)]
+    ['ENTROPY', 'SCANLINE']
+    """
     if connected:
         return CONNECTED_PORTFOLIO[attempt % len(CONNECTED_PORTFOLIO)]
-    return "entropy" if attempt < SCANLINE_AFTER_RESTARTS else "scanline"
+    return Heuristic.ENTROPY if attempt < SCANLINE_AFTER_RESTARTS else Heuristic.SCANLINE
+
+
+def _heuristic(value: Heuristic | str | None) -> Heuristic:
+    """``value`` as a :class:`~.vocab.Heuristic` (any case; None is ``AUTO``), else a ``ValueError``."""
+    try:
+        return Heuristic(Heuristic.AUTO if value is None else value)
+    except (ValueError, TypeError):
+        raise ValueError(f"heuristic: use one of {', '.join(Heuristic)} (any case), got {value!r}") from None
 
 
 STEP_SECONDS = 0.01
@@ -134,15 +165,28 @@ def _failure_text(rules: Rules, shape: tuple[int, ...], search: Search | None) -
 
 
 def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
-                periodic: bool | Sequence[bool] = False, heuristic: str | None = None, fixed: Any = None,
-                border: Any = None, border_sides: Sequence[str] | None = None, connected: bool = False,
-                entrances: Iterable[Any] = (), counts: Mapping[str, Any] | None = None,
+                periodic: bool | Sequence[bool] = False, heuristic: Heuristic | str | None = Heuristic.AUTO,
+                fixed: FixedTiles | None = None, border: BorderSpec | None = None,
+                border_sides: Sequence[str] | None = None, connected: bool = False,
+                entrances: Iterable[Sequence[int]] = (), counts: TileCounts | None = None,
                 constraints: Sequence[Constraint] = (),
                 max_backtracks: int = DEFAULT_MAX_BACKTRACKS, max_restarts: int = DEFAULT_MAX_RESTARTS,
                 time_limit: float = DEFAULT_TIME_LIMIT, memory_budget: int = DEFAULT_MEMORY_BUDGET,
                 step_seconds: float = STEP_SECONDS) -> Generator[Step, None, SolveResult]:
     """The solve as a generator: yields a :class:`Step` at least every ``step_seconds`` (between decisions and
-    setup phases), returns the :class:`SolveResult`. Options as in :func:`solve`; closing it stops the solve.
+    setup phases), returns the :class:`SolveResult`; closing it stops the solve.
+
+    Parameters
+    ----------
+    rules, shape, seed
+        As in :func:`solve`.
+    periodic, heuristic, fixed, border, border_sides, connected, entrances, counts, constraints
+        As in :func:`solve`.
+    max_backtracks, max_restarts, time_limit, memory_budget
+        As in :func:`solve`.
+    step_seconds : float, default STEP_SECONDS
+        The least seconds (>= 0) between two steps yielded during the search (the setup's phases and the
+        last step are always yielded).
 
     Examples
     --------
@@ -171,17 +215,16 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
     if isinstance(step_seconds, bool) or not isinstance(step_seconds, int | float) or not step_seconds >= 0:
         raise ValueError(f"step_seconds: expected a number >= 0, got {step_seconds!r}")
     check_memory(rules, shape, memory_budget)
-    entrances = [tuple(e) for e in entrances]
+    entrance_cells: list[tuple[int, ...]] = [tuple(e) for e in entrances]
     constraints = tuple(constraints)
     for extra in constraints:
         if not isinstance(extra, Constraint):
             raise ValueError(f"constraints: expected Constraint objects, got {type(extra).__name__}")
-    connected = bool(connected) or bool(entrances)
-    auto = heuristic is None
-    if heuristic is None:
-        heuristic = default_heuristic(0, connected)
-    if heuristic not in SOLVER_HEURISTICS:
-        raise ValueError(f"heuristic: use one of {SOLVER_HEURISTICS}, got {heuristic!r}")
+    connected = bool(connected) or bool(entrance_cells)
+    picked = _heuristic(heuristic)
+    auto = picked is Heuristic.AUTO
+    if auto:
+        picked = default_heuristic(0, connected)
     axes = periodic_axes(periodic, len(shape))
     sides = bordered_sides(border, border_sides)
     if border is not None and any(axes[AXIS[s]] for s in sides if AXIS.get(s, 9) < len(axes)):
@@ -205,11 +248,11 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
         start = np.empty((cells, tables.width), dtype=np.uint64)
         start[:] = pack(np.ones(rules.count, dtype=bool))
         grid = Grid(rules, shape, neighbours, start, tables)
-        chosen = _constraints(axes, border, sides, entrances, fixed, groups, connected, constraints)
+        chosen = _constraints(axes, border, sides, entrance_cells, fixed, groups, connected, constraints)
         for constraint in chosen:
             constraint.setup(grid)
             check_deadline(deadline)
-        search = Search(rules, shape, grid.neighbours, tables, heuristic, grid.start, deadline)
+        search = Search(rules, shape, grid.neighbours, tables, picked, grid.start, deadline)
         search.constraints = [c for c in chosen if c.searching]
         yield step
         if not search.initial():
@@ -253,18 +296,42 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
                  if counters["decisions"] else "while preparing the grid")
         raise Contradiction(
             f"time_limit={time_limit} s ran out {where}." + _failure_text(rules, shape, search)
-            + " Try: a larger time_limit, another seed, heuristic='scanline', or relax a constraint."
+            + f" Try: a larger time_limit, another seed, heuristic={Heuristic.SCANLINE.value!r}, or relax a "
+            "constraint."
         ) from None
     raise Contradiction(
         f"no grid found in {max_restarts + 1} attempt(s) with up to {max_backtracks} backtrack(s) each."
         + _failure_text(rules, shape, search)
-        + " Try: a larger max_backtracks or max_restarts, another seed, heuristic='scanline' or 'mrv', "
+        + " Try: a larger max_backtracks or max_restarts, another seed, "
+        f"heuristic={Heuristic.SCANLINE.value!r} or {Heuristic.MRV.value!r}, "
         "or relax a constraint (fixed tiles, border, counts, connectivity)."
     )
 
 
-def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, **options: Any) -> SolveResult:
+def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
+                   periodic: bool | Sequence[bool] = False, heuristic: Heuristic | str | None = Heuristic.AUTO,
+                   fixed: FixedTiles | None = None, border: BorderSpec | None = None,
+                   border_sides: Sequence[str] | None = None, connected: bool = False,
+                   entrances: Iterable[Sequence[int]] = (), counts: TileCounts | None = None,
+                   constraints: Sequence[Constraint] = (),
+                   max_backtracks: int = DEFAULT_MAX_BACKTRACKS, max_restarts: int = DEFAULT_MAX_RESTARTS,
+                   time_limit: float = DEFAULT_TIME_LIMIT,
+                   memory_budget: int = DEFAULT_MEMORY_BUDGET) -> SolveResult:
     """Like :func:`solve`, also reporting restarts, backtracks, decisions and seconds.
+
+    Parameters
+    ----------
+    rules, shape, seed
+        As in :func:`solve`.
+    periodic, heuristic, fixed, border, border_sides, connected, entrances, counts, constraints
+        As in :func:`solve`.
+    max_backtracks, max_restarts, time_limit, memory_budget
+        As in :func:`solve`.
+
+    Returns
+    -------
+    SolveResult
+        The grid, the restarts and backtracks it took, the decisions made and the seconds spent.
 
     Examples
     --------
@@ -274,40 +341,77 @@ def solve_detailed(rules: Rules, shape: tuple[int, ...], seed: int = 0, **option
     >>> result.grid.shape, result.restarts
     ((6, 6), 0)
     """
-    return run_to_end(solve_steps(rules, shape, seed, step_seconds=math.inf, **options))
+    return run_to_end(solve_steps(
+        rules, shape, seed, periodic=periodic, heuristic=heuristic, fixed=fixed, border=border,
+        border_sides=border_sides, connected=connected, entrances=entrances, counts=counts, constraints=constraints,
+        max_backtracks=max_backtracks, max_restarts=max_restarts, time_limit=time_limit,
+        memory_budget=memory_budget, step_seconds=math.inf))
 
 
-def solve(rules: Rules, shape: tuple[int, ...], seed: int = 0, **options: Any) -> np.ndarray:
+def solve(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
+          periodic: bool | Sequence[bool] = False, heuristic: Heuristic | str | None = Heuristic.AUTO,
+          fixed: FixedTiles | None = None, border: BorderSpec | None = None,
+          border_sides: Sequence[str] | None = None, connected: bool = False,
+          entrances: Iterable[Sequence[int]] = (), counts: TileCounts | None = None,
+          constraints: Sequence[Constraint] = (),
+          max_backtracks: int = DEFAULT_MAX_BACKTRACKS, max_restarts: int = DEFAULT_MAX_RESTARTS,
+          time_limit: float = DEFAULT_TIME_LIMIT, memory_budget: int = DEFAULT_MEMORY_BUDGET) -> np.ndarray:
     """Fill a grid of ``shape`` with variant indices so that every adjacency obeys ``rules``.
 
     Parameters
     ----------
-    rules : :class:`Rules` (explicit, from :func:`rules_from_tiles` or :func:`load_mxgmn`).
-    shape : ``(X, Y)`` for 2-D rules, ``(X, Y, Z)`` for 3-D rules; the result is indexed ``grid[x, y(, z)]``.
-    seed : seed of the ``numpy.random.Generator``; same inputs and seed give the same grid.
-    periodic : bool (x and y wrap; z never) or one bool per axis.
-    heuristic : ``"entropy"``, ``"mrv"``, ``"scanline"`` or ``"grow"``; default (None): entropy for the first three
-        attempts, then scanline; when ``connected``, attempts alternate between scanline and grow
-        (``CONNECTED_PORTFOLIO``). ``"grow"`` (walkable region first, then fewest variants) is also accepted.
-    fixed : ``{cell: variant index or name}`` or an int array of ``shape`` with -1 for free cells.
-    border : what surrounds the grid: a socket label (socket rules), a variant index/name that stands
-        outside, or a (T,) bool mask of the variants allowed along the edge; one value for the sides in
-        ``border_sides`` (default the four horizontal sides; add ``"up"``/``"down"`` for the top/bottom
-        layer), or a dict ``{side: value}`` (e.g. ``{"e": "wall", …, "up": "air"}``).
-    connected : all cells with a walkable tile form one region (propagated during the search).
-    entrances : cells that must be walkable and joined to that region (implies ``connected``).
-    counts : ``{tile: (min, max)}`` or ``{tile: n}`` by source tile name (all turns and mirrors together;
-        ``max`` None for no maximum), e.g. ``{"entrance": (1, 1), "stairs": (0, 4)}``.
-    constraints : more :class:`~.constraints.Constraint` objects of the caller's own (set up after the fixed
-        tiles, kept during the search when ``searching``).
-    max_backtracks : undo steps per attempt before a restart; ``max_restarts``: restarts before giving up.
-    time_limit : seconds for the whole call, setup included; ``memory_budget``: bytes the grid may take
-        (checked before anything is allocated).
+    rules : Rules
+        Explicit, from :func:`rules_from_tiles` or from :func:`load_mxgmn`.
+    shape : tuple of int
+        ``(X, Y)`` for 2-D rules, ``(X, Y, Z)`` for 3-D rules; the result is indexed ``grid[x, y(, z)]``.
+    seed : int, default 0
+        Seed of the ``numpy.random.Generator``; the same inputs and seed give the same grid.
+    periodic : bool or sequence of bool, default False
+        One bool for x and y (they wrap; z never does), or one bool per axis.
+    heuristic : Heuristic or str, default Heuristic.AUTO
+        Which undecided cell is decided next: a :class:`~.vocab.Heuristic` or its name in any case (None is
+        ``AUTO``). ``AUTO``: entropy for the first three attempts, then scanline; when ``connected``, attempts
+        alternate between scanline and grow (``CONNECTED_PORTFOLIO``).
+    fixed : dict or numpy.ndarray, optional
+        ``{cell: variant index or name}``, or an int array of ``shape`` with -1 for free cells.
+    border : str, int, array or dict, optional
+        What surrounds the grid: a socket label (socket rules), a variant index or name that stands outside,
+        or a (T,) bool mask of the variants allowed along the edge; one value for the sides in
+        ``border_sides``, or a dict ``{side: value}`` (e.g. ``{"e": "wall", …, "up": "air"}``). None: no
+        border (any variant may stand along the edges).
+    border_sides : sequence of str, optional
+        The sides ``border`` applies to; default the keys of a dict, else the four horizontal sides (add
+        ``"up"``/``"down"`` for the top/bottom layer).
+    connected : bool, default False
+        All cells with a walkable tile form one region (propagated during the search).
+    entrances : iterable of cells, default ()
+        Cells that must be walkable and joined to that region (implies ``connected``).
+    counts : dict, optional
+        ``{tile: (min, max)}`` or ``{tile: n}`` by source tile name (all turns and mirrors together; ``max``
+        None for no maximum), e.g. ``{"entrance": (1, 1), "stairs": (0, 4)}``.
+    constraints : sequence of Constraint, default ()
+        More :class:`~.constraints.Constraint` objects of the caller's own (set up after the fixed tiles, kept
+        during the search when ``searching``).
+    max_backtracks : int, default DEFAULT_MAX_BACKTRACKS
+        Undo steps per attempt before a restart (the first attempts get less: 50, 100, 200, …).
+    max_restarts : int, default DEFAULT_MAX_RESTARTS
+        Restarts before giving up.
+    time_limit : float, default DEFAULT_TIME_LIMIT
+        Seconds for the whole call, setup included.
+    memory_budget : int, default DEFAULT_MEMORY_BUDGET
+        Bytes the grid may take (checked before anything is allocated).
+
+    Returns
+    -------
+    numpy.ndarray
+        Int array of ``shape``: the variant index of each cell.
 
     Raises
     ------
-    Contradiction : when no grid is found (the message says where, which variants, and what to try).
-    ValueError : for bad input.
+    Contradiction
+        When no grid is found (the message says where, which variants, and what to try).
+    ValueError
+        For bad input (the message names the argument).
 
     Examples
     --------
@@ -318,13 +422,42 @@ def solve(rules: Rules, shape: tuple[int, ...], seed: int = 0, **options: Any) -
     >>> bool((grid != np.roll(grid, 1, axis=0)).all())
     True
     """
-    return solve_detailed(rules, shape, seed, **options).grid
+    return solve_detailed(
+        rules, shape, seed, periodic=periodic, heuristic=heuristic, fixed=fixed, border=border,
+        border_sides=border_sides, connected=connected, entrances=entrances, counts=counts, constraints=constraints,
+        max_backtracks=max_backtracks, max_restarts=max_restarts, time_limit=time_limit,
+        memory_budget=memory_budget).grid
 
 
-def regenerate(rules: Rules, grid: np.ndarray, box: Any, seed: int = 0, **options: Any) -> np.ndarray:
+def regenerate(rules: Rules, grid: np.ndarray, box: Iterable[slice | Sequence[int]], seed: int = 0, *,
+               periodic: bool | Sequence[bool] = False, heuristic: Heuristic | str | None = Heuristic.AUTO,
+               border: BorderSpec | None = None, border_sides: Sequence[str] | None = None,
+               connected: bool = False, entrances: Iterable[Sequence[int]] = (), counts: TileCounts | None = None,
+               constraints: Sequence[Constraint] = (),
+               max_backtracks: int = DEFAULT_MAX_BACKTRACKS, max_restarts: int = DEFAULT_MAX_RESTARTS,
+               time_limit: float = DEFAULT_TIME_LIMIT, memory_budget: int = DEFAULT_MEMORY_BUDGET) -> np.ndarray:
     """Re-solve the cells of ``box`` in an existing ``grid``, keeping every other cell as it is.
 
-    ``box`` is a tuple of slices or of ``(start, stop)`` pairs, one per axis (stop exclusive).
+    Parameters
+    ----------
+    rules : Rules
+        The rules ``grid`` was solved with.
+    grid : numpy.ndarray
+        Int array of variant indices, one axis per dimension of the rules.
+    box : sequence of slice or (start, stop)
+        One per axis (stop exclusive): the cells solved again. The cells outside it are the fixed tiles (so
+        there is no ``fixed`` option here).
+    seed : int, default 0
+        As in :func:`solve`.
+    periodic, heuristic, border, border_sides, connected, entrances, counts, constraints
+        As in :func:`solve`.
+    max_backtracks, max_restarts, time_limit, memory_budget
+        As in :func:`solve`.
+
+    Returns
+    -------
+    numpy.ndarray
+        A new grid of ``grid``'s shape.
 
     Examples
     --------
@@ -339,8 +472,6 @@ def regenerate(rules: Rules, grid: np.ndarray, box: Any, seed: int = 0, **option
     grid = np.asarray(grid)
     if grid.ndim != rules.dims or grid.dtype.kind not in "iu":
         raise ValueError(f"grid: expected an int array with {rules.dims} axes, got {grid.dtype} {grid.shape}")
-    if "fixed" in options:
-        raise ValueError("regenerate: the cells outside the box are the fixed tiles; do not pass fixed")
     box = tuple(box)
     if len(box) != grid.ndim:
         raise ValueError(f"box: give one slice or (start, stop) per axis ({grid.ndim}), got {box!r}")
@@ -349,4 +480,7 @@ def regenerate(rules: Rules, grid: np.ndarray, box: Any, seed: int = 0, **option
     if fixed[index].size == 0:
         raise ValueError(f"box: {box!r} selects no cell of the grid of shape {grid.shape}")
     fixed[index] = -1
-    return solve(rules, grid.shape, seed, fixed=fixed, **options)
+    return solve(rules, grid.shape, seed, periodic=periodic, heuristic=heuristic, fixed=fixed, border=border,
+                 border_sides=border_sides, connected=connected, entrances=entrances, counts=counts,
+                 constraints=constraints, max_backtracks=max_backtracks, max_restarts=max_restarts,
+                 time_limit=time_limit, memory_budget=memory_budget)

@@ -7,6 +7,8 @@ counter-clockwise about +z seen from above (the side that faced east faces north
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from ..budget import MEMORY_BUDGET
 
 SIDES_2D = ("n", "e", "s", "w")
@@ -28,10 +30,35 @@ MIRROR = {"e": "w", "w": "e", "n": "n", "s": "s", "up": "up", "down": "down"}
 """Where a side points after the mirror ``x -> -x``."""
 ROTATIONS = (0, 90, 180, 270)
 
-HEURISTICS = ("entropy", "mrv", "scanline")
-"""Cell-selection heuristics a user picks (see :mod:`.heuristics`)."""
-SOLVER_HEURISTICS = (*HEURISTICS, "grow")
-"""Every heuristic :func:`~.solver.solve` takes (``grow`` takes turns with scanline when cells must be connected)."""
+
+class Heuristic(StrEnum):
+    """Which undecided cell the solver decides next (:mod:`.heuristics`), declared once: the solver, a room, the
+    Tile Rooms panel's enum items, the Assemble Room operator and the command line all use these values.
+
+    A value is read in any case, so ``Heuristic("scanline") is Heuristic.SCANLINE`` (the solver and a room
+    accept ``"scanline"`` as well as ``"SCANLINE"``).
+    """
+
+    AUTO = 'AUTO'
+    """Minimum entropy, then scanline after a few restarts; when walkable cells must be connected, scanline
+    and grow in turn (:func:`~.solver.default_heuristic`)."""
+    ENTROPY = 'ENTROPY'
+    """The cell whose weighted domain has the least Shannon entropy."""
+    MRV = 'MRV'
+    """The cell with the fewest variants left (minimum remaining values)."""
+    SCANLINE = 'SCANLINE'
+    """The first undecided cell in row order."""
+    GROW = 'GROW'
+    """Cells next to a surely walkable cell first, then the fewest variants left (the walkable region grows)."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> Heuristic | None:
+        return cls.__members__.get(value.upper()) if isinstance(value, str) else None
+
+
+ROOM_HEURISTICS = (Heuristic.AUTO, Heuristic.ENTROPY, Heuristic.MRV, Heuristic.SCANLINE)
+"""The heuristics a room offers (panel, operator, command line); ``GROW`` is the solver's own, taken in turn
+with ``SCANLINE`` under ``AUTO`` when cells must be connected."""
 
 DEFAULT_CELL_SIZE = (2.0, 2.0, 2.0)
 """A kit's cell (x, y, z, world units) when neither its tiles nor the settings give one."""

@@ -207,6 +207,18 @@ def test_command_line_refuses_bad_sizes_with_one_line_and_exit_2(tmp_path: Path,
     assert not out.exists()
 
 
+def test_command_line_heuristic_is_the_rooms_vocabulary_in_any_case(capsys) -> None:
+    parser = module("cli").build_parser()
+    vocab = module("core.wfc.vocab")
+    for given in ("MRV", "mrv", "Scanline", "auto"):
+        assert parser.parse_args(["room", "kit.blend", "--heuristic", given]).heuristic == vocab.Heuristic(given)
+    with pytest.raises(SystemExit) as stop:  # the solver's own, not one a room offers
+        parser.parse_args(["room", "kit.blend", "--heuristic", "grow"])
+    error = capsys.readouterr().err
+    assert stop.value.code == 2 and "invalid choice: 'GROW'" in error
+    assert all(str(heuristic) in error for heuristic in vocab.ROOM_HEURISTICS)
+
+
 def test_command_line_room_has_the_panels_options_and_reports_by_ownership(tmp_path: Path, capsys) -> None:
     cli = module("cli")
     kit_path, out = tmp_path / "kit.blend", tmp_path / "room.blend"

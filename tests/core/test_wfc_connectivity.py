@@ -14,7 +14,7 @@ from wfc_kits import QUADRANT_PAIRS, fits, quadrant_tiles, turn_sockets
 from wfc_level_kits import LEVEL_BORDER, cave_rules, domain_regions_ok, level_rules, level_tiles
 
 from strew.core.steps import run_to_end
-from strew.core.wfc import Contradiction, Rules, rules_from_tiles, solve, solve_detailed, solve_steps
+from strew.core.wfc import Contradiction, Heuristic, Rules, rules_from_tiles, solve, solve_detailed, solve_steps
 from strew.core.wfc import search as search_module
 
 
@@ -59,7 +59,7 @@ def test_cave_without_connectivity_falls_apart():
     assert max(regions) > 1
 
 
-@pytest.mark.parametrize("heuristic", [None, "grow", "scanline", "mrv"])
+@pytest.mark.parametrize("heuristic", [Heuristic.AUTO, Heuristic.GROW, Heuristic.SCANLINE, Heuristic.MRV])
 def test_every_walkable_cell_stays_reachable_after_every_propagation(monkeypatch, heuristic):
     """After each settled propagation the surely walkable cells can still all meet (BFS over the domains)."""
     rules = level_rules(1)
@@ -99,7 +99,7 @@ def test_periodic_level_is_one_region_across_the_seams(seed):
     assert walkable_regions(grid, rules.walkable_mask(), passable_fn(rules), periodic=(True, True, False)) == 1
 
 
-@pytest.mark.parametrize("heuristic", [None, "grow", "scanline"])
+@pytest.mark.parametrize("heuristic", [Heuristic.AUTO, Heuristic.GROW, Heuristic.SCANLINE])
 def test_connected_solves_are_deterministic(heuristic):
     rules = level_rules(1)
     options = dict(border=LEVEL_BORDER, connected=True, heuristic=heuristic)

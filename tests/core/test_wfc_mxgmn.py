@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 from wfc_check import adjacency_errors, rules_ok
 
-from strew.core.wfc import Contradiction, load_mxgmn, solve
+from strew.core.wfc import Contradiction, Heuristic, load_mxgmn, solve
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "mxgmn"  # mxgmn's tilesets, MIT (see its README)
 # name: (subset, periodic, heuristic) as in mxgmn's samples.xml (Summer: scanline, see docs)
 SETS = {
-    "Castle": (None, False, "scanline"), "Circles": (None, False, "entropy"),
-    "Circuit": ("Turnless", True, "entropy"), "FloorPlan": (None, False, "entropy"),
-    "Knots": ("Standard", True, "entropy"), "Rooms": (None, False, "entropy"),
-    "Summer": (None, False, "scanline"),
+    "Castle": (None, False, Heuristic.SCANLINE), "Circles": (None, False, Heuristic.ENTROPY),
+    "Circuit": ("Turnless", True, Heuristic.ENTROPY), "FloorPlan": (None, False, Heuristic.ENTROPY),
+    "Knots": ("Standard", True, Heuristic.ENTROPY), "Rooms": (None, False, Heuristic.ENTROPY),
+    "Summer": (None, False, Heuristic.SCANLINE),
 }
 
 PERIOD = {1: 90, 2: 180, 4: 360}
@@ -103,7 +103,7 @@ def test_xml_text_and_bad_input():
 def test_castle_without_scanline_still_valid_or_clean_contradiction():
     rules = load_mxgmn(DATA / "Castle.xml")
     try:
-        grid = solve(rules, (16, 16), seed=2, heuristic="entropy", max_restarts=3)
+        grid = solve(rules, (16, 16), seed=2, heuristic=Heuristic.ENTROPY, max_restarts=3)
     except Contradiction as error:
         assert "Try:" in str(error)
     else:

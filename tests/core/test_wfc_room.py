@@ -9,7 +9,16 @@ from wfc_kits import ALL_TURNS, fits, stair_tiles, turn_sockets
 
 from strew.core.steps import run_to_end
 from strew.core.wfc import SocketTile
-from strew.core.wfc.room import FixedTile, RoomInputError, RoomSpec, parse_fixed, room_problem
+from strew.core.wfc.room import (
+    BORDER_LABEL,
+    DEFAULT_BORDER,
+    FixedTile,
+    RoomInputError,
+    RoomSpec,
+    parse_fixed,
+    room_problem,
+)
+from strew.core.wfc.vocab import ROOM_HEURISTICS, Heuristic
 
 FACING = {"e": "w", "n": "s", "up": "down"}
 
@@ -39,6 +48,8 @@ def socket_errors(problem, tiles, pairs=()):
     ({"time_limit": "1"}, "time limit"),
     ({"time_limit": 0}, "time limit"),
     ({"heuristic": "fast"}, "heuristic"),
+    ({"heuristic": Heuristic.GROW}, "AUTO | ENTROPY | MRV | SCANLINE"),
+    ({"heuristic": None}, "heuristic"),
     ({"counts": "entrance"}, "TILE=N"),
     ({"fixed": (FixedTile("room", 45, (0, 0, 0)),)}, "rotation must be"),
     ({"fixed": (FixedTile("room", 0, (9, 0, 0)),)}, "outside the grid"),
@@ -47,6 +58,20 @@ def test_room_spec_refuses_bad_settings_with_one_line(kwargs, match):
     with pytest.raises(RoomInputError, match=match) as error:
         RoomSpec(**{"size": (4, 4, 2), **kwargs})
     assert "\n" not in str(error.value) and error.value.template.format(**error.value.fields) == str(error.value)
+
+
+def test_room_spec_defaults_are_the_declared_ones():
+    """A room has no border unless one is given (the panel's Closed Room starts off); its heuristic is read in any
+    case and kept as the one vocabulary."""
+    spec = RoomSpec(size=(4, 4, 1))
+    assert spec.border is DEFAULT_BORDER is None and spec.heuristic is Heuristic.AUTO
+    for heuristic in ROOM_HEURISTICS:
+        for given in (heuristic, str(heuristic), str(heuristic).lower(), str(heuristic).title()):
+            assert RoomSpec(size=(4, 4, 1), heuristic=given).heuristic is heuristic
+    tiles = stair_tiles()  # its sides are all "h": an open room assembles, one closed by "wall" cannot
+    assert room_problem(tiles, [], RoomSpec(size=(4, 4, 2))).run().grid.shape == (4, 4, 2)
+    with pytest.raises(RoomInputError, match=f"Border '{BORDER_LABEL}'"):
+        room_problem(tiles, [], RoomSpec(size=(4, 4, 2), border=BORDER_LABEL))
 
 
 def test_parse_fixed():
@@ -91,7 +116,7 @@ def test_one_storey_room_keeps_the_turns_that_fit_below_and_above():
 def test_room_errors_name_what_to_change():
     tiles = stair_tiles()
     with pytest.raises(RoomInputError, match="Border 'wall': no tile has a n side"):
-        room_problem(tiles, [], RoomSpec(size=(4, 4, 2)))
+        room_problem(tiles, [], RoomSpec(size=(4, 4, 2), border="wall"))
     with pytest.raises(RoomInputError, match="square cells"):
         room_problem(tiles, [], RoomSpec(size=(4, 4, 2), border="h"), cell_size=(2.0, 3.0, 2.0))
     with pytest.raises(RoomInputError, match="'door' is not in the kit"):

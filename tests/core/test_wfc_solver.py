@@ -10,6 +10,7 @@ from wfc_check import adjacency_errors, rules_ok
 from strew.core.steps import run_to_end
 from strew.core.wfc import (
     Contradiction,
+    Heuristic,
     Rules,
     find_violations,
     regenerate,
@@ -32,7 +33,7 @@ def pipes_rules() -> Rules:
     return Rules(weights=np.linspace(1, 2, 16), allowed={"e": e, "n": n})
 
 
-@pytest.mark.parametrize("heuristic", ["entropy", "mrv", "scanline"])
+@pytest.mark.parametrize("heuristic", list(Heuristic))
 @pytest.mark.parametrize("periodic", [False, True])
 def test_every_heuristic_gives_valid_grids(heuristic, periodic):
     rules = pipes_rules()
@@ -41,6 +42,37 @@ def test_every_heuristic_gives_valid_grids(heuristic, periodic):
         assert grid.shape == (9, 7) and grid.dtype.kind == "i"
         assert adjacency_errors(grid, rules_ok(rules), periodic) == []
         assert find_violations(rules, grid, periodic) == []
+
+
+def test_a_heuristic_is_read_in_any_case_and_none_is_auto():
+    rules = pipes_rules()
+    for heuristic in Heuristic:
+        expected = solve_detailed(rules, (7, 6), seed=3, heuristic=heuristic)
+        for given in (str(heuristic), str(heuristic).lower(), str(heuristic).capitalize()):
+            result = solve_detailed(rules, (7, 6), seed=3, heuristic=given)
+            assert np.array_equal(result.grid, expected.grid)
+            assert (result.restarts, result.backtracks, result.decisions) == (
+                expected.restarts, expected.backtracks, expected.decisions)
+    assert np.array_equal(solve(rules, (7, 6), seed=3, heuristic=None), solve(rules, (7, 6), seed=3))
+
+
+@pytest.mark.parametrize("call", [
+    lambda rules: solve(rules, (4, 4), heurstic=Heuristic.MRV),
+    lambda rules: solve_detailed(rules, (4, 4), heurstic=Heuristic.MRV),
+    lambda rules: regenerate(rules, np.zeros((4, 4), dtype=int), ((0, 2), (0, 2)), heurstic=Heuristic.MRV),
+    lambda rules: run_to_end(solve_steps(rules, (4, 4), heurstic=Heuristic.MRV)),
+])
+def test_a_misspelt_option_is_a_type_error_naming_it(call):
+    with pytest.raises(TypeError, match="heurstic"):
+        call(pipes_rules())
+
+
+def test_options_are_keyword_only_and_regenerate_takes_no_fixed():
+    rules = pipes_rules()
+    with pytest.raises(TypeError):
+        solve(rules, (4, 4), 0, False)  # type: ignore[misc]
+    with pytest.raises(TypeError, match="fixed"):
+        regenerate(rules, np.zeros((4, 4), dtype=int), ((0, 2), (0, 2)), fixed={(0, 0): 1})
 
 
 def test_periodic_wraps_both_axes():
