@@ -127,6 +127,8 @@ RUSSIAN: dict[str, str] = {
     "Enabled": "Включён",
     "Include this layer when scattering all layers": "Учитывать этот слой при разбросе всех слоёв",
     "Layer ID": "ID слоя",
+    "The id of the layer the rule names, so the rule follows it through a rename (set by Strew)":
+        "ID слоя, названного в правиле, чтобы правило следовало за ним при переименовании (задаётся Strew)",
     "Marks this layer's output so Strew finds it after a rename (set once by Strew)":
         "Отмечает вывод этого слоя, чтобы Strew находил его после переименования (задаётся Strew один раз)",
     "Collection": "Коллекция",

@@ -33,10 +33,20 @@ PROXIMITY_MODES = [
 ]
 
 
+def _unbind_rule(rule: bpy.types.PropertyGroup, _context: bpy.types.Context) -> None:
+    """A layer picked by name: the id that followed the earlier pick through renames no longer applies."""
+    if rule.layer_id:
+        rule.layer_id = ""
+
+
 class StrewKeepAwayRule(bpy.types.PropertyGroup):
     """This layer keeps a distance from one earlier layer (beyond the layer-wide Keep Away)."""
 
-    layer: StringProperty(name="Layer", description="An earlier layer to keep away from")
+    layer: StringProperty(name="Layer", description="An earlier layer to keep away from", update=_unbind_rule)
+    layer_id: StringProperty(
+        name="Layer ID", description="The id of the layer the rule names, so the rule follows it through a rename "
+        "(set by Strew)", options={'HIDDEN'},
+    )
     distance: FloatProperty(
         name="Distance", default=2.0, min=0.0, max=MAX_DISTANCE, soft_max=50.0, subtype='DISTANCE', unit='LENGTH',
         description="Minimum distance from that layer's instances",

@@ -20,7 +20,7 @@ from .ownership import LAYER_ID_KEY, LAYER_KEY, OWNER_KEY, is_current, is_owned,
 
 def assign(scene: bpy.types.Scene) -> None:
     """Give each layer of ``scene`` without an id of its own a new one; a layer that had none adopts the output
-    written for its name without an id."""
+    written for its name without an id. Keep-away rules follow the layers they name (:func:`bind_rules`)."""
     seen: set[str] = set()
     for layer in scene.strew.layers:
         had_none = not layer.layer_id
@@ -31,6 +31,24 @@ def assign(scene: bpy.types.Scene) -> None:
             for block in _blocks(scene):
                 if LAYER_ID_KEY not in block and is_owned(block, OWNER) and block.get(LAYER_KEY) == layer.name:
                     block[LAYER_ID_KEY] = layer.layer_id
+    bind_rules(scene)
+
+
+def bind_rules(scene: bpy.types.Scene) -> None:
+    """Tie each keep-away rule to the layer it names by that layer's id, and name it as the layer is named now: a
+    renamed layer keeps the rules that keep away from it. A rule naming no layer stays as it is (reading it says
+    so)."""
+    layers = scene.strew.layers
+    by_id = {layer.layer_id: layer.name for layer in layers if layer.layer_id}
+    by_name = {layer.name: layer.layer_id for layer in layers}
+    for layer in layers:
+        for rule in layer.keep_away_rules:
+            name = by_id.get(rule.layer_id) if rule.layer_id else None
+            if name is not None and name != rule.layer:
+                rule.layer = name  # clears the id (a pick by hand): set again just below
+                rule.layer_id = by_name[name]
+            elif name is None and rule.layer in by_name:
+                rule.layer_id = by_name[rule.layer]
 
 
 def ids_of(scene: bpy.types.Scene, indices: Sequence[int]) -> list[str]:

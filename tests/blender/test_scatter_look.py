@@ -159,3 +159,29 @@ def test_pair_keep_away_and_proximity() -> None:
     grass.keep_away_rules[0].layer = "Nowhere"
     with pytest.raises(RuntimeError, match="not a layer above"):
         bpy.ops.strew.scatter()
+
+
+def test_a_keep_away_rule_follows_its_layer_through_renames() -> None:
+    bpy.context.scene.strew.terrain = make_terrain()
+    trees = add_layer("Trees", make_prefabs("Trees"), 4.0, 4.0, seed=1)
+    grass = add_layer("Grass", make_prefabs("Grass"), 0.7, 0.7, seed=3)
+    rule = grass.keep_away_rules.add()
+    rule.layer, rule.distance = "Trees", 3.0
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    for name in ("Oaks", "Pines", "Trees"):  # a rename, another, and back; each Scatter keeps the rule
+        trees.name = name
+        assert bpy.ops.strew.scatter() == {'FINISHED'}
+        assert rule.layer == name
+        tree_xy, _ = _points(name)
+        grass_xy, _ = _points("Grass")
+        assert cKDTree(tree_xy[:, :2]).query(grass_xy[:, :2])[0].min() >= 3.0 - 1e-6
+    # a layer picked by hand is what the rule names from then on
+    layers = bpy.context.scene.strew.layers
+    add_layer("Rocks", make_prefabs("Rocks"), 2.0, 2.0, seed=2)
+    layers.move(2, 1)  # Rocks above Grass (the list's items move: look them up again)
+    rule = layers["Grass"].keep_away_rules[0]
+    rule.layer = "Rocks"
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    layers["Trees"].name = "Elms"
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    assert layers["Grass"].keep_away_rules[0].layer == "Rocks"
