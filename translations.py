@@ -308,9 +308,10 @@ RUSSIAN: dict[str, str] = {
         "ПЛИТКА[@ПОВОРОТ] X Y Z через «;» (заменяет список на панели)",
     "Heuristic": "Эвристика",
     "Auto": "Авто",
-    "Minimum entropy first, scanline after a few restarts (with connectivity: fewest options and scanline in turn)":
+    "Minimum entropy first, scanline after a few restarts (with connectivity: scanline and a growing front in "
+    "turn)":
         "Сначала минимальная энтропия, после нескольких перезапусков построчно (со связностью: попеременно "
-        "меньше вариантов и построчно)",
+        "построчно и растущим фронтом)",
     "Minimum Entropy": "Мин. энтропия",
     "Collapse the least certain cell first": "Сначала определять наименее определённую ячейку",
     "Fewest Options": "Мин. вариантов",

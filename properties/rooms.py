@@ -34,8 +34,8 @@ from ..core.wfc.vocab import (
 from .object_settings import ROTATION_ITEMS
 
 _HEURISTIC_LABELS = {
-    Heuristic.AUTO: ("Auto", "Minimum entropy first, scanline after a few restarts (with connectivity: fewest "
-                             "options and scanline in turn)"),
+    Heuristic.AUTO: ("Auto", "Minimum entropy first, scanline after a few restarts (with connectivity: scanline "
+                             "and a growing front in turn)"),
     Heuristic.ENTROPY: ("Minimum Entropy", "Collapse the least certain cell first"),
     Heuristic.MRV: ("Fewest Options", "Collapse the cell with the fewest tiles left"),
     Heuristic.SCANLINE: ("Scanline", "Fill row by row (one growing front: fewer dead ends with connectivity)"),
