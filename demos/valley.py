@@ -10,7 +10,7 @@ import math
 import bpy
 import numpy as np
 
-from ..core.modes import DensityMode
+from ..core.modes import DensityMode, SpacingMode
 from ..scene.custom_props import WEIGHT_KEY
 from .render import camera
 
@@ -227,9 +227,11 @@ def configure_layers(scene: bpy.types.Scene, terrain: bpy.types.Object, prefabs,
                        scale_min=0.8, scale_max=1.25)),
         ("Bushes", dict(min_radius=1.6, max_radius=3.5, seed=43, keep_away=2.0, density_mode=DensityMode.NOISE,
                         noise_scale=25.0, max_slope=math.radians(35), exclusion_margin=2.5, align_to_normal=0.4)),
-        ("Rocks", dict(min_radius=1.2, max_radius=4.0, seed=44, keep_away=1.0, density_mode=DensityMode.NOISE,
-                       noise_scale=15.0, density_invert=True, max_slope=math.radians(60), exclusion_margin=2.0,
-                       align_to_normal=1.0, scale_min=0.6, scale_max=1.6)),
+        # Spaced by their own size: boulders and pebbles pack with 0.4-2.5 m between their edges.
+        ("Rocks", dict(spacing=SpacingMode.OBJECTS, min_radius=0.4, max_radius=2.5, seed=44, keep_away=1.0,
+                       density_mode=DensityMode.NOISE, noise_scale=15.0, density_invert=True,
+                       max_slope=math.radians(60), exclusion_margin=1.0, align_to_normal=1.0, scale_min=0.6,
+                       scale_max=1.6)),
     ]
     for name, values in layers:
         layer = settings.layers.add()
