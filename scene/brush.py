@@ -21,7 +21,7 @@ from ..core.brush import Box, Circle, Region, erase, fill, paint, probes
 from ..core.modes import OutputMode, SurfaceMode
 from ..core.poisson import Samples
 from ..core.scatter import blocker_radii, layer_functions, place
-from ..core.scatter.spec import spacing_radii
+from ..core.scatter.spec import conflict_rule, spacing_radii
 from ..core.terrain import TerrainLookup
 from . import layer_fields, scatter_spec
 from .instances import PointSet
@@ -91,7 +91,7 @@ class Brush:
         """The sampler's least and largest radius and its conflict rule for this layer (radii add up when it is
         spaced by its objects' size)."""
         spec = self.layer.spec
-        return (*spacing_radii(spec), "larger" if spec.footprints is None else "sum")
+        return (*spacing_radii(spec), conflict_rule(spec))
 
     def dab(self, centre: tuple[float, float], radius: float, seed: int) -> int:
         """Add instances in one dab; returns how many."""

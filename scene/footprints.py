@@ -1,11 +1,14 @@
-"""How much ground a prefab covers seen from above: the footprint a layer spaced by object size keeps apart.
+"""How much room a prefab takes: the footprint a layer spaced by object size keeps apart.
 
-A footprint is the smallest circle about the instance's origin that holds the prefab's evaluated bounding box in x
-and y (modifiers, text and curves included; any yaw keeps it). It is measured in the frame the output draws the
-prefab in: the Point Instancer and linked duplicates draw an object prefab in its own space (its object transform
-is replaced by the instance's), collection empties keep its rotation and scale; a collection prefab draws its
-objects where they stand relative to the collection's instance offset. Objects without geometry (empties, lights,
-cameras) cover nothing. A prefab's ``strew_radius`` custom property overrides the measure.
+A *From Above* layer's footprint is the smallest circle about the instance's origin that holds the prefab's
+evaluated bounding box in x and y (modifiers, text and curves included; any yaw keeps it): the ground it covers
+seen from above. An *Every Face* layer stands its instances along every face normal, so its footprint is the
+smallest sphere about the origin that holds the box (its farthest corner in 3-D; any orientation keeps it), and
+the sampler keeps the gap between spheres in 3-D. Either is measured in the frame the output draws the prefab in:
+the Point Instancer and linked duplicates draw an object prefab in its own space (its object transform is replaced
+by the instance's), collection empties keep its rotation and scale; a collection prefab draws its objects where
+they stand relative to the collection's instance offset. Objects without geometry (empties, lights, cameras) cover
+nothing. A prefab's ``strew_radius`` custom property overrides the measure (the circle's or the sphere's radius).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import bpy
 import numpy as np
 
-from ..core.modes import OutputMode
+from ..core.modes import OutputMode, SurfaceMode
 from .custom_props import RADIUS, read
 from .instancer import Prefab
 
@@ -51,9 +54,11 @@ def _transformed(corners: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     return corners @ matrix[:3, :3].T + matrix[:3, 3]
 
 
-def footprint(prefab: Prefab, output: OutputMode, depsgraph: bpy.types.Depsgraph) -> float:
-    """The prefab's footprint radius at scale 1 as the layer's ``output`` draws it (``CustomPropertyError`` for
-    an unusable ``strew_radius``)."""
+def footprint(prefab: Prefab, output: OutputMode, depsgraph: bpy.types.Depsgraph,
+              surface: SurfaceMode = SurfaceMode.TOP) -> float:
+    """The prefab's footprint radius at scale 1 as the layer's ``output`` draws it: a circle seen from above for a
+    *From Above* ``surface``, a sphere for *Every Face* (``CustomPropertyError`` for an unusable
+    ``strew_radius``)."""
     block = prefab.datablock
     override = read(block, RADIUS)
     if override is not None:
@@ -68,10 +73,12 @@ def footprint(prefab: Prefab, output: OutputMode, depsgraph: bpy.types.Depsgraph
         return 0.0
     if not len(corners):
         return 0.0
-    return float(np.sqrt((corners[:, :2] ** 2).sum(axis=1)).max())
+    axes = 3 if surface == SurfaceMode.ALL else 2
+    return float(np.sqrt((corners[:, :axes] ** 2).sum(axis=1)).max())
 
 
-def footprints(prefabs: tuple[Prefab, ...], output: OutputMode) -> tuple[float, ...]:
-    """Every prefab's footprint, in the layer's prefab order."""
+def footprints(prefabs: tuple[Prefab, ...], output: OutputMode,
+               surface: SurfaceMode = SurfaceMode.TOP) -> tuple[float, ...]:
+    """Every prefab's footprint for a layer on ``surface``, in the layer's prefab order."""
     depsgraph = bpy.context.evaluated_depsgraph_get()
-    return tuple(footprint(prefab, output, depsgraph) for prefab in prefabs)
+    return tuple(footprint(prefab, output, depsgraph, surface) for prefab in prefabs)

@@ -144,8 +144,9 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
     if density.low > density.high:
         raise fail("{layer}: density Low is above High")
     output = OutputMode(layer.output_mode)
-    try:
-        sizes = footprints(prefabs, output) if layer.spacing == SpacingMode.OBJECTS else None
+    surface = SurfaceMode(layer.surface)
+    try:  # a sphere on every face, a circle seen from above
+        sizes = footprints(prefabs, output, surface) if layer.spacing == SpacingMode.OBJECTS else None
     except CustomPropertyError as error:
         raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)) from error
     try:
@@ -175,7 +176,6 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
                            ) from error
     mask = MaskInput(vertex_group=layer.mask_vertex_group, threshold=layer.mask_threshold,
                      exclusion=layer.exclusion_collection, margin=layer.exclusion_margin)
-    surface = SurfaceMode(layer.surface)
     if surface == SurfaceMode.ALL and layer.min_slope > layer.max_slope:
         raise fail("{layer}: Min Slope is above Max Slope")
     return LayerInput(layer.name, layer.layer_id, collection, prefabs, output, density, mask,

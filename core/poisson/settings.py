@@ -97,7 +97,18 @@ def distances(settings: PoissonSettings) -> tuple[float, float]:
     """``(closest, farthest)``: the least distance two points keep, and the farthest two points can conflict."""
     low = float(settings.min_radius)
     high = float(cast(float, settings.max_radius)) if varies(settings) else low
-    return (2.0 * low, 2.0 * high) if settings.conflict == "sum" else (low, high)
+    return conflict_distances(low, high, settings.conflict)
+
+
+def conflict_distances(low: float, high: float, conflict: str) -> tuple[float, float]:
+    """``(closest, farthest)`` for radii from ``low`` to ``high`` under a :data:`CONFLICTS` rule."""
+    return (2.0 * low, 2.0 * high) if conflict == "sum" else (low, high)
+
+
+def check_conflict(conflict: object) -> None:
+    """``ValueError`` unless ``conflict`` is one of :data:`CONFLICTS`."""
+    if conflict not in CONFLICTS:
+        raise ValueError(f"conflict must be one of {CONFLICTS}, got {conflict!r}")
 
 
 def _finite_positive(name: str, value: object, fix: str) -> float:
@@ -128,8 +139,7 @@ def validate(settings: PoissonSettings) -> None:
         )
     if settings.method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {settings.method!r}")
-    if settings.conflict not in CONFLICTS:
-        raise ValueError(f"conflict must be one of {CONFLICTS}, got {settings.conflict!r}")
+    check_conflict(settings.conflict)
     for name in ("attempts", "start_points", "max_points"):
         value = getattr(settings, name)
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:

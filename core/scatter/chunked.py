@@ -19,7 +19,7 @@ from ..poisson.layout import cell_side, coarse_cells
 from ..terrain import TerrainLookup
 from .functions import allowed_function, radius_function
 from .points import LayerPoints, place
-from .spec import LayerSpec, blocker_radii, chunk_side, reach, spacing_radii
+from .spec import LayerSpec, blocker_radii, chunk_side, conflict_rule, reach, spacing_radii
 
 MAX_CHUNKS = 4096  # chunks per layer: each one costs a sampler set-up and a terrain pass
 
@@ -40,7 +40,7 @@ def check_budget(terrain: TerrainLookup, spec: LayerSpec) -> None:
     low, high = spacing_radii(spec)
     whole = PoissonSettings(
         size=(max(width, spec.min_radius), max(depth, spec.min_radius)), min_radius=low, max_radius=high,
-        radius_at=radius_function(spec, np.zeros(2), terrain), max_points=spec.max_points, conflict=_conflict(spec),
+        radius_at=radius_function(spec, np.zeros(2), terrain), max_points=spec.max_points, conflict=conflict_rule(spec),
     )
     if spec.tile_size is None and min(width, depth) < spec.min_radius:
         _check_area(width, depth, spec, whole)
@@ -68,11 +68,6 @@ def _check_area(width: float, depth: float, spec: LayerSpec, whole: PoissonSetti
         f"against a min_radius of {spec.min_radius:g}; scale it up (or apply its scale), give it faces that face "
         "up, or scatter on walls with Surface: Every Face"
     )
-
-
-def _conflict(spec: LayerSpec) -> str:
-    """The sampler's conflict rule: radii add up when the layer is spaced by its objects' size."""
-    return "larger" if spec.footprints is None else "sum"
 
 
 def _chunk_seed(seed: int, ix: int, iy: int) -> int:
@@ -106,7 +101,7 @@ def sample_chunk(work: ChunkWork, chunk: int, earlier: Samples | None) -> Sample
         size=(float(size[0]), float(size[1])), min_radius=low, max_radius=high,
         radius_at=radius_function(spec, lo, work.terrain), is_allowed=allowed_function(work.terrain, spec, lo),
         seed=seed, start_points=spec.start_points, method=spec.method, max_points=spec.max_points,
-        anchor=grid.anchor(chunk), conflict=_conflict(spec),
+        anchor=grid.anchor(chunk), conflict=conflict_rule(spec),
     )
     result = sample(settings, blockers=local)
     return Samples(positions=result.positions + lo, radii=result.radii)

@@ -56,13 +56,22 @@ def radius_function(spec: LayerSpec, origin: np.ndarray, terrain: TerrainLookup 
         xy = local_xy + origin
         up = terrain.sample(xy).normal[:, 2] if spec.scale_by_slope > 0 and terrain is not None else None
         prefab, scales = instance_sizes(xy, spec, up)
-        if density_at is None or high == low:
-            gap = np.full(len(xy), low)
-        else:
-            gap = density_to_radius(density_at(xy), low, high)
-        return footprints[prefab] * scales + gap * 0.5
+        return footprint_radii(spec, footprints, prefab, scales, xy)
 
     return footprint_at
+
+
+def footprint_radii(spec: LayerSpec, footprints: np.ndarray, prefab: np.ndarray, scales: np.ndarray,
+                    xy: np.ndarray) -> np.ndarray:
+    """The sampler's radius of instances of a layer spaced by its objects' size: the footprint of the prefab drawn
+    (``footprints[prefab]``) times the scale drawn, plus half the gap the density asks at ``xy`` (two such radii
+    add up to the footprints plus the gap)."""
+    low, high = spec.min_radius, spec.max_radius
+    if spec.density is None or high == low:
+        gap = np.full(len(xy), low)
+    else:
+        gap = density_to_radius(spec.density(xy), low, high)
+    return footprints[prefab] * scales + gap * 0.5
 
 
 @dataclass(frozen=True)

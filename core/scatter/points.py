@@ -43,12 +43,16 @@ class LayerPoints:
 PLACEMENT_BLOCK = 65_536
 
 
-def instance_sizes(xy: np.ndarray, spec: LayerSpec, up: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """The prefab (index) and the scale of an instance at each world ``xy``: hashes of the place and the seed,
-    the scale shrunk by density and slope when the layer asks (``up``: the z of the terrain's unit normal there;
-    needed only with ``scale_by_slope``). The sampler asks the same when it spaces instances by their size."""
-    prefab = hash_choice(xy, spec.seed, np.asarray(spec.prefab_weights, dtype=np.float64))
-    scales = hash_scale(xy, spec.seed, *spec.scale_range)
+def instance_sizes(
+    xy: np.ndarray, spec: LayerSpec, up: np.ndarray | None, key: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The prefab (index) and the scale of an instance at each world ``xy``: hashes of the place (``key``, by
+    default ``xy``; an *Every Face* layer hashes a key of the 3-D position) and the seed, the scale shrunk by
+    density (read at ``xy``) and slope when the layer asks (``up``: the z of the surface's unit normal there; needed
+    only with ``scale_by_slope``). The sampler asks the same when it spaces instances by their size."""
+    key = xy if key is None else key
+    prefab = hash_choice(key, spec.seed, np.asarray(spec.prefab_weights, dtype=np.float64))
+    scales = hash_scale(key, spec.seed, *spec.scale_range)
     if spec.scale_by_density > 0 or spec.scale_by_slope > 0:
         density = np.ones(len(xy)) if spec.density is None else np.asarray(spec.density(xy), dtype=float)
         slope_up = np.ones(len(xy)) if up is None else up

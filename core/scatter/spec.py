@@ -189,6 +189,12 @@ def spacing_radii(spec: LayerSpec) -> tuple[float, float]:
             float(np.max(used)) * high + spec.max_radius * 0.5)
 
 
+def conflict_rule(spec: LayerSpec) -> str:
+    """The sampler's conflict rule (``PoissonSettings.conflict``): radii add up when the layer is spaced by its
+    objects' size, else the larger one counts."""
+    return "larger" if spec.footprints is None else "sum"
+
+
 def reach(spec: LayerSpec) -> float:
     """The farthest two of the layer's points can interact (a conflict, or keep-away from an earlier layer)."""
     if spec.footprints is None:

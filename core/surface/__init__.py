@@ -1,7 +1,8 @@
 """Maximal Poisson-disk sampling on the surface of triangle meshes, with 3-D spacing.
 
-Two samples *conflict* when they are closer in 3-D than the larger of their two radii: across a thin wall,
-around an edge or between two meshes alike. :func:`sample_surface` returns a conflict-free set of points on
+Two samples *conflict* when they are closer in 3-D than the larger of their two radii (or, with
+``conflict="sum"``, than the sum: each radius an object's own reach): across a thin wall, around an edge or
+between two meshes alike. :func:`sample_surface` returns a conflict-free set of points on
 the triangles (also clear of optional ``blockers``) that is maximal: no place of the surface is left where
 one more sample would fit. Each sample carries its face index and that face's unit normal.
 
@@ -27,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import fpmath
-from ..poisson.settings import _finite_positive
+from ..poisson.settings import _finite_positive, check_conflict
 from ..poisson.settings import validate_blockers as validate_plane_blockers
 from ..steps import run_to_end
 from ._fill import fill
@@ -60,6 +61,9 @@ def validate(settings: SurfaceSettings) -> None:
         fn = getattr(settings, name)
         if fn is not None and not callable(fn):
             raise ValueError(f"{name} must be an array function or None, got {fn!r}")
+    check_conflict(settings.conflict)
+    if not isinstance(settings.radius_reads_normals, bool):
+        raise ValueError(f"radius_reads_normals must be True or False, got {settings.radius_reads_normals!r}")
 
 
 def validate_blockers(blockers: Any) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -92,7 +96,8 @@ def sample_surface_steps(
 
 
 def sample_surface(vertices: Any, triangles: Any, settings: SurfaceSettings, blockers: Any = None) -> SurfaceSamples:
-    """Sample points on the triangles with no two closer (in 3-D) than the larger of their radii.
+    """Sample points on the triangles with no two closer (in 3-D) than the larger of their radii (the sum with
+    ``settings.conflict == "sum"``).
 
     Parameters
     ----------

@@ -68,14 +68,18 @@ class PointHash:
 class ReachHash:
     """Balls listed in every cell their reach cube overlaps; a query visits its own cell only.
 
-    Suited to blockers, whose radii may be much larger than the sampler's: the cell side follows the typical
-    reach, and a ball is listed in at most ``(2 * MAX_SPAN + 2) ** 3`` cells.
+    A ball of radius ``r`` reaches ``max(r, floor)``, ``floor`` the largest radius a query can carry (with
+    ``summed``, radii that add up: ``r + floor``). Suited to blockers, whose radii may be much larger than the
+    sampler's: the cell side follows the typical reach, and a ball is listed in at most ``(2 * MAX_SPAN + 2) ** 3``
+    cells.
     """
 
     MAX_SPAN = 8
 
-    def __init__(self, positions: NDArray[np.float64], reach: NDArray[np.float64], floor: float) -> None:
-        reach = np.maximum(reach, floor)
+    def __init__(
+        self, positions: NDArray[np.float64], radius: NDArray[np.float64], floor: float, summed: bool = False
+    ) -> None:
+        reach = radius + floor if summed else np.maximum(radius, floor)
         self.side = max(floor, float(np.median(reach)), float(np.max(reach)) / self.MAX_SPAN)
         lo = cells_of(positions - reach[:, None], self.side)
         span = cells_of(positions + reach[:, None], self.side) - lo + 1
@@ -88,3 +92,74 @@ class ReachHash:
     def near(self, xyz: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """(query, ball) pairs that include every ball whose reach contains its query."""
         return _candidates(self.table, bucket_of(cells_of(xyz, self.side), self.size)[:, None])
+
+
+class SizedHash:
+    """Points whose radii span ``least .. largest``, by size class: a class holds radii up to ``FACTOR`` times its
+    least (at most ``MAX_CLASSES`` classes), hashed on cells of its largest radius plus the reach a query needs.
+
+    With radii that add up, a query among many small points and a few large ones then sees the few that can reach
+    it, not every point within twice the largest radius.
+    """
+
+    FACTOR = 2.0
+    MAX_CLASSES = 6
+
+    def __init__(
+        self, positions: NDArray[np.float64], radii: NDArray[np.float64], least: float, largest: float
+    ) -> None:
+        factor = max(self.FACTOR, (largest / least) ** (1.0 / self.MAX_CLASSES))
+        count = max(1, min(self.MAX_CLASSES, math.ceil(math.log(largest / least) / math.log(factor) - 1e-9)))
+        tops = least * factor ** np.arange(1, count + 1, dtype=np.float64)
+        tops[-1] = largest  # every radius up to the largest has a class, whatever the rounding above
+        size_class = np.minimum(np.searchsorted(tops, radii, side="left"), count - 1)
+        self.positions = positions
+        self.tops = [float(top) for top in tops]
+        self.members = [np.flatnonzero(size_class == k) for k in range(count)]
+        self._hashes: dict[tuple[int, float], PointHash] = {}
+
+    def _hash(self, k: int, extra: float) -> PointHash:
+        """Class ``k`` on cells of its largest radius plus ``extra`` (built once)."""
+        key = (k, extra)
+        if key not in self._hashes:
+            members = self.members[k]
+            self._hashes[key] = PointHash(self.positions[members], self.tops[k] + extra, table_size(members.size))
+        return self._hashes[key]
+
+    def near(
+        self, xyz: NDArray[np.float64], radius: float | NDArray[np.float64]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """(query, point) pairs that include every point closer to its query than the two radii added up: the
+        queries' ``radius`` (one for all, or one each, at most ``largest``)."""
+        queries, points = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+        if isinstance(radius, float):
+            groups = [(np.arange(len(xyz)), radius)]
+        else:  # each query by its own class, on cells of that class' largest radius plus the point class'
+            size_class = np.minimum(np.searchsorted(self.tops, radius, side="left"), len(self.tops) - 1)
+            groups = [(np.flatnonzero(size_class == a), top) for a, top in enumerate(self.tops)]
+        for asking, reach in groups:
+            for k, members in enumerate(self.members):
+                if asking.size and members.size:
+                    query, item = self._hash(k, reach).near(xyz[asking])
+                    queries.append(asking[query])
+                    points.append(members[item])
+        return np.concatenate(queries), np.concatenate(points)
+
+    def close_pairs(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """Pairs ``(i, j)`` of the points, each once, that include every pair closer than the sum of their radii:
+        a class asks its own and every larger class, on cells of the two classes' largest radii added up."""
+        firsts, seconds = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+        for a, asking in enumerate(self.members):
+            if not asking.size:
+                continue
+            for b in range(a, len(self.members)):
+                if not self.members[b].size:
+                    continue
+                query, item = self._hash(b, self.tops[a]).near(self.positions[asking])
+                i, j = asking[query], self.members[b][item]
+                if a == b:  # found from both ends: keep one
+                    keep = i < j
+                    i, j = i[keep], j[keep]
+                firsts.append(i)
+                seconds.append(j)
+        return np.concatenate(firsts), np.concatenate(seconds)

@@ -5,6 +5,11 @@ point's x, y); slope is measured from ``up`` over the whole range ``0 .. pi``, s
 under overhangs" are slope ranges. Instances stand along their face's normal. Blockers are earlier layers'
 points in 3-D.
 
+A layer spaced by its objects' size (``spec.footprints``) gets 3-D footprints: each prefab's sphere about its
+origin. A point's radius is then the footprint of the prefab drawn there times the scale drawn there plus half
+the gap, and two points keep the sum of their radii (in 3-D): no two spheres come closer than the gap, whatever
+the instances' orientation.
+
 Examples
 --------
 >>> import numpy as np
@@ -25,12 +30,16 @@ import numpy as np
 
 from .. import variety
 from ..fields.radius import density_to_radius
-from ..hashing import Stream, hash_choice, hash_scale, hash_uniform, hash_yaw
+from ..hashing import Stream, hash_uniform, hash_yaw
 from ..orient import instance_rotations
 from ..poisson import Samples
 from ..scatter import LayerPoints, LayerSpec, blocker_radii
+from ..scatter.functions import footprint_radii
+from ..scatter.points import instance_sizes
+from ..scatter.spec import conflict_rule, spacing_radii
 from ..steps import run_to_end
 from . import SurfaceSettings, sample_surface_steps, slope_between
+from .settings import RadiusFn, SurfaceRadiusFn
 
 # The position hashes take two coordinates: a point (x, y, z) is hashed as (x + A z, y + B z), one-to-one on
 # every face that is not parallel to (A, B, -1) (irrational directions: no mesh lines up with them by chance).
@@ -42,6 +51,12 @@ def hash_key(positions: np.ndarray) -> np.ndarray:
     p = np.asarray(positions, dtype=np.float64)
     # Written out (not ``p @ _FOLD``): BLAS kernels round differently on different CPUs.
     return np.column_stack([p[:, 0] + p[:, 2] * _FOLD[2, 0], p[:, 1] + p[:, 2] * _FOLD[2, 1]])
+
+
+def _sizes(positions: np.ndarray, up: np.ndarray, spec: LayerSpec) -> tuple[np.ndarray, np.ndarray]:
+    """The prefab and the scale drawn at each 3-D position (``up``: the z of the face normal there): what the
+    placement gives an instance and what the sampler spaces it by."""
+    return instance_sizes(positions[:, :2], spec, up, key=hash_key(positions))
 
 
 def _settings(spec: LayerSpec, up: np.ndarray, slope_range: tuple[float, float]) -> SurfaceSettings:
@@ -56,15 +71,26 @@ def _settings(spec: LayerSpec, up: np.ndarray, slope_range: tuple[float, float])
             ok[ok] &= np.asarray(mask(xyz[ok, :2]), dtype=bool)
         return ok
 
-    radius_at = None
-    if spec.density is not None and spec.max_radius > spec.min_radius:
+    radius_at: RadiusFn | SurfaceRadiusFn | None = None
+    if spec.footprints is not None:
+        footprints = np.asarray(spec.footprints, dtype=np.float64)
+
+        def footprint_at(xyz: np.ndarray, normals: np.ndarray) -> np.ndarray:
+            prefab, scales = _sizes(xyz, normals[:, 2], spec)
+            return footprint_radii(spec, footprints, prefab, scales, xyz[:, :2])
+
+        radius_at = footprint_at
+    elif spec.density is not None and spec.max_radius > spec.min_radius:
         low, high, density_at = spec.min_radius, spec.max_radius, spec.density
 
-        def radius_at(xyz: np.ndarray) -> np.ndarray:
+        def density_radius(xyz: np.ndarray) -> np.ndarray:
             return density_to_radius(density_at(xyz[:, :2]), low, high)
 
-    return SurfaceSettings(min_radius=spec.min_radius, max_radius=spec.max_radius, radius_at=radius_at,
-                           is_allowed=allowed, seed=spec.seed, max_points=spec.max_points)
+        radius_at = density_radius
+    least, largest = spacing_radii(spec)
+    return SurfaceSettings(min_radius=least, max_radius=largest, radius_at=radius_at, is_allowed=allowed,
+                           seed=spec.seed, max_points=spec.max_points, conflict=conflict_rule(spec),
+                           radius_reads_normals=spec.footprints is not None)
 
 
 def surface_layer_steps(
@@ -90,16 +116,12 @@ def surface_layer_steps(
     key = hash_key(samples.positions)
     yaw = hash_yaw(key, spec.seed) if spec.random_yaw else np.zeros(len(key))
     tilt, heading = variety.tilts(key, spec.seed, spec.tilt) if spec.tilt > 0 else (None, None)
-    scales = hash_scale(key, spec.seed, *spec.scale_range)
-    if spec.scale_by_density > 0 or spec.scale_by_slope > 0:
-        xy = samples.positions[:, :2]
-        density = np.ones(len(xy)) if spec.density is None else np.asarray(spec.density(xy), dtype=np.float64)
-        scales *= variety.scale_factors(density, samples.normals[:, 2], spec.scale_by_density, spec.scale_by_slope)
+    prefab, scales = _sizes(samples.positions, samples.normals[:, 2], spec)
     return LayerPoints(
         positions=samples.positions,
         radii=samples.radii,
         normals=samples.normals,
-        prefab_index=hash_choice(key, spec.seed, np.asarray(spec.prefab_weights, dtype=np.float64)),
+        prefab_index=prefab,
         rotations=instance_rotations(samples.normals, yaw, 1.0, tilt, heading),
         scales=scales,
         randoms=hash_uniform(key, spec.seed, Stream.RANDOM),
@@ -117,8 +139,9 @@ def surface_layer(
     """Scatter one layer over every face of the triangles (world space, several meshes concatenated).
 
     ``blockers`` are earlier layers' points (3-D); each gets radius ``max(spec.keep_away, spec.min_radius)``,
-    as in :func:`strew.core.scatter.scatter_layer`. ``slope_range`` (radians from ``up``) limits where points
-    go: ``(0, pi/2)`` faces looking up, ``(pi/3, 2*pi/3)`` walls, ``(pi/2 + 0.1, pi)`` undersides.
+    as in :func:`strew.core.scatter.scatter_layer` (with ``footprints``, kept from each instance's sphere).
+    ``slope_range`` (radians from ``up``) limits where points go: ``(0, pi/2)`` faces looking up,
+    ``(pi/3, 2*pi/3)`` walls, ``(pi/2 + 0.1, pi)`` undersides.
     """
     return run_to_end(surface_layer_steps(vertices, triangles, spec, blockers, up, slope_range))
 

@@ -55,19 +55,21 @@ def _scene(output: str = 'GEOMETRY_NODES', seed: int = 3, size: float = 40.0) ->
                      output_mode=output)
 
 
-def _drawn() -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """(origins xy, footprint radii, prefab names) of every instance Blender draws for the layer."""
+def _drawn(axes: int = 2) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(origins, footprint radii, prefab names) of every instance Blender draws for the layer: seen from above
+    (``axes=2``: origins' x, y and the circle about each origin holding the drawn bounding box's x, y), or in 3-D
+    (``axes=3``: the sphere about each origin holding the drawn bounding box)."""
     depsgraph = bpy.context.evaluated_depsgraph_get()
     origins, radii, names = [], [], []
     for inst in depsgraph.object_instances:
         obj = inst.object
         if not (inst.is_instance and obj.name in ("Pebble", "Boulder")):
             continue
-        _add(np.array(inst.matrix_world), obj, origins, radii, names)
+        _add(np.array(inst.matrix_world), obj, origins, radii, names, axes)
     for obj in bpy.data.objects:  # linked duplicates: real objects sharing a prefab's mesh
         if not inst_is_duplicate(obj):
             continue
-        _add(np.array(obj.matrix_world), obj.evaluated_get(depsgraph), origins, radii, names)
+        _add(np.array(obj.matrix_world), obj.evaluated_get(depsgraph), origins, radii, names, axes)
     return np.array(origins), np.array(radii), names
 
 
@@ -75,10 +77,10 @@ def inst_is_duplicate(obj: bpy.types.Object) -> bool:
     return obj.get("strew_owner") is not None and obj.data is not None and obj.name.startswith("Rocks.")
 
 
-def _add(matrix: np.ndarray, obj: bpy.types.Object, origins: list, radii: list, names: list) -> None:
+def _add(matrix: np.ndarray, obj: bpy.types.Object, origins: list, radii: list, names: list, axes: int) -> None:
     corners = np.array(obj.bound_box) @ matrix[:3, :3].T
-    origins.append(matrix[:2, 3])
-    radii.append(float(np.sqrt((corners[:, :2] ** 2).sum(axis=1)).max()))
+    origins.append(matrix[:axes, 3])
+    radii.append(float(np.sqrt((corners[:, :axes] ** 2).sum(axis=1)).max()))
     names.append(obj.name.split(".")[0] if obj.name.startswith("Rocks.") else obj.name)
 
 
@@ -250,3 +252,24 @@ def test_a_road_in_exclude_keeps_its_margin_from_every_footprint(margin):
     clearance = distance_to_segments(xy, segments) - radii
     assert clearance.min() >= margin - 1e-4  # no boulder overhangs the road
     assert clearance.min() < margin + 0.5  # and the ground along the road is used
+
+
+def test_every_face_keeps_the_gap_between_spheres_in_3d():
+    """On Every Face an instance stands along its face's normal: it keeps the sphere about its origin that holds its
+    drawn bounding box, and two spheres keep the gap in 3-D, across the curve of the rock too."""
+    bpy.ops.mesh.primitive_uv_sphere_add(radius=12.0, location=(3.0, -2.0, 1.0))
+    rock = bpy.context.active_object
+    rock.name = "Rock"
+    bpy.context.scene.strew.terrain = rock
+    add_layer("Rocks", _prefabs(), GAP, GAP, seed=4, spacing='OBJECTS', surface='ALL', scale_min=0.5, scale_max=1.6)
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    origins, radii, names = _drawn(axes=3)
+    big = np.array([n == "Boulder" for n in names])
+    assert big.sum() >= 3 and (~big).sum() > 200
+    assert origins[:, 2].min() < 1.0 - 10.0 and origins[:, 2].max() > 1.0 + 10.0  # on the underside too
+    # float32 positions in the output: allow a hundredth of a millimetre
+    assert _closest_gap(origins, radii) >= GAP - 1e-5
+    # small objects pack between large ones: some pebble stands closer to a boulder than two boulders can
+    near, _ = cKDTree(origins[big]).query(origins[~big])
+    assert (near < 2.0 * radii[big].min() + GAP).any()
+
