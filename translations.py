@@ -140,11 +140,12 @@ RUSSIAN: dict[str, str] = {
         "Экземпляры держат радиус между своими центрами, каков бы ни был их размер",
     "Object Size": "Размер объекта",
     "Each instance takes its prefab's footprint at its scale (the smallest "
-    "circle around its origin holding it, seen from above; a prefab's strew_radius property overrides it) and "
-    "footprints keep the radius between their edges: big and small objects pack without overlapping":
+    "circle around its origin holding it seen from above, a sphere on Every Face; a prefab's strew_radius "
+    "property overrides it) and footprints keep the radius between their edges: big and small objects pack "
+    "without overlapping":
         "Каждый экземпляр занимает след своей заготовки в своём масштабе (наименьший круг вокруг его центра, "
-        "вмещающий его при взгляде сверху; свойство strew_radius заготовки задаёт его явно), и следы держат радиус "
-        "между своими краями: большие и малые объекты ложатся плотно, не пересекаясь",
+        "вмещающий его при взгляде сверху, на «Всех гранях» — шар; свойство strew_radius заготовки задаёт его "
+        "явно), и следы держат радиус между своими краями: большие и малые объекты ложатся плотно, не пересекаясь",
     "Min Gap": "Мин. зазор",
     "a distance ≥ 0 in metres, e.g. 1.5": "расстояние ≥ 0 в метрах, например 1.5",
     "Max Gap": "Макс. зазор",
@@ -902,6 +903,72 @@ RUSSIAN.update({
         "Нечего разбрасывать заново: в области нет экземпляров «{name}», и новые туда не помещаются",
     'Layer "{name}": replaced {removed:,} instances in the region with {added:,} (seed {seed})':
         "Слой «{name}»: экземпляры в области ({removed:,}) заменены новыми ({added:,}), зерно {seed}",
+})
+
+# -- tile rooms: entrances (properties/rooms.py, panels/rooms.py, operators/rooms.py, operators/room_pick.py,
+#    core/wfc/room.py) ----------------------------------------------------------------------------------------------
+RUSSIAN.update({
+    "Entrances": "Входы",
+    "Cells that must hold a walkable tile, all reachable from each other: with any entrance every walkable cell "
+    "joins one region, as with All Walkable Connected":
+        "Ячейки, в которых должна стоять проходимая плитка, все достижимые друг из друга: при любом входе все "
+        "проходимые ячейки образуют одну область, как при «Проходы связаны»",
+    "Cells that must hold a walkable tile, all reachable from each other: with any entrance every walkable cell "
+    "joins one region, as with All Walkable Connected; X Y Z separated by ';' (replaces the panel's list)":
+        "Ячейки, в которых должна стоять проходимая плитка, все достижимые друг из друга: при любом входе все "
+        "проходимые ячейки образуют одну область, как при «Проходы связаны»; X Y Z через «;» (заменяет список на "
+        "панели)",
+    "Entrance cell (x, y, z) counted from the room origin; the same cell twice counts once":
+        "Ячейка входа (x, y, z) от начала комнаты; одна и та же ячейка дважды считается один раз",
+    "Add Entrance": "Добавить вход",
+    "Active Entrance": "Активный вход",
+    "Add an entrance: a cell that must hold a walkable tile, reachable from the other entrances (Pick Cell sets it "
+    "on the room)":
+        "Добавить вход: ячейку, в которой должна стоять проходимая плитка, достижимую из других входов (её можно "
+        "указать на комнате кнопкой «Выбрать ячейку»)",
+    "Remove Entrance": "Удалить вход",
+    "Remove the selected entrance": "Удалить выбранный вход",
+    "There is no entrance to remove": "Нет входа для удаления",
+    "Entrances join all walkable cells": "Входы связывают все проходы",
+    "({x}, {y}, {z})": "({x}, {y}, {z})",
+    "({x}, {y}, {z}) is outside the room": "({x}, {y}, {z}) вне комнаты",
+    "Pick Cell": "Выбрать ячейку",
+    "Click a cell on the room in the viewport: the selected entrance takes it (a new entrance when none is "
+    "selected; Esc keeps it as it was)":
+        "Щёлкните ячейку на комнате в окне вида: выбранный вход получит её (новый вход, если ни один не выбран; "
+        "Esc оставляет его как был)",
+    "Pick the cell from the 3D Viewport": "Выбирайте ячейку в окне 3D-вида",
+    "Pick Cell works in the 3D Viewport: click its button there":
+        "«Выбрать ячейку» работает в окне 3D-вида: нажмите кнопку там",
+    "Pick Cell: click the entrance's cell on the room; Esc to cancel":
+        "Выбор ячейки: щёлкните ячейку входа на комнате; Esc — отмена",
+    "Pick Cell cancelled; the entrance is as it was": "Выбор ячейки отменён; вход прежний",
+    "Entrance {number}: cell {cell}": "Вход {number}: ячейка {cell}",
+    "entrances: write each cell as X Y Z (whole numbers ≥ 0) separated by ';', e.g. \"0 5 0; 11 5 1\"; "
+    "cannot read {item!r}":
+        "входы: пишите каждую ячейку как X Y Z (целые числа ≥ 0) через «;», например «0 5 0; 11 5 1»; "
+        "не удалось прочитать {item!r}",
+    "entrance {cell}: give three whole numbers (x, y, z)": "вход {cell}: задайте три целых числа (x, y, z)",
+    "entrance {cell} is outside the room of {size} cells; cells run from (0, 0, 0) to {last}":
+        "вход {cell} лежит вне комнаты из {size} ячеек; ячейки идут от (0, 0, 0) до {last}",
+    "Entrances need a walkable tile and the kit has none: tick Walkable on the floor, door and stair tiles "
+    "(Strew Tile) or clear the Entrances":
+        "Входам нужна проходимая плитка, а в наборе её нет: отметьте «Проходимая» у плиток пола, дверей и лестниц "
+        "(«Плитка Strew») или очистите «Входы»",
+    "Entrances need a walkable tile and the kit has none that fits Below and Above: tick Walkable on the floor, "
+    "door and stair tiles (Strew Tile) or clear the Entrances":
+        "Входам нужна проходимая плитка, а в наборе нет такой, что подходит к «Снизу» и «Сверху»: отметьте "
+        "«Проходимая» у плиток пола, дверей и лестниц («Плитка Strew») или очистите «Входы»",
+    "Entrance {cell} holds the fixed tile {tile!r}, which is not walkable; move the entrance or pin a walkable "
+    "tile there":
+        "Во входе {cell} закреплена плитка {tile!r}, а она непроходимая; передвиньте вход или закрепите там "
+        "проходимую плитку",
+    "Entrance {cell}: no walkable tile fits the room's border there; move the entrance or give the kit a walkable "
+    "tile (a door) whose outer side fits the border":
+        "Вход {cell}: там к границе комнаты не подходит ни одна проходимая плитка; передвиньте вход или добавьте в "
+        "набор проходимую плитку (дверь), внешняя сторона которой подходит к границе",
+    "mxgmn tilesets have no walkable tiles: leave Entrances empty":
+        "В наборах mxgmn нет проходимых плиток: оставьте «Входы» пустыми",
 })
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

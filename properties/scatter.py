@@ -58,8 +58,9 @@ DENSITY_MODES = [
 SPACING_MODES = [
     (SpacingMode.RADIUS, "Radius", "Instances keep the radius between their origins, whatever their size"),
     (SpacingMode.OBJECTS, "Object Size", "Each instance takes its prefab's footprint at its scale (the smallest "
-     "circle around its origin holding it, seen from above; a prefab's strew_radius property overrides it) and "
-     "footprints keep the radius between their edges: big and small objects pack without overlapping"),
+     "circle around its origin holding it seen from above, a sphere on Every Face; a prefab's strew_radius "
+     "property overrides it) and footprints keep the radius between their edges: big and small objects pack "
+     "without overlapping"),
 ]
 
 OUTPUT_MODES = [

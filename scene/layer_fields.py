@@ -22,7 +22,7 @@ from ..core.fields import (
     PerlinNoise,
     VertexField,
 )
-from ..core.modes import DensityMode
+from ..core.modes import DensityMode, SurfaceMode
 from ..core.proximity import Proximity
 from ..core.scatter import LayerSpec
 from ..core.scatter.functions import footprint_function
@@ -151,7 +151,9 @@ def build(layer: LayerInput, terrain: TerrainLookup, mesh: MeshArrays, depsgraph
     view, falloff = _camera(layer.look, terrain)
     density = _product(density_field(layer.density, layer.spec.seed, terrain, mesh),
                        _proximity(layer.look, depsgraph), falloff)
-    mask = layer_mask(layer.mask, terrain, mesh, depsgraph, layer.spec)
+    # From above, a place's footprint is the one drawn there; Every Face draws by 3-D place: the plain margin.
+    sized = layer.spec if layer.surface == SurfaceMode.TOP else None
+    mask = layer_mask(layer.mask, terrain, mesh, depsgraph, sized)
     if view is not None:
         mask = view if mask is None else mask & view
     return LayerFields(density=density, mask=mask)
