@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import socket
 import subprocess
 import sys
@@ -19,8 +20,11 @@ from strew.core.scatter import LayerSpec, chunk_work, scatter_layer
 from strew.core.terrain import TerrainLookup
 
 
-def test_dask_local_cluster_gives_the_points_of_one_process() -> None:
+@pytest.mark.parametrize("by_size", [False, True], ids=["radius", "object size"])
+def test_dask_local_cluster_gives_the_points_of_one_process(by_size: bool) -> None:
     terrain, spec, blockers = nine_chunk_world()
+    if by_size:  # instances spaced by their prefabs' footprints, scale drawn per place
+        spec = dataclasses.replace(spec, footprints=(0.3, 1.1, 2.4))
     alone = scatter_layer(terrain, spec, blockers)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             DaskCluster(cluster.scheduler_address) as farm:
