@@ -25,6 +25,7 @@ import math
 from collections.abc import Callable, Generator
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, CancelledError, Future, wait
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
@@ -96,7 +97,7 @@ class ChunkGrid:
     def count(self) -> int:
         return self.shape[0] * self.shape[1]
 
-    @property
+    @cached_property
     def span(self) -> tuple[int, int]:
         """How many chunks away (along x, y) a chunk's points can still matter."""
         spans = []
@@ -107,7 +108,7 @@ class ChunkGrid:
             spans.append(math.ceil(self.reach / width) if width > 0 else 1)
         return max(spans[0], 1), max(spans[1], 1)
 
-    @property
+    @cached_property
     def period(self) -> tuple[int, int]:
         """Colouring period per axis: chunks this many apart are at least ``reach`` apart."""
         sx, sy = self.span

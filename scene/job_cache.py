@@ -1,12 +1,14 @@
 """What a live update keeps from one run of the Scatter job to the next, keyed by what each part depends on.
 
 A live update re-runs the job after every change; most of the work would be the same as last time. The cache
-keeps, per target, the surface read from the scene with its terrain lookup (keyed by :func:`fingerprint`: the
-evaluated mesh and the world matrix), and per layer its density and mask fields and its sampled points (keyed by
-every input that decides them: the layer's sampling settings, its fields' sources, the surface and the blockers).
-So a change of scale or rotation only places the same points again, a seed change samples that layer again (and
-the layers below only when its points changed), and a terrain edit reads the terrain again and samples only the
-chunks of each layer near the edit (each layer's chunk run is kept, ``core.scatter.rerun_chunks``).
+keeps, per target, the surface read from the scene with its terrain lookup (the terrain compared with its cached
+read array by array, a Targets collection keyed by :func:`fingerprint`: the evaluated mesh and the world matrix),
+and per layer its density and mask fields and its sampled points (keyed by every input that decides them: the
+layer's sampling settings, its fields' sources, the surface and the blockers). So a change of scale or rotation
+only places the same points again, a seed change samples that layer again (and the layers below only when its
+points changed), and a terrain edit reads again only what moved (``terrain.read_mesh``), updates the terrain
+lookup for the changed triangles (``TerrainLookup.edited``) and samples only the chunks of each layer near the
+edit (each layer's chunk run is kept, ``core.scatter.rerun_chunks``).
 
 Memory stays bounded: one entry per target and per layer (a new key replaces the old entry), all dropped when a
 file is loaded or the extension is disabled (:meth:`JobCache.clear`).
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 from collections.abc import Hashable
 from typing import Any
 
@@ -27,7 +30,7 @@ from ..core.poisson import Samples
 from ..core.scatter import ChunkRun
 from .scatter_spec import LayerInput
 from .targets import target_objects
-from .terrain import read_weights
+from .terrain import mesh_columns, read_weights
 
 Key = Hashable
 
@@ -55,17 +58,11 @@ def fingerprint(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> tuple[
     try:
         if mesh is None:
             return (*matrix, 0)
-        co = np.empty(len(mesh.vertices) * 3, dtype=np.float32)
-        mesh.vertices.foreach_get("co", co)
-        loops = np.empty(len(mesh.loops), dtype=np.int32)
-        mesh.loops.foreach_get("vertex_index", loops)
-        sizes = np.empty(len(mesh.polygons), dtype=np.int32)
-        mesh.polygons.foreach_get("loop_total", sizes)
-        edges = np.empty(len(mesh.edges) * 2, dtype=np.int32)
-        mesh.edges.foreach_get("vertices", edges)
+        columns = mesh_columns(mesh)  # Blender's own arrays, one copy each (no pass over the items)
     finally:
         evaluated.to_mesh_clear()
-    return (*matrix, len(co) // 3, len(sizes), _digest(co, loops, sizes, edges))
+    return (*matrix, len(columns.positions) // 3, len(columns.face_sizes),
+            _digest(columns.positions, columns.corner_verts, columns.face_sizes, columns.edges))
 
 
 def weight_digests(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, names: set[str]) -> dict[str, str]:
@@ -116,9 +113,13 @@ class JobCache:
             table[name] = (key, value)
 
 
-def mesh_key(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, weights: dict[str, np.ndarray]) -> Key:
-    """Key of a terrain read with the vertex-group ``weights`` the layers use."""
-    return (obj.name, fingerprint(obj, depsgraph), tuple(sorted((n, _digest(w)) for n, w in weights.items())))
+_READS = itertools.count()
+
+
+def read_key(obj: bpy.types.Object) -> Key:
+    """Key of a new read of a terrain, never given to another read: a live run compares the terrain with its cached
+    read array by array (``terrain.read_mesh``) and keeps the cached read, key and all, when nothing changed."""
+    return (obj.name, "read", next(_READS))
 
 
 def targets_key(collection: bpy.types.Collection, depsgraph: bpy.types.Depsgraph) -> Key:

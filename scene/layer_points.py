@@ -83,6 +83,11 @@ def painted_points(scene: bpy.types.Scene, layer_id: str) -> PointSet | None:
     obj = output_object(scene, layer_id)
     if obj is None or PAINTED not in obj.data.attributes:
         return None
+    flags = obj.data.attributes[PAINTED]
+    painted = np.zeros(len(flags.data), dtype=np.int32)
+    flags.data.foreach_get("value", painted)
+    if not painted.any():  # the usual case: no need to read every instance
+        return None
     points = read_points(obj)
     return points.take(points.painted) if points.painted.any() else None
 

@@ -27,7 +27,7 @@ from .layer_look import CameraInput
 from .scatter_spec import LayerInput, ScatterError, ScatterInput
 from .targets import read_targets
 from .terrain import MeshArrays, read_mesh
-from .terrain_changes import changed_boxes
+from .terrain_changes import changed_boxes, compare
 
 
 class Surface:
@@ -36,12 +36,21 @@ class Surface:
     def __init__(self, name: str, mesh: MeshArrays, kind: str, key: Key = None) -> None:
         self.name, self.mesh, self.kind, self.key = name, mesh, kind, key
         self._lookup: TerrainLookup | None = None
+        self._edit: tuple[TerrainLookup, np.ndarray] | None = None
+
+    def follow(self, before: Surface, moved: np.ndarray) -> None:
+        """This surface is ``before`` with the triangles ``moved`` changed: its lookup, when asked for, is worked
+        out from ``before``'s (if that one was built) for those triangles only."""
+        if before._lookup is not None and self._lookup is None:
+            self._edit = (before._lookup, moved)
 
     @property
     def lookup(self) -> TerrainLookup:
         if self._lookup is None:
+            edit, self._edit = self._edit, None
             try:
-                self._lookup = TerrainLookup(self.mesh.vertices, self.mesh.triangles)
+                self._lookup = (TerrainLookup(self.mesh.vertices, self.mesh.triangles) if edit is None
+                                else edit[0].edited(self.mesh.vertices, self.mesh.triangles, edit[1]))
             except ValueError as error:
                 raise ScatterError(rpt_('{kind} "{name}": {error}').format(
                     kind=rpt_(self.kind), name=self.name, error=error)) from error
@@ -59,31 +68,31 @@ class Surfaces:
         self._terrain_changes: np.ndarray | None = None
         if job.terrain is not None:
             groups = tuple({name for layer in job.layers for name in layer.vertex_groups})
-            before = None if cache is None else cache.surfaces.get(job.terrain.name)
-            self.terrain = self._read_terrain(job.terrain, groups)
+            entry = None if cache is None else cache.surfaces.get(job.terrain.name)
+            before: Surface | None = entry[1] if entry is not None and entry[1].kind == "Terrain" else None
+            self.terrain = self._read_terrain(job.terrain, groups, before)
             if before is not None:
-                self._terrain_changes = (np.zeros((0, 2, 2)) if before[1] is self.terrain
-                                         else changed_boxes(before[1].mesh, self.terrain.mesh))
+                if before is self.terrain:
+                    self._terrain_changes = np.zeros((0, 2, 2))
+                else:
+                    changes = compare(before.mesh, self.terrain.mesh)
+                    self._terrain_changes = changed_boxes(before.mesh, self.terrain.mesh, changes)
+                    if changes is not None:
+                        self.terrain.follow(before, changes.moved)
             if cache is not None:
                 JobCache.put(cache.surfaces, job.terrain.name, self.terrain.key, self.terrain)
 
-    def _read_terrain(self, terrain: bpy.types.Object, groups: tuple[str, ...]) -> Surface:
-        cache, key = self.cache, None
-        if cache is not None and not groups:  # the fingerprint is the whole key: no need to read the mesh
-            key = job_cache.mesh_key(terrain, self.depsgraph, {})
-            found = JobCache.get(cache.surfaces, terrain.name, key)
-            if found is not None:
-                return found
+    def _read_terrain(self, terrain: bpy.types.Object, groups: tuple[str, ...], before: Surface | None) -> Surface:
+        """The terrain read with the weights of ``groups``: ``before`` (the cached read) itself when nothing of it
+        changed, else a new read that takes from ``before`` what did not change (see :func:`.terrain.read_mesh`)."""
         try:
-            mesh = read_mesh(terrain, self.depsgraph, groups)
+            mesh = read_mesh(terrain, self.depsgraph, groups, None if before is None else before.mesh)
         except ValueError as error:
             raise ScatterError(str(error)) from error
-        if cache is not None and groups:  # the vertex weights the layers read are part of the key
-            key = job_cache.mesh_key(terrain, self.depsgraph, mesh.vertex_group_weights)
-            found = JobCache.get(cache.surfaces, terrain.name, key)
-            if found is not None:
-                return found
-        return Surface(terrain.name, mesh, "Terrain", key)
+        if before is not None and mesh is before.mesh:
+            return before
+        # Compared with the cached read array by array rather than hashed: a new read is a new key.
+        return Surface(terrain.name, mesh, "Terrain", None if self.cache is None else job_cache.read_key(terrain))
 
     def changes(self, surface: Surface) -> np.ndarray | None:
         """Where ``surface`` changed since the cached read (boxes, see :func:`.terrain_changes.changed_boxes`):

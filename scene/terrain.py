@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import bpy
 import numpy as np
@@ -10,6 +11,31 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core import fpmath
 from ..core.inputs import MAX_DISTANCE
+
+SHORT_READ = 1 / 16
+"""Re-read the loop triangles of the faces an edit moved one by one up to this share of the triangles (each costs
+about ten times what it costs in one ``foreach_get`` of them all)."""
+
+
+@dataclass(frozen=True)
+class MeshColumns:
+    """An evaluated mesh's arrays as Blender stores them, in object space: vertex positions (V * 3 float32), every
+    face corner's vertex, each face's corner count and the edges' vertex pairs (E * 2), int32."""
+
+    positions: np.ndarray
+    corner_verts: np.ndarray
+    face_sizes: np.ndarray
+    edges: np.ndarray
+
+
+@dataclass(frozen=True)
+class MeshSource:
+    """What a mesh read was made from, for reading the same object again after an edit (:func:`read_mesh`): its
+    positions, corners and faces (:class:`MeshColumns`, no edges), world matrix and object mode."""
+
+    columns: MeshColumns
+    matrix: np.ndarray
+    mode: str
 
 
 @dataclass(frozen=True)
@@ -19,12 +45,54 @@ class MeshArrays:
     vertices: np.ndarray
     triangles: np.ndarray
     vertex_group_weights: dict[str, np.ndarray]
+    source: MeshSource | None = None
+
+
+def _attribute(mesh: bpy.types.Mesh, name: str, field: str, out: np.ndarray) -> bool:
+    """Read the attribute ``name`` whole into ``out`` (one copy of Blender's array; reading the same data through
+    ``mesh.vertices`` or ``mesh.loops`` goes item by item, 50-300 times slower); False when the mesh has no such
+    attribute of that size."""
+    attribute = mesh.attributes.get(name)
+    if attribute is None or len(attribute.data) * (len(out) // max(1, len(attribute.data))) != len(out):
+        return False
+    attribute.data.foreach_get(field, out)
+    return True
+
+
+def mesh_columns(mesh: bpy.types.Mesh) -> MeshColumns:
+    """The arrays of ``mesh`` (see :class:`MeshColumns`), read through its attributes ("position" and Blender's
+    internal ".corner_vert" and ".edge_verts", in every Blender Strew supports) and its loop triangles' faces, with
+    the per-item collections as the fallback."""
+    positions = np.empty(len(mesh.vertices) * 3, dtype=np.float32)
+    if not _attribute(mesh, "position", "vector", positions):
+        mesh.vertices.foreach_get("co", positions)
+    corners = np.empty(len(mesh.loops), dtype=np.int32)
+    if not _attribute(mesh, ".corner_vert", "value", corners):
+        mesh.loops.foreach_get("vertex_index", corners)
+    edges = np.empty(len(mesh.edges) * 2, dtype=np.int32)
+    if not _attribute(mesh, ".edge_verts", "value", edges):
+        mesh.edges.foreach_get("vertices", edges)
+    faces = len(mesh.polygons)
+    sizes = None
+    if faces and hasattr(mesh, "loop_triangle_polygons"):
+        # A face of n corners is n - 2 loop triangles, listed face after face: the corner counts without a pass
+        # over the faces.
+        mesh.calc_loop_triangles()
+        of_triangle = np.empty(len(mesh.loop_triangle_polygons), dtype=np.int32)
+        mesh.loop_triangle_polygons.foreach_get("value", of_triangle)
+        if len(of_triangle) == len(corners) - 2 * faces:
+            sizes = (np.bincount(of_triangle, minlength=faces) + 2).astype(np.int32)
+    if sizes is None or len(sizes) != faces:
+        sizes = np.empty(faces, dtype=np.int32)
+        mesh.polygons.foreach_get("loop_total", sizes)
+    return MeshColumns(positions, corners, sizes, edges)
 
 
 def world_vertices(mesh: bpy.types.Mesh, matrix_world: object) -> np.ndarray:
-    co = np.empty(len(mesh.vertices) * 3, dtype=np.float64)
-    mesh.vertices.foreach_get("co", co)
-    return fpmath.transform(co.reshape(-1, 3), np.array(matrix_world, dtype=np.float64))
+    positions = np.empty(len(mesh.vertices) * 3, dtype=np.float32)
+    if not _attribute(mesh, "position", "vector", positions):
+        mesh.vertices.foreach_get("co", positions)
+    return fpmath.transform(positions.reshape(-1, 3).astype(np.float64), np.array(matrix_world, dtype=np.float64))
 
 
 def group_weights(obj: bpy.types.Object, mesh: bpy.types.Mesh, names: tuple[str, ...]) -> dict[str, np.ndarray]:
@@ -65,9 +133,16 @@ def read_weights(
 
 
 def read_mesh(
-    obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, vertex_groups: tuple[str, ...] = ()
+    obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, vertex_groups: tuple[str, ...] = (),
+    previous: MeshArrays | None = None,
 ) -> MeshArrays:
     """The evaluated mesh of ``obj`` (modifiers applied) in world space.
+
+    ``previous``: an earlier read of the same object (with the same ``vertex_groups``). Where the faces are the same
+    and the object is in the same mode, the vertices that did not move and the loop triangles of the faces none of
+    whose corners moved are taken from it (Blender splits a face by its own corners' positions alone), and only the
+    rest is transformed and read: the same arrays as a read from scratch, at a cost that follows the edit.
+    ``previous`` itself comes back when nothing changed.
 
     Raises ``ValueError`` for objects that are not meshes or whose evaluated mesh has no faces, and
     :class:`GeometryError` for a vertex at NaN, infinity or beyond ``MAX_DISTANCE``.
@@ -82,15 +157,84 @@ def read_mesh(
         if len(mesh.loop_triangles) == 0:
             raise ValueError(
                 rpt_('Terrain "{name}" has no faces: add faces or pick another mesh').format(name=obj.name))
+        columns = mesh_columns(mesh)
+        source = MeshSource(MeshColumns(columns.positions, columns.corner_verts, columns.face_sizes,
+                                        np.zeros(0, dtype=np.int32)),
+                            np.array(evaluated.matrix_world, dtype=np.float64), obj.mode)
+        before = previous.source if previous is not None else None
+        if before is not None and not (before.mode == source.mode
+                                       and before.columns.positions.shape == columns.positions.shape
+                                       and np.array_equal(before.columns.face_sizes, columns.face_sizes)
+                                       and np.array_equal(before.columns.corner_verts, columns.corner_verts)):
+            before = None  # other faces: nothing to take over
+        local = columns.positions.reshape(-1, 3)
+        moved = None
+        if before is not None:
+            # Bit for bit (a coordinate going from 0.0 to -0.0 moved); few vertices move in an edit.
+            coordinates = np.flatnonzero(columns.positions.view(np.uint32) != before.columns.positions.view(np.uint32))
+            moved = np.unique(coordinates // 3)
         with np.errstate(invalid="ignore", over="ignore"):  # a vertex at infinity: named just below
-            vertices = world_vertices(mesh, evaluated.matrix_world)
-        check_vertices(rpt_('Mesh "{name}"').format(name=obj.name), mesh, vertices)
-        triangles = np.empty(len(mesh.loop_triangles) * 3, dtype=np.int64)
-        mesh.loop_triangles.foreach_get("vertices", triangles)
+            if previous is not None and before is not None and moved is not None and _same_bits(before.matrix,
+                                                                                                 source.matrix):
+                vertices = previous.vertices
+                if len(moved):
+                    vertices = vertices.copy()
+                    vertices[moved] = fpmath.transform(local[moved].astype(np.float64), source.matrix)
+            else:
+                vertices = fpmath.transform(local.astype(np.float64), source.matrix)
+        if previous is None or vertices is not previous.vertices:
+            check_vertices(rpt_('Mesh "{name}"').format(name=obj.name), mesh, vertices)
+        triangles = _loop_triangles(mesh, columns, None if previous is None or moved is None else (previous, moved))
         weights = group_weights(evaluated, mesh, tuple(name for name in vertex_groups if name))
     finally:
         evaluated.to_mesh_clear()
-    return MeshArrays(vertices, triangles.reshape(-1, 3), weights)
+    if (previous is not None and vertices is previous.vertices and triangles is previous.triangles
+            and _same_weights(previous.vertex_group_weights, weights)):
+        return previous
+    return MeshArrays(vertices, triangles, weights, source)
+
+
+def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def _same_weights(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> bool:
+    return a.keys() == b.keys() and all(_same_bits(a[name], b[name]) for name in a)
+
+
+def _loop_triangles(mesh: bpy.types.Mesh, columns: MeshColumns,
+                    edit: tuple[MeshArrays, np.ndarray] | None) -> np.ndarray:
+    """Blender's loop triangles of ``mesh`` as (F, 3) vertex indices; with ``edit`` (an earlier read of the same
+    faces, and the vertices that moved since), those of the faces with a moved corner read again, the others taken
+    from the earlier read (its array itself when no face has a moved corner)."""
+    count = len(mesh.loop_triangles)
+    if edit is not None and len(edit[0].triangles) == count:
+        previous, moved = edit
+        if not len(moved):
+            return previous.triangles
+        sizes = columns.face_sizes
+        starts = np.cumsum(sizes) - sizes
+        flags = np.zeros(len(columns.positions) // 3, dtype=bool)
+        flags[moved] = True
+        corners = np.flatnonzero(flags[columns.corner_verts])
+        faces = np.unique(np.searchsorted(starts, corners, side="right") - 1)
+        per_face = sizes[faces] - 2
+        first = starts[faces] - 2 * faces  # a face's loop triangles follow those of the faces before it
+        rows = np.repeat(first - np.cumsum(per_face) + per_face, per_face)
+        rows += np.arange(len(rows))
+        if len(rows) <= SHORT_READ * count:
+            triangles = previous.triangles.copy()
+            # Runs of consecutive triangles, each read as one slice of the collection.
+            breaks = np.flatnonzero(np.diff(rows) != 1) + 1
+            loop_triangles = mesh.loop_triangles
+            for run in np.split(rows, breaks) if len(rows) else ():
+                start, stop = int(run[0]), int(run[-1]) + 1
+                items: list[Any] = list(loop_triangles[start:stop])  # (the stubs index no property array)
+                triangles[start:stop] = [item.vertices[:] for item in items]
+            return triangles
+    flat = np.empty(count * 3, dtype=np.int32)
+    mesh.loop_triangles.foreach_get("vertices", flat)
+    return flat.astype(np.int64).reshape(-1, 3)
 
 
 class GeometryError(ValueError):

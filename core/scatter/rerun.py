@@ -90,12 +90,13 @@ def rerun_chunks(work: ChunkWork, previous: ChunkRun, changed: Sequence[Box] | n
     order = grid.order()
     for done, chunk in enumerate(order):
         needs = grid.needs(chunk)
-        earlier = concat(*(grid.window(chunk, found[j]) for j in needs))
+        redo = chunk in dirty or not _same(grid.window(chunk, work.blockers), grid.window(chunk, previous.blockers))
+        earlier = None
         # Only a neighbour sampled again can have moved points near this chunk.
-        moved = bool(redone.intersection(needs)) and not _same(
-            earlier, concat(*(grid.window(chunk, _xy_of(previous.parts[j])) for j in needs)))
-        if (chunk in dirty or moved
-                or not _same(grid.window(chunk, work.blockers), grid.window(chunk, previous.blockers))):
+        if redo or redone.intersection(needs):
+            earlier = concat(*(grid.window(chunk, found[j]) for j in needs))
+            redo = redo or not _same(earlier, concat(*(grid.window(chunk, _xy_of(previous.parts[j])) for j in needs)))
+        if redo:
             parts[chunk] = sample_and_place_chunk(work, chunk, earlier)
             redone.add(chunk)
         found[chunk] = _xy_of(parts[chunk])

@@ -23,7 +23,12 @@ BLOCK = 16_384
 @dataclass(frozen=True)
 class Built:
     """What a lookup keeps: triangles renumbered in grid order (``kept[i]`` is the input index of
-    triangle ``i``), their barycentric, height and normal tables, the grid and the usable xy bounds."""
+    triangle ``i``), their barycentric, height and normal tables, the grid and the usable xy bounds.
+
+    What an edit needs to work out the same tables again (:mod:`.edit`): ``order`` (the sort key of every
+    renumbered triangle, ascending: its first cell times the input's triangle count plus its input index), the
+    cells the triangles' boxes cover in all (``pairs``) and whether the grid is the finest one tried
+    (``first_frame``)."""
 
     kept: NDArray[np.intp]
     bary: NDArray[np.float64]
@@ -31,6 +36,9 @@ class Built:
     normal: NDArray[np.float64]
     grid: TriangleGrid
     bounds: tuple[NDArray[np.float64], NDArray[np.float64]]
+    order: NDArray[np.int64]
+    pairs: int
+    first_frame: bool
 
 
 def build(verts: NDArray[np.float64], tris: NDArray[np.int64], per_cell: float) -> Built:
@@ -40,13 +48,17 @@ def build(verts: NDArray[np.float64], tris: NDArray[np.int64], per_cell: float) 
     if not keep.all():
         boxes = (boxes[0][keep], boxes[1][keep], boxes[2][keep], boxes[3][keep])
     bounds = (np.array([np.min(boxes[0]), np.min(boxes[1])]), np.array([np.max(boxes[2]), np.max(boxes[3])]))
-    frame, ranges = GridFrame.fit(boxes, bounds, per_cell, BLOCK)
+    frame, ranges, covered, first_frame = GridFrame.fit(boxes, bounds, per_cell, BLOCK)
     del boxes
     # Number the triangles in row-major order of their first cell: the triangles of one cell then sit
     # close together in memory (random-order meshes query as fast as tidy grids) and the grid's
     # (cell, triangle) pairs come out in sorted runs.
-    order = stable_order(ranges[1].astype(np.int64) * frame.shape[0] + ranges[0])
+    first_cell = ranges[1].astype(np.int64) * frame.shape[0] + ranges[0]
+    order = stable_order(first_cell)
     kept = order if keep.all() else np.flatnonzero(keep)[order]
+    sort_keys = first_cell[order]
+    sort_keys *= len(tris)
+    sort_keys += kept
     used = len(kept)
     bary = np.empty((BARY_ROWS, used))
     height, normal = np.empty((2, used, HEIGHT_COLUMNS))  # one allocation, two contiguous tables
@@ -59,7 +71,7 @@ def build(verts: NDArray[np.float64], tris: NDArray[np.int64], per_cell: float) 
         planes(xs, ys, vz[corners], bary[:, part], height[part], normal[part])
         pairs.add((ranges[0][rows], ranges[1][rows], ranges[2][rows], ranges[3][rows]), xs, ys, start)
     grid = TriangleGrid(frame.origin, frame.inv_cell, frame.shape, pairs.cell_lists())
-    return Built(kept, bary, height, normal, grid, bounds)
+    return Built(kept, bary, height, normal, grid, bounds, sort_keys, covered, first_frame)
 
 
 def _usable_boxes(
@@ -74,13 +86,22 @@ def _usable_boxes(
         corners = tris[part].T
         xs, ys = vx[corners], vy[corners]
         keep[part] = usable(xs, ys)
-        np.minimum(np.minimum(xs[0], xs[1]), xs[2], out=boxes[0][part])
-        np.minimum(np.minimum(ys[0], ys[1]), ys[2], out=boxes[1][part])
-        np.maximum(np.maximum(xs[0], xs[1]), xs[2], out=boxes[2][part])
-        np.maximum(np.maximum(ys[0], ys[1]), ys[2], out=boxes[3][part])
+        corner_boxes(xs, ys, (boxes[0][part], boxes[1][part], boxes[2][part], boxes[3][part]))
     if not keep.any():
         raise ValueError(
             "the terrain has no area to scatter on from above: every triangle is vertical or degenerate; give it "
             "faces that face up or down, or scatter on walls with Surface: Every Face"
         )
     return keep, boxes
+
+
+def corner_boxes(xs: NDArray[np.float64], ys: NDArray[np.float64], out: Boxes | None = None) -> Boxes:
+    """The xy bounding boxes of triangles with (3, B) corner coordinates ``xs, ys`` (into ``out`` if given)."""
+    if out is None:
+        count = xs.shape[1]
+        out = (np.empty(count), np.empty(count), np.empty(count), np.empty(count))
+    np.minimum(np.minimum(xs[0], xs[1]), xs[2], out=out[0])
+    np.minimum(np.minimum(ys[0], ys[1]), ys[2], out=out[1])
+    np.maximum(np.maximum(xs[0], xs[1]), xs[2], out=out[2])
+    np.maximum(np.maximum(ys[0], ys[1]), ys[2], out=out[3])
+    return out

@@ -77,9 +77,10 @@ class GridFrame:
     @classmethod
     def fit(
         cls, boxes: Boxes, bounds: tuple[NDArray[np.float64], NDArray[np.float64]], per_cell: float, block: int
-    ) -> tuple[GridFrame, Ranges]:
+    ) -> tuple[GridFrame, Ranges, int, bool]:
         """About one cell per ``per_cell`` triangles over ``bounds``, coarser if boxes would overlap too
-        many cells; with every box's cell range (first column, first row, columns, rows; int32)."""
+        many cells; with every box's cell range (first column, first row, columns, rows; int32), the cells the
+        boxes cover in all and whether the first (finest) frame tried was taken."""
         count = len(boxes[0])
         origin = bounds[0].copy()
         span = np.maximum(bounds[1] - origin, 1e-12 * (1.0 + np.abs(origin)))
@@ -87,6 +88,7 @@ class GridFrame:
         side = max(side, float(span.max()) / 4096.0)  # keeps a degenerate (thin) extent from exploding
         ranges = (np.empty(count, np.int32), np.empty(count, np.int32), np.empty(count, np.int32),
                   np.empty(count, np.int32))
+        first = True
         while True:
             shape = np.maximum(1, np.ceil(span / side)).astype(np.int64)
             frame = cls(origin, shape / span, shape)
@@ -97,10 +99,21 @@ class GridFrame:
                                                              boxes[3][part]))
                 pairs += int(np.dot(width, height))
                 ranges[0][part], ranges[1][part], ranges[2][part], ranges[3][part] = cx0, cy0, width, height
-            # A few huge triangles over a fine grid would blow up memory: coarsen until bounded.
-            if pairs <= 16 * count + 4 * int(shape.prod()) or np.max(shape) == 1:
-                return frame, ranges
+            if frame.fits(pairs, count):
+                return frame, ranges, pairs, first
             side *= 2.0
+            first = False
+
+    def fits(self, pairs: int, count: int) -> bool:
+        """Whether ``count`` boxes covering ``pairs`` cells in all may use this frame: a few huge triangles over a
+        fine grid would blow up memory (:meth:`fit` coarsens until bounded)."""
+        return pairs <= 16 * count + 4 * int(self.shape.prod()) or int(np.max(self.shape)) == 1
+
+    def first_cells(self, boxes: Boxes) -> NDArray[np.int64]:
+        """The cell of each box's lower-left corner (row-major: ``row * nx + column``): the triangles are
+        numbered in this order."""
+        cx0, cy0, _, _ = self.cell_ranges(boxes)
+        return cy0 * self.shape[0] + cx0
 
     def cell_ranges(
         self, boxes: Boxes
@@ -189,6 +202,12 @@ class PairCollector:
         centre_y = frame.origin[1] + (cy + 0.5) * cell_h
         keep = _touches(edges[:, :, owner], centre_x, centre_y)
         return ((cy * frame.shape[0] + cx) << KEY_SHIFT)[keep] | index[owner[keep]]
+
+    def pairs(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """The (cell, triangle) pairs gathered so far, in no particular order: two arrays."""
+        parts = [block for run in self.runs.values() for block in run] + self.rest
+        keys = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        return keys >> KEY_SHIFT, keys & ((1 << KEY_SHIFT) - 1)
 
     def cell_lists(self) -> CellLists:
         """The cell lists, each cell's triangles in ascending order."""

@@ -11,9 +11,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..inputs import as_xy, positive_number
-from . import query
-from .build import build
-from .mesh import validate_mesh
+from . import edit, query
+from .build import Built, build
+from .mesh import validate_mesh, validate_triangles, validate_vertices
 from .results import TerrainBounds, TerrainHit
 
 
@@ -38,20 +38,64 @@ class TerrainLookup:
     ([True, False], 0.25, -1)
     """
 
+    _built: Built | None = None  # what :meth:`edited` starts from (not in pickled copies: they only answer)
+
     def __init__(self, vertices: Any, triangles: Any, *, triangles_per_cell: float = 1.0) -> None:
         verts, tris = validate_mesh(vertices, triangles)
         per_cell = positive_number(triangles_per_cell, "triangles_per_cell")
+        self._keep(verts, tris, build(verts, tris, per_cell), per_cell)
+
+    def _keep(self, verts: NDArray[np.float64], tris: NDArray[np.int64], built: Built, per_cell: float) -> None:
         # Private read-only copies (``tris`` is a fresh int64 array already); callers' arrays stay writable.
         self.vertices = verts.copy()
         self.triangles = tris
         self.vertices.setflags(write=False)
         self.triangles.setflags(write=False)
         self._cache: Any = None
-        built = build(verts, tris, per_cell)
+        self._per_cell = per_cell
+        self._built = built
         self.bounds = TerrainBounds(*built.bounds)
         self.bounds.min.setflags(write=False)
         self.bounds.max.setflags(write=False)
         self._tables = query.Tables(built.kept, built.bary, built.height, built.normal, built.grid)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_built", None)
+        return state
+
+    def edited(self, vertices: Any, triangles: Any = None, changed: Any = None) -> TerrainLookup:
+        """This terrain after an edit: the lookup of ``vertices`` and ``triangles`` (None: this lookup's), which
+        answers exactly as ``TerrainLookup(vertices, triangles)`` with this one's ``triangles_per_cell`` (the same
+        tables, bit for bit), worked out from this lookup's where few triangles changed (:mod:`.edit`).
+
+        ``changed`` (optional): the indices of every triangle whose corners differ from this lookup's (another
+        vertex, or a corner moved); worked out when None. A triangle left out of it must be the same, bit for bit.
+
+        >>> import numpy as np
+        >>> corners = np.array([[0, 0, 0], [4, 0, 0], [4, 4, 0], [0, 4, 0], [2, 2, 0]], float)
+        >>> fan = np.array([[0, 1, 4], [1, 2, 4], [2, 3, 4], [3, 0, 4]])
+        >>> before = TerrainLookup(corners, fan)
+        >>> raised = corners.copy()
+        >>> raised[4, 2] = 1.0
+        >>> after = before.edited(raised)
+        >>> float(after.sample(np.array([[2.0, 2.0]])).z[0]), float(before.sample(np.array([[2.0, 2.0]])).z[0])
+        (1.0, 0.0)
+        """
+        verts = validate_vertices(vertices)
+        tris = self.triangles if triangles is None else validate_triangles(triangles, len(verts))
+        if triangles is None and int(np.max(tris)) >= len(verts):
+            tris = validate_triangles(tris, len(verts))  # refuses, naming the indices
+        built = None
+        if self._built is not None and tris.shape == self.triangles.shape:
+            rows = (edit.changed_rows(self.vertices, self.triangles, verts, tris) if changed is None
+                    else np.asarray(changed))
+            built = edit.edited(self._built, self.vertices, self.triangles, verts, tris, rows)
+        if built is None:
+            built = build(verts, tris, self._per_cell)
+        out = TerrainLookup.__new__(TerrainLookup)
+        out._keep(verts, tris, built, self._per_cell)
+        return out
 
     # --------------------------------------------------------------- queries
     @property

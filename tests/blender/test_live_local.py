@@ -25,19 +25,33 @@ def wide_scene() -> bpy.types.Object:
     return terrain
 
 
-def bump(terrain: bpy.types.Object, x: float, y: float) -> None:
+def bump(terrain: bpy.types.Object, x: float, y: float, across: float = 0.0) -> None:
+    """Raise the vertices within 4 m of (x, y) by 2 m; with ``across``, also slide them sideways by up to that
+    much, as a sculpt brush moves vertices along the surface's normal."""
     for vertex in terrain.data.vertices:
         if (vertex.co.x - x) ** 2 + (vertex.co.y - y) ** 2 < 16.0:
             vertex.co.z += 2.0
+            vertex.co.x += across * np.sin(vertex.co.y)
+            vertex.co.y += across * np.cos(vertex.co.x)
     terrain.data.update()
 
 
-@pytest.mark.parametrize("spot", [(5.0, -3.0), (-40.0, 35.0)], ids=["inside", "near the rim"])
-def test_a_bump_samples_the_chunks_near_it_and_equals_a_fresh_scatter(wide_scene, spot) -> None:
+@pytest.mark.parametrize(("spot", "across"), [((5.0, -3.0), 0.0), ((-40.0, 35.0), 0.0), ((5.0, -3.0), 0.8)],
+                         ids=["inside", "near the rim", "sculpted"])
+def test_a_bump_samples_the_chunks_near_it_and_equals_a_fresh_scatter(wide_scene, spot, across) -> None:
     cache = live_update().service(bpy.context.scene).cache
     settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 4))  # a full live run fills the cache
     runs = {name: cache.runs[name][1] for name in LAYERS}
-    settle(lambda: bump(wide_scene, *spot))
+    lookup = cache.surfaces["Terrain"][1].lookup
+    settle(lambda: bump(wide_scene, *spot, across=across))
+    surface = cache.surfaces["Terrain"][1]
+    edited = surface.lookup  # worked out from the one before for the changed triangles (the Displace modifier
+    assert edited is not lookup  # pushes along the normals: the evaluated terrain moves sideways too)
+    fresh = type(edited)(surface.mesh.vertices, surface.mesh.triangles)
+    for name in ("kept", "bary", "height", "normal"):
+        assert getattr(edited._tables, name).tobytes() == getattr(fresh._tables, name).tobytes(), name
+    for name in ("items", "starts"):
+        assert getattr(edited._tables.grid.cells, name).tobytes() == getattr(fresh._tables.grid.cells, name).tobytes()
     for name in LAYERS:
         parts, before = cache.runs[name][1].parts, runs[name].parts
         kept = sum(a is b for a, b in zip(parts, before, strict=True))
