@@ -30,6 +30,10 @@ def add_room(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--connected", action=argparse.BooleanOptionalAction, default=None,
                         help="all walkable tiles connected (default: the file's setting)")
     parser.add_argument("--fixed", help="fixed tiles: 'TILE[@ROT] X Y Z; …', e.g. 'stair@90 2 3 0'")
+    parser.add_argument("--entrance", action="append", metavar="X,Y,Z", dest="entrances",
+                        help="a cell that must hold a walkable tile, reachable from the other entrances (all walkable "
+                        "cells then form one region); repeat for more, e.g. --entrance 0,5,0 --entrance 11,5,1; the "
+                        "same cell twice counts once (default: the file's Entrances)")
     parser.add_argument("--compatible", help="extra label pairs 'a=b, c=d'")
     parser.add_argument("--heuristic", type=str.upper, choices=[str(name) for name in ROOM_HEURISTICS],
                         help="which cell the solver decides next, in any case (default: the file's setting)")
@@ -54,6 +58,20 @@ def _check_cell_size(args: argparse.Namespace) -> None:
         raise CliError("--cell-size: give three sizes > 0 (x, y, z), got " + " ".join(f"{c:g}" for c in args.cell_size))
 
 
+def _entrances(given: list[str] | None) -> str | None:
+    """``--entrance`` cells as the operator's text (``"0 5 0; 11 5 1"``), each one checked here: three whole numbers
+    from 0 (whether a cell lies in the room is the room's own check, once its size is known)."""
+    if given is None:
+        return None
+    cells = []
+    for text in given:
+        parts = text.replace(",", " ").split()
+        if len(parts) != 3 or not all(part.isdecimal() for part in parts):
+            raise CliError(f"--entrance {text!r}: write X,Y,Z (three whole numbers from 0), e.g. --entrance 0,5,0")
+        cells.append(" ".join(str(int(part)) for part in parts))
+    return "; ".join(cells)
+
+
 def _check_numbers(options: dict[str, object]) -> None:
     """The numbers, checked against the ranges of the operator's properties before any work: NaN and numbers
     Blender cannot hold are refused in one line. The operator's lower bounds are soft (a script's value below is
@@ -75,6 +93,7 @@ def _check_numbers(options: dict[str, object]) -> None:
 def room(args: argparse.Namespace) -> int:
     source, target = input_output(args)
     _check_cell_size(args)
+    entrances = _entrances(args.entrances)
     import bpy
 
     from .scene.room_output import placed_count, room_collection
@@ -89,6 +108,8 @@ def room(args: argparse.Namespace) -> int:
     for key in ("size", "cell_size", "origin"):
         if getattr(args, key) is not None:
             options[key] = tuple(getattr(args, key))
+    if entrances is not None:
+        options["entrances"] = entrances
     if args.connected is not None:
         options["connected"] = args.connected
     if args.periodic:

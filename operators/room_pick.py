@@ -1,4 +1,5 @@
-"""Pick Regenerate Box's cells in the viewport: click the box's first cell on the room, then its last."""
+"""Pick cells on the room in the viewport: Regenerate Box's box (its first cell, then its last) and an entrance
+(one cell)."""
 
 from __future__ import annotations
 
@@ -17,22 +18,51 @@ HOVER_COLOUR = (1.0, 0.85, 0.2, 0.9)
 BOX_COLOUR = (1.0, 0.45, 0.1, 1.0)
 
 
-class STREW_OT_pick_room_box(bpy.types.Operator):
-    ("Click the box's first cell on the room in the viewport, then its last: From and To of Regenerate Box take the "
-     "two cells (Esc keeps them as they were)")
+def set_box(room: bpy.types.PropertyGroup, first: tuple[int, int, int], last: tuple[int, int, int]) -> str:
+    """From and To of Regenerate Box from two picked cells (in any order); the report."""
+    room.box_min = tuple(min(a, b) for a, b in zip(first, last, strict=True))
+    room.box_max = tuple(max(a, b) for a, b in zip(first, last, strict=True))
+    cells = 1
+    for a, b in zip(room.box_min, room.box_max, strict=True):
+        cells *= b - a + 1
+    return rpt_("Box {low} – {high}: {cells:,} cell(s)").format(low=tuple(room.box_min), high=tuple(room.box_max),
+                                                                cells=cells)
 
-    bl_idname = "strew.pick_room_box"
-    bl_label = "Pick Box"
-    bl_options = {'REGISTER', 'UNDO'}
 
-    @classmethod
-    def poll(cls, context: bpy.types.Context) -> bool:
-        if not has_room(cls, context):
-            return False
-        if context.area is None or context.area.type != 'VIEW_3D':
-            cls.poll_message_set("Pick the box from the 3D Viewport")
-            return False
-        return True
+def set_entrance(room: bpy.types.PropertyGroup, cell: tuple[int, int, int]) -> str:
+    """The active entrance takes the picked cell (a new entrance when none is active); the report."""
+    if not 0 <= room.active_entrance_index < len(room.entrances):
+        room.entrances.add()
+        room.active_entrance_index = len(room.entrances) - 1
+    room.entrances[room.active_entrance_index].cell = cell
+    return rpt_("Entrance {number}: cell {cell}").format(number=room.active_entrance_index + 1, cell=tuple(cell))
+
+
+def _in_viewport(operator: type[bpy.types.Operator], context: bpy.types.Context, message: str) -> bool:
+    """Poll of the pick tools: a room to click on, in a 3D Viewport (else ``message``)."""
+    if not has_room(operator, context):
+        return False
+    if context.area is None or context.area.type != 'VIEW_3D':
+        operator.poll_message_set(message)
+        return False
+    return True
+
+
+class _PickCells(bpy.types.Operator):
+    """Click cells on the room: ``clicks`` of them (the last may be confirmed with Enter), then :meth:`apply`.
+    The cell under the mouse and the box so far are drawn; the view can be turned meanwhile."""
+
+    clicks = 2
+
+    def header(self) -> str:
+        raise NotImplementedError
+
+    def apply(self, context: bpy.types.Context, first: tuple[int, int, int], last: tuple[int, int, int]) -> str:
+        """Write the picked cells into the settings; the report."""
+        raise NotImplementedError
+
+    def cancelled(self) -> str:
+        raise NotImplementedError
 
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
         room = room_collection(context.scene, context.scene.strew.room.room_name)
@@ -46,15 +76,10 @@ class STREW_OT_pick_room_box(bpy.types.Operator):
         self._first: tuple[int, int, int] | None = None
         self._hover: tuple[int, int, int] | None = None
         self._handle = bpy.types.SpaceView3D.draw_handler_add(self._draw, (), 'WINDOW', 'POST_VIEW')
-        context.area.header_text_set(iface_("Pick Box: click the first cell on the room, then the last; "
-                                            "Esc to cancel"))
+        context.area.header_text_set(self.header())
         context.window.cursor_modal_set('CROSSHAIR')
         context.window_manager.modal_handler_add(self)
         return {'RUNNING_MODAL'}
-
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        self.report({'ERROR'}, rpt_("Pick Box works in the 3D Viewport: click its button there"))
-        return {'CANCELLED'}
 
     def _cell_under_mouse(self, context: bpy.types.Context, event: bpy.types.Event) -> tuple[int, int, int] | None:
         from bpy_extras import view3d_utils
@@ -107,32 +132,77 @@ class STREW_OT_pick_room_box(bpy.types.Operator):
             cell = self._cell_under_mouse(context, event)
             if cell is None:
                 return {'RUNNING_MODAL'}
-            if self._first is None:
+            if self._first is None and self.clicks > 1:
                 self._first = cell
                 return {'RUNNING_MODAL'}
-            return self._set_box(context, self._first, cell)
+            return self._set(context, self._first or cell, cell)
         if event.type in {'RET', 'NUMPAD_ENTER'} and event.value == 'PRESS' and self._first is not None:
-            return self._set_box(context, self._first, self._hover or self._first)
+            return self._set(context, self._first, self._hover or self._first)
         if event.type in {'ESC', 'RIGHTMOUSE'} and event.value == 'PRESS':
             self._finish(context)
-            self.report({'INFO'}, rpt_("Pick Box cancelled; the box is as it was"))
+            self.report({'INFO'}, self.cancelled())
             return {'CANCELLED'}
         return {'PASS_THROUGH'}  # navigate the view meanwhile
 
-    def _set_box(self, context: bpy.types.Context, first: tuple[int, int, int],
-                 last: tuple[int, int, int]) -> set[str]:
-        room = context.scene.strew.room
-        room.box_min = tuple(min(a, b) for a, b in zip(first, last, strict=True))
-        room.box_max = tuple(max(a, b) for a, b in zip(first, last, strict=True))
+    def _set(self, context: bpy.types.Context, first: tuple[int, int, int], last: tuple[int, int, int]) -> set[str]:
         self._finish(context)
-        cells = 1
-        for a, b in zip(room.box_min, room.box_max, strict=True):
-            cells *= b - a + 1
-        self.report({'INFO'}, rpt_("Box {low} – {high}: {cells:,} cell(s)").format(
-            low=tuple(room.box_min), high=tuple(room.box_max), cells=cells))
+        self.report({'INFO'}, self.apply(context, first, last))
         return {'FINISHED'}
 
 
-classes = (STREW_OT_pick_room_box,)
+class STREW_OT_pick_room_box(_PickCells):
+    ("Click the box's first cell on the room in the viewport, then its last: From and To of Regenerate Box take the "
+     "two cells (Esc keeps them as they were)")
+
+    bl_idname = "strew.pick_room_box"
+    bl_label = "Pick Box"
+    bl_options = {'REGISTER', 'UNDO'}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return _in_viewport(cls, context, iface_("Pick the box from the 3D Viewport"))
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        self.report({'ERROR'}, rpt_("Pick Box works in the 3D Viewport: click its button there"))
+        return {'CANCELLED'}
+
+    def header(self) -> str:
+        return iface_("Pick Box: click the first cell on the room, then the last; Esc to cancel")
+
+    def cancelled(self) -> str:
+        return rpt_("Pick Box cancelled; the box is as it was")
+
+    def apply(self, context: bpy.types.Context, first: tuple[int, int, int], last: tuple[int, int, int]) -> str:
+        return set_box(context.scene.strew.room, first, last)
+
+
+class STREW_OT_pick_room_cell(_PickCells):
+    ("Click a cell on the room in the viewport: the selected entrance takes it (a new entrance when none is "
+     "selected; Esc keeps it as it was)")
+
+    bl_idname = "strew.pick_room_cell"
+    bl_label = "Pick Cell"
+    bl_options = {'REGISTER', 'UNDO'}
+    clicks = 1
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return _in_viewport(cls, context, iface_("Pick the cell from the 3D Viewport"))
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        self.report({'ERROR'}, rpt_("Pick Cell works in the 3D Viewport: click its button there"))
+        return {'CANCELLED'}
+
+    def header(self) -> str:
+        return iface_("Pick Cell: click the entrance's cell on the room; Esc to cancel")
+
+    def cancelled(self) -> str:
+        return rpt_("Pick Cell cancelled; the entrance is as it was")
+
+    def apply(self, context: bpy.types.Context, first: tuple[int, int, int], last: tuple[int, int, int]) -> str:
+        return set_entrance(context.scene.strew.room, last)
+
+
+classes = (STREW_OT_pick_room_box, STREW_OT_pick_room_cell)
 
 register, unregister = bpy.utils.register_classes_factory(classes)

@@ -16,7 +16,7 @@ from ..core.wfc.room import DEFAULT_BORDER
 from ..core.wfc.socket_detect import follow_labels
 from ..core.wfc.vocab import DEFAULT_CELL_SIZE, SIDES_2D, SIDES_3D
 from ..demos.kit import build_demo_kit
-from ..properties.rooms import ROOM_OPTIONS, room_options
+from ..properties.rooms import ENTRANCE_DESCRIPTION, ROOM_OPTIONS, room_options
 from ..scene import room_job, worker_pool
 from ..scene.room_kit import (
     KitError,
@@ -47,6 +47,8 @@ def fill_from_panel(operator: bpy.types.Operator, room: bpy.types.PropertyGroup)
     if not given("fixed"):
         operator.fixed = "; ".join(f"{item.tile.name}@{item.rotation} {item.cell[0]} {item.cell[1]} {item.cell[2]}"
                                    for item in room.fixed if item.tile is not None)
+    if not given("entrances"):
+        operator.entrances = "; ".join(" ".join(str(c) for c in item.cell) for item in room.entrances)
 
 
 def room_params(operator: bpy.types.Operator) -> room_job.RoomParams:
@@ -57,7 +59,8 @@ def room_params(operator: bpy.types.Operator) -> room_job.RoomParams:
         cell_size=tuple(operator.cell_size) if given("cell_size") else None, origin=tuple(operator.origin),
         periodic=operator.periodic, border=operator.border or None, border_bottom=operator.border_bottom,
         border_top=operator.border_top, compatible=operator.compatible, connected=operator.connected,
-        fixed=room_job.parse_room_text(operator.fixed), counts=operator.counts,
+        fixed=room_job.parse_room_text(operator.fixed), entrances=room_job.parse_entrance_text(operator.entrances),
+        counts=operator.counts,
         heuristic=operator.heuristic, max_backtracks=operator.max_backtracks,
         max_restarts=operator.max_restarts, time_limit=operator.time_limit, output=operator.output,
     )
@@ -82,6 +85,9 @@ class STREW_OT_assemble_room(ModalJob):
         "fixed": StringProperty(
             name="Fixed Tiles", description="TILE[@ROTATION] X Y Z separated by ';' (replaces the panel's list)",
             options={'SKIP_SAVE'}),
+        "entrances": StringProperty(
+            name="Entrances", description=ENTRANCE_DESCRIPTION + "; X Y Z separated by ';' (replaces the panel's "
+            "list)", options={'SKIP_SAVE'}),
         **room_options(operator=True),
     }
 
@@ -263,7 +269,37 @@ class STREW_OT_fixed_tile_remove(ListRemove, bpy.types.Operator):
         return _fixed_tiles(context)
 
 
+def _entrances(context: bpy.types.Context) -> tuple[Any, str, str]:
+    return context.scene.strew.room, "entrances", "active_entrance_index"
+
+
+class STREW_OT_entrance_add(ListAdd, bpy.types.Operator):
+    ("Add an entrance: a cell that must hold a walkable tile, reachable from the other entrances (Pick Cell sets it "
+     "on the room)")
+
+    bl_idname = "strew.entrance_add"
+    bl_label = "Add Entrance"
+    bl_options = {'REGISTER', 'UNDO'}
+
+    @classmethod
+    def target(cls, context: bpy.types.Context) -> tuple[Any, str, str] | None:
+        return _entrances(context)
+
+
+class STREW_OT_entrance_remove(ListRemove, bpy.types.Operator):
+    """Remove the selected entrance"""
+
+    bl_idname = "strew.entrance_remove"
+    bl_label = "Remove Entrance"
+    bl_options = {'REGISTER', 'UNDO'}
+    empty = "There is no entrance to remove"
+
+    @classmethod
+    def target(cls, context: bpy.types.Context) -> tuple[Any, str, str] | None:
+        return _entrances(context)
+
+
 classes = (STREW_OT_assemble_room, STREW_OT_clear_room, STREW_OT_detect_sockets, STREW_OT_build_demo_kit,
-           STREW_OT_fixed_tile_add, STREW_OT_fixed_tile_remove)
+           STREW_OT_fixed_tile_add, STREW_OT_fixed_tile_remove, STREW_OT_entrance_add, STREW_OT_entrance_remove)
 
 register, unregister = bpy.utils.register_classes_factory(classes)

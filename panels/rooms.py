@@ -26,6 +26,20 @@ class STREW_UL_fixed_tiles(bpy.types.UIList):
             rotation=item.rotation, x=item.cell[0], y=item.cell[1], z=item.cell[2]), translate=False)
 
 
+class STREW_UL_entrances(bpy.types.UIList):
+    """Cells that must hold a walkable tile, joined to each other."""
+
+    bl_idname = "STREW_UL_entrances"
+
+    def draw_item(self, context, layout, data, item, icon, active_data, active_propname, index=0):
+        x, y, z = item.cell
+        if any(c >= s for c, s in zip(item.cell, data.size, strict=True)):
+            layout.label(text=iface_("({x}, {y}, {z}) is outside the room").format(x=x, y=y, z=z), translate=False,
+                         icon='ERROR')
+        else:
+            layout.label(text=iface_("({x}, {y}, {z})").format(x=x, y=y, z=z), translate=False, icon='PIVOT_CURSOR')
+
+
 def draw_tile_settings(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
     """A tile's sockets, weight, rotations and walkability; says when a custom property overrides a value."""
     property_layout(layout)
@@ -164,6 +178,27 @@ class STREW_PT_rooms_rules(_RoomsPanel, bpy.types.Panel):
             layout.prop(item, "cell")
 
 
+class STREW_PT_rooms_entrances(_RoomsPanel, bpy.types.Panel):
+    bl_idname = "STREW_PT_rooms_entrances"
+    bl_label = "Entrances"
+    bl_parent_id = "STREW_PT_rooms"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    def draw(self, context: bpy.types.Context) -> None:
+        room = context.scene.strew.room
+        layout = property_layout(self.layout)
+        row = layout.row()
+        row.template_list("STREW_UL_entrances", "", room, "entrances", room, "active_entrance_index", rows=3)
+        column = row.column(align=True)
+        column.operator("strew.entrance_add", icon='ADD', text="")
+        column.operator("strew.entrance_remove", icon='REMOVE', text="")
+        if 0 <= room.active_entrance_index < len(room.entrances):
+            layout.prop(room.entrances[room.active_entrance_index], "cell")
+        layout.operator("strew.pick_room_cell", icon='RESTRICT_SELECT_OFF')
+        if len(room.entrances) and not room.connected:
+            layout.label(text="Entrances join all walkable cells", icon='INFO')
+
+
 class STREW_PT_rooms_search(_RoomsPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_rooms_search"
     bl_label = "Search"
@@ -217,7 +252,7 @@ class STREW_PT_rooms_tile(_RoomsPanel, bpy.types.Panel):
         draw_tile_settings(self.layout, obj)
 
 
-classes = (STREW_UL_fixed_tiles, STREW_PT_tile, STREW_PT_rooms, STREW_PT_rooms_rules, STREW_PT_rooms_search,
-           STREW_PT_rooms_edit, STREW_PT_rooms_tile)
+classes = (STREW_UL_fixed_tiles, STREW_UL_entrances, STREW_PT_tile, STREW_PT_rooms, STREW_PT_rooms_rules,
+           STREW_PT_rooms_entrances, STREW_PT_rooms_search, STREW_PT_rooms_edit, STREW_PT_rooms_tile)
 
 register, unregister = bpy.utils.register_classes_factory(classes)

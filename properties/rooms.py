@@ -126,6 +126,20 @@ class StrewFixedTile(bpy.types.PropertyGroup):
     )
 
 
+ENTRANCE_DESCRIPTION = ("Cells that must hold a walkable tile, all reachable from each other: with any entrance every "
+                        "walkable cell joins one region, as with All Walkable Connected")
+"""What an entrance means, said once for the panel's list and the operator's option."""
+
+
+class StrewEntrance(bpy.types.PropertyGroup):
+    """A cell that must hold a walkable tile and join the other entrances (a door, the stair up)."""
+
+    cell: IntVectorProperty(
+        name="Cell", size=3, min=0,
+        description="Entrance cell (x, y, z) counted from the room origin; the same cell twice counts once",
+    )
+
+
 class StrewRoomSettings(bpy.types.PropertyGroup):
     """Settings of the Tile Rooms panel (one room per scene setting; the room name picks the output)."""
 
@@ -149,6 +163,8 @@ class StrewRoomSettings(bpy.types.PropertyGroup):
             description="Socket label(s) outside the four walls (comma separated: e.g. \"wall, window\")"),
         "fixed": CollectionProperty(type=StrewFixedTile),
         "active_fixed_index": IntProperty(default=0, min=0),
+        "entrances": CollectionProperty(type=StrewEntrance, name="Entrances", description=ENTRANCE_DESCRIPTION),
+        "active_entrance_index": IntProperty(name="Active Entrance", default=0, min=0),
         "box_min": IntVectorProperty(
             name="From", size=3, min=0, description="First cell (x, y, z) of the box Regenerate Box re-solves"),
         "box_max": IntVectorProperty(
@@ -158,5 +174,5 @@ class StrewRoomSettings(bpy.types.PropertyGroup):
     }
 
 
-classes = (StrewFixedTile, StrewRoomSettings)
+classes = (StrewFixedTile, StrewEntrance, StrewRoomSettings)
 register, unregister = bpy.utils.register_classes_factory(classes)

@@ -56,7 +56,11 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
     origin, shape = (ox, oy, oz), frame.shape
     box = _box(box_min, box_max, shape)
     mode = RoomOutput.INSTANCES if room_instancer(collection) is not None else RoomOutput.OBJECTS
-    params = dataclasses.replace(params, size=shape, fixed=(), output=mode, origin=origin)
+    # The cells outside the box keep their tiles: only the entrances inside it still ask for a walkable tile, and
+    # any entrance keeps the walkable cells joined, as when the room was assembled.
+    inside = tuple(e for e in params.entrances if all(a <= c < b for c, (a, b) in zip(e, box, strict=True)))
+    params = dataclasses.replace(params, size=shape, fixed=(), output=mode, origin=origin, entrances=inside,
+                                 connected=params.connected or bool(params.entrances))
     kit, problem = prepare(params)
     rules, options = problem.rules, dict(problem.options)
     placed = read_placed(collection)
@@ -73,8 +77,7 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
         grid[tuple(cell)] = variant[key]
     if (grid < 0).any():
         raise RoomError(rpt_("The room has cells without a tile (edited by hand?); assemble it again"))
-    for option in ("fixed", "entrances"):
-        options.pop(option, None)
+    options.pop("fixed", None)  # the cells outside the box are the fixed ones
     flat = rules.dims == 2
     try:
         new = regenerate(rules, grid[:, :, 0] if flat else grid, box[:2] if flat else box, int(params.seed),

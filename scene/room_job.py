@@ -27,7 +27,7 @@ from ..core.modes import RoomOutput
 from ..core.pool import ProcessPool
 from ..core.wfc import Contradiction, Step
 from ..core.wfc.remote import solve_remote
-from ..core.wfc.room import FixedTile, RoomInputError, RoomProblem, RoomSpec, parse_fixed, room_problem
+from ..core.wfc.room import FixedTile, RoomInputError, RoomProblem, RoomSpec, parse_cells, parse_fixed, room_problem
 from .room_kit import Kit, KitError, read_kit
 from .room_mxgmn import MXGMN_KEY, prepare_mxgmn
 from .room_output import (  # noqa: F401 (the output's names, re-exported for callers of the job)
@@ -44,7 +44,8 @@ from .room_output import (  # noqa: F401 (the output's names, re-exported for ca
     room_objects,
 )
 
-__all__ = ["FixedTile", "RoomError", "RoomParams", "assemble", "clear_room", "parse_room_text", "run_to_end"]
+__all__ = ["FixedTile", "RoomError", "RoomParams", "assemble", "clear_room", "parse_entrance_text", "parse_room_text",
+           "run_to_end"]
 
 
 class RoomError(Exception):
@@ -94,6 +95,14 @@ def parse_room_text(fixed: str) -> tuple[FixedTile, ...]:
     """The fixed tiles of the text field (``"Door@90 0 5 0; Stair 3 3 0"``), errors translated."""
     try:
         return parse_fixed(fixed)
+    except RoomInputError as error:
+        raise _translated(error) from None
+
+
+def parse_entrance_text(entrances: str) -> tuple[tuple[int, int, int], ...]:
+    """The entrances of the text field (``"0 5 0; 11 5 1"``), errors translated."""
+    try:
+        return parse_cells(entrances)
     except RoomInputError as error:
         raise _translated(error) from None
 

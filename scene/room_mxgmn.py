@@ -98,6 +98,8 @@ def prepare_mxgmn(collection: bpy.types.Collection, params, error: type[Exceptio
     if params.border or params.fixed or params.border_bottom.strip() or params.border_top.strip() or params.counts:
         raise error(rpt_("mxgmn tilesets have no socket labels: turn Closed Room off, and leave Fixed Tiles, "
                          "Counts, Below and Above empty"))
+    if params.entrances:
+        raise error(rpt_("mxgmn tilesets have no walkable tiles: leave Entrances empty"))
     try:
         rules = load_mxgmn(str(collection[MXGMN_KEY]), str(collection.get(SUBSET_KEY, "")) or None)
     except ValueError as problem:

@@ -180,7 +180,11 @@ class Entrances(Constraint):
             cell = _cell(grid.shape, entrance, "entrances")
             if not walk.any():
                 raise ValueError("entrances: the rules have no walkable tile (set walkable on some tiles)")
-            grid.narrow(np.array([np.ravel_multi_index(cell, grid.shape)]), pack(walk))
+            flat = int(np.ravel_multi_index(cell, grid.shape))
+            grid.narrow(np.array([flat]), pack(walk))
+            if not grid.start[flat].any():
+                raise ValueError(f"entrances: no walkable variant may stand at cell {cell} (the border or a side "
+                                 "that meets only the border leaves none there); move the entrance")
 
 
 class Fixed(Constraint):

@@ -2,8 +2,9 @@
 
 A room is ``size = (x, y, z)`` cells; the four outer walls face the ``border`` label(s), the bottom and top
 layers ``border_bottom`` / ``border_top``; ``fixed`` tiles pin cells; ``counts`` bound how often a tile
-appears; ``connected`` asks for one walkable region. A one-storey room (z = 1) is solved in 2-D: its tiles'
-up/down sockets only pick the turns that fit Below/Above.
+appears; ``connected`` asks for one walkable region; ``entrances`` name cells that hold a walkable tile and
+belong to that region (a door on the outer wall, the stair to the next level). A one-storey room (z = 1) is
+solved in 2-D: its tiles' up/down sockets only pick the turns that fit Below/Above.
 
 Errors are :class:`RoomInputError` (a ``ValueError``) carrying an English ``template`` and its ``fields``, so
 a user interface can translate the template before filling it in.
@@ -103,6 +104,41 @@ def parse_fixed(text: str) -> tuple[FixedTile, ...]:
     return tuple(out)
 
 
+def parse_cells(text: str) -> tuple[tuple[int, int, int], ...]:
+    """``"0 5 0; 11,5,1"`` -> cells ``((0, 5, 0), (11, 5, 1))``: three whole numbers each (spaces or commas
+    between them), cells separated by ``;``; empty items are skipped.
+
+    Parameters
+    ----------
+    text : str
+        The cells, e.g. the entrances of a room.
+
+    Raises
+    ------
+    RoomInputError
+        Naming the item that cannot be read.
+
+    Examples
+    --------
+    >>> parse_cells("0 5 0; 11,5,1;")
+    ((0, 5, 0), (11, 5, 1))
+    """
+    out = []
+    for item in (part.strip() for part in text.split(";")):
+        if not item:
+            continue
+        numbers = item.replace(",", " ").split()
+        try:
+            cell = tuple(int(n) for n in numbers)
+        except ValueError:
+            cell = ()
+        if len(cell) != 3 or min(cell) < 0:
+            raise RoomInputError("entrances: write each cell as X Y Z (whole numbers ≥ 0) separated by ';', e.g. "
+                                 "\"0 5 0; 11 5 1\"; cannot read {item!r}", item=item)
+        out.append((cell[0], cell[1], cell[2]))
+    return tuple(out)
+
+
 def _labels(text: str) -> list[str]:
     return [part.strip() for part in text.split(",")]
 
@@ -125,6 +161,10 @@ class RoomSpec:
         Label(s) below the lowest and above the top floor; empty: no constraint.
     connected : bool, default False
         Every walkable tile can be reached from every other.
+    entrances : tuple of (int, int, int), default ()
+        Cells that must hold a walkable tile and belong to the one walkable region (so any entrance implies
+        ``connected``: the solver joins the entrances by joining every walkable cell). The same cell given twice
+        counts once (kept in the order first given).
     fixed : tuple of FixedTile, default ()
         Tiles pinned to cells (:func:`parse_fixed` reads them from text).
     counts : dict or str, default {}
@@ -149,6 +189,7 @@ class RoomSpec:
     border_bottom: str = ""
     border_top: str = ""
     connected: bool = False
+    entrances: tuple[tuple[int, int, int], ...] = ()
     fixed: tuple[FixedTile, ...] = ()
     counts: Mapping[str, tuple[int, int | None]] | str = field(default_factory=dict)  # text: parse_counts
     heuristic: Heuristic | str = Heuristic.AUTO  # any case; stored as a Heuristic
@@ -178,6 +219,20 @@ class RoomSpec:
         limit = self.time_limit
         if isinstance(limit, bool) or not isinstance(limit, int | float) or not limit > 0:
             raise RoomInputError("time limit: expected seconds > 0, got {value!r}", value=limit)
+        entrances: dict[tuple[int, int, int], None] = {}  # ordered, the same cell once
+        for given in self.entrances:
+            try:
+                cell = tuple(given)
+            except TypeError:
+                cell = ()
+            if len(cell) != 3 or any(isinstance(c, bool) or not isinstance(c, int | np.integer) for c in cell):
+                raise RoomInputError("entrance {cell}: give three whole numbers (x, y, z)", cell=given)
+            if any(c < 0 or c >= s for c, s in zip(cell, self.size, strict=True)):
+                raise RoomInputError("entrance {cell} is outside the room of {size} cells; cells run from (0, 0, 0) "
+                                     "to {last}", cell=tuple(int(c) for c in cell), size=self.size,
+                                     last=tuple(s - 1 for s in self.size))
+            entrances[(int(cell[0]), int(cell[1]), int(cell[2]))] = None
+        object.__setattr__(self, "entrances", tuple(entrances))
         for fixed in self.fixed:
             if fixed.rotation not in ROTATIONS:
                 raise RoomInputError("fixed tile {tile!r}: rotation must be 0, 90, 180 or 270", tile=fixed.tile)
@@ -286,6 +341,38 @@ def _check_fixed_neighbours(rules: Rules, fixed: dict[tuple[int, ...], int], siz
                     other_label=rules.sockets[b].get(back, ""))
 
 
+def _check_entrances(rules: Rules, spec: RoomSpec, fixed: dict[tuple[int, ...], int],
+                     border: dict[str, np.ndarray]) -> None:
+    """Each entrance can hold a walkable tile: the kit has one, a fixed tile there is one, and one fits the
+    border where the entrance touches it (a side that fits no tile only faces the border)."""
+    walk = rules.walkable_mask()
+    if not walk.any() and spec.one_storey and (spec.border_bottom.strip() or spec.border_top.strip()):
+        raise RoomInputError("Entrances need a walkable tile and the kit has none that fits Below and Above: tick "
+                             "Walkable on the floor, door and stair tiles (Strew Tile) or clear the Entrances")
+    if not walk.any():
+        raise RoomInputError("Entrances need a walkable tile and the kit has none: tick Walkable on the floor, door "
+                             "and stair tiles (Strew Tile) or clear the Entrances")
+    inner = {side: rules.matrix(side).any(axis=1) for side in rules.directions}
+    for entrance in spec.entrances:
+        cell = entrance[: rules.dims]
+        if cell in fixed and not walk[fixed[cell]]:
+            raise RoomInputError("Entrance {cell} holds the fixed tile {tile!r}, which is not walkable; move the "
+                                 "entrance or pin a walkable tile there", cell=entrance, tile=rules.name(fixed[cell]))
+        fits = walk.copy()
+        for side in rules.directions:
+            axis, step = next((a, o) for a, o in enumerate(OFFSETS[side]) if o)
+            wraps = spec.periodic and axis < 2
+            outside = not wraps and not 0 <= entrance[axis] + step < spec.size[axis]
+            if outside and side in border:
+                fits &= border[side]
+            elif not outside:
+                fits &= inner[side]
+        if not fits.any():
+            raise RoomInputError("Entrance {cell}: no walkable tile fits the room's border there; move the entrance "
+                                 "or give the kit a walkable tile (a door) whose outer side fits the border",
+                                 cell=entrance)
+
+
 @dataclass(frozen=True)
 class RoomProblem:
     """Rules, grid shape and solver options of a room; :meth:`steps` solves it."""
@@ -372,10 +459,15 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
         if spec.connected and rules.walkable_mask()[v]:
             entrances.append(cell)
     _check_fixed_neighbours(rules, fixed, spec.size, spec.periodic)
+    if spec.entrances:
+        _check_entrances(rules, spec, fixed, border)
+        given = [e[: rules.dims] for e in spec.entrances]
+        entrances = [*given, *(c for c in entrances if c not in given)]
     counts = dict(spec.counts) if isinstance(spec.counts, Mapping) else parse_counts(spec.counts)
     options = dict(periodic=(spec.periodic, spec.periodic, False)[: rules.dims],
                    heuristic=spec.heuristic, fixed=fixed or None,
-                   border=border or None, connected=spec.connected, entrances=entrances,
+                   border=border or None, connected=spec.connected or bool(spec.entrances),
+                   entrances=entrances,
                    counts=counts or None, max_backtracks=spec.max_backtracks,
                    max_restarts=spec.max_restarts, time_limit=float(spec.time_limit))
     if counts:  # refuse impossible counts before any work

@@ -74,17 +74,20 @@ def test_panels_draw_existing_properties_and_operators() -> None:
     room = bpy.context.scene.strew.room
     assert bpy.ops.strew.fixed_tile_add() == {'FINISHED'}
     room.fixed[0].tile = kit.objects["floor"]
+    assert bpy.ops.strew.entrance_add() == {'FINISHED'}
     tile = kit.objects["wall_door"]
     tile["strew_weight"] = 3.0  # the panel then says the custom property wins
     context = type("Context", (), {"scene": bpy.context.scene, "object": tile, "active_object": tile})()
     drawn = _CheckingLayout()
-    for panel in (panels.STREW_PT_rooms, panels.STREW_PT_rooms_rules, panels.STREW_PT_rooms_search,
-                  panels.STREW_PT_tile, panels.STREW_PT_rooms_tile):
+    for panel in (panels.STREW_PT_rooms, panels.STREW_PT_rooms_rules, panels.STREW_PT_rooms_entrances,
+                  panels.STREW_PT_rooms_search, panels.STREW_PT_tile, panels.STREW_PT_rooms_tile):
         fake = type("Panel", (), {"layout": drawn})()
         panel.draw(fake, context)
     assert {"kit", "size", "seed", "connected", "socket_n", "socket_down", "rotations", "walkable"} <= set(drawn.props)
     assert "weight" not in drawn.props
-    assert {"strew.assemble_room", "strew.clear_room", "strew.detect_sockets"} <= set(drawn.operators)
+    assert {"strew.assemble_room", "strew.clear_room", "strew.detect_sockets", "strew.entrance_add",
+            "strew.pick_room_cell"} <= set(drawn.operators)
+    assert "cell" in drawn.props
     assert bpy.ops.strew.fixed_tile_remove() == {'FINISHED'} and len(room.fixed) == 0
 
 
