@@ -172,7 +172,7 @@ def read_mesh(
         if before is not None:
             # Bit for bit (a coordinate going from 0.0 to -0.0 moved); few vertices move in an edit.
             coordinates = np.flatnonzero(columns.positions.view(np.uint32) != before.columns.positions.view(np.uint32))
-            moved = np.unique(coordinates // 3)
+            moved = _distinct(coordinates // 3)
         with np.errstate(invalid="ignore", over="ignore"):  # a vertex at infinity: named just below
             if previous is not None and before is not None and moved is not None and _same_bits(before.matrix,
                                                                                                  source.matrix):
@@ -192,6 +192,17 @@ def read_mesh(
             and _same_weights(previous.vertex_group_weights, weights)):
         return previous
     return MeshArrays(vertices, triangles, weights, source)
+
+
+def _distinct(ordered: np.ndarray) -> np.ndarray:
+    """The distinct values of an ascending array (``np.unique`` imports ``numpy.ma`` on its first call: tens of
+    milliseconds on the first live update)."""
+    if len(ordered) < 2:
+        return ordered
+    first = np.empty(len(ordered), dtype=bool)
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    return ordered[first]
 
 
 def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
@@ -217,7 +228,7 @@ def _loop_triangles(mesh: bpy.types.Mesh, columns: MeshColumns,
         flags = np.zeros(len(columns.positions) // 3, dtype=bool)
         flags[moved] = True
         corners = np.flatnonzero(flags[columns.corner_verts])
-        faces = np.unique(np.searchsorted(starts, corners, side="right") - 1)
+        faces = _distinct(np.searchsorted(starts, corners, side="right") - 1)
         per_face = sizes[faces] - 2
         first = starts[faces] - 2 * faces  # a face's loop triangles follow those of the faces before it
         rows = np.repeat(first - np.cumsum(per_face) + per_face, per_face)

@@ -32,16 +32,24 @@ def compare(old: MeshArrays, new: MeshArrays) -> TerrainChanges | None:
         return None
     # Bit for bit (a coordinate going from 0.0 to -0.0 is a change a fresh read shows); an edit moves few vertices.
     moved = _flags(len(new.vertices), np.flatnonzero(old.vertices.view(np.uint64) != new.vertices.view(np.uint64)) // 3)
+    count = len(new.triangles)
     rows = np.flatnonzero(old.triangles != new.triangles) // 3
     if moved is not None:
         rows = np.concatenate([rows, np.flatnonzero(moved[new.triangles]) // 3])
-    rows = np.unique(rows)
+    rows = _indices(count, rows)
     repainted = _flags(len(new.vertices), np.concatenate(
         [np.zeros(0, dtype=np.intp)] + [np.flatnonzero(old.vertex_group_weights[name].view(np.uint64)
                                                        != weights.view(np.uint64))
                                         for name, weights in new.vertex_group_weights.items()]))
-    changed = rows if repainted is None else np.union1d(rows, np.flatnonzero(repainted[new.triangles]) // 3)
+    changed = rows if repainted is None else _indices(
+        count, np.concatenate([rows, np.flatnonzero(repainted[new.triangles]) // 3]))
     return TerrainChanges(rows, changed)
+
+
+def _indices(count: int, indices: np.ndarray) -> np.ndarray:
+    """``indices`` (below ``count``) ascending, each once."""
+    flags = _flags(count, indices)
+    return np.zeros(0, dtype=np.intp) if flags is None else np.flatnonzero(flags)
 
 
 def _flags(count: int, indices: np.ndarray) -> np.ndarray | None:

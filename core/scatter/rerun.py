@@ -114,9 +114,8 @@ def _touched(grid: ChunkGrid, boxes: Sequence[Box] | np.ndarray) -> set[int]:
                       np.searchsorted(grid.xs, corners[:, 2], side="right") - 1,
                       np.searchsorted(grid.ys, corners[:, 1], side="left") - 1,
                       np.searchsorted(grid.ys, corners[:, 3], side="right") - 1], axis=1)
-    spans = np.unique(spans, axis=0)  # one edit's triangles share a few spans
     touched: set[int] = set()
-    for x0, x1, y0, y1 in spans.tolist():
+    for x0, x1, y0, y1 in {tuple(span) for span in spans.tolist()}:  # one edit's triangles share a few spans
         for y in range(max(y0, 0), min(y1, ny - 1) + 1):
             touched.update(y * nx + x for x in range(max(x0, 0), min(x1, nx - 1) + 1))
     return touched
