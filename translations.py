@@ -971,6 +971,79 @@ RUSSIAN.update({
         "В наборах mxgmn нет проходимых плиток: оставьте «Входы» пустыми",
 })
 
+# -- tile rooms: regions (properties/rooms.py, panels/rooms.py, operators/rooms.py, operators/room_pick.py,
+#    scene/room_regions.py, core/wfc/room.py) ------------------------------------------------------------------
+RUSSIAN.update({
+    "Regions": "Области",
+    "Boxes of cells or mesh volumes whose tiles are restricted or weighted (a cellar storey, a garden wing)":
+        "Блоки ячеек или объёмы мешей, в которых плитки ограничены или взвешены иначе (подвальный этаж, садовое "
+        "крыло)",
+    "Active Region": "Активная область",
+    "Add Region": "Добавить область",
+    "Add a region: a box of cells (or a mesh volume) whose tiles are restricted or weighted":
+        "Добавить область: блок ячеек (или объём меша), в котором плитки ограничены или взвешены иначе",
+    "Remove Region": "Удалить область",
+    "Remove the selected region": "Удалить выбранную область",
+    "There is no region to remove": "Нет области для удаления",
+    "Use this region (off: the room ignores it)": "Использовать эту область (выключено: комната её не учитывает)",
+    "First cell (x, y, z) of the region's box": "Первая ячейка (x, y, z) блока области",
+    "Last cell (x, y, z) of the region's box, included": "Последняя ячейка (x, y, z) блока области, включительно",
+    "Volume": "Объём",
+    "A closed mesh: the region is the room's cells whose centres lie inside it (From and To are then not used)":
+        "Замкнутый меш: область — ячейки комнаты, центры которых лежат внутри него («От» и «До» тогда не "
+        "используются)",
+    "The tiles the region allows or weighs: TILE or TILE=FACTOR separated by commas, e.g. \"hedge=3, pond, "
+    "stair=0\" (each tile with all its turns and mirrors)":
+        "Плитки, которые область разрешает или взвешивает: ПЛИТКА или ПЛИТКА=МНОЖИТЕЛЬ через запятую, например "
+        "«hedge=3, pond, stair=0» (каждая плитка со всеми поворотами и отражениями)",
+    "Only These Tiles": "Только эти плитки",
+    "Only the listed tiles may stand in the region (off: every tile may, the listed ones weighed by their factors)":
+        "В области могут стоять только перечисленные плитки (выключено: любые, а перечисленные взвешены своими "
+        "множителями)",
+    "Factor on the weight of each listed tile that has no =FACTOR of its own (0: kept out of the region)":
+        "Множитель веса каждой перечисленной плитки без собственного =МНОЖИТЕЛЬ (0: не ставится в области)",
+    "From and To of Regenerate Box": "«От» и «До» пересборки блока",
+    "From and To of the selected region (a new region when none is selected)":
+        "«От» и «До» выбранной области (новая область, если ни одна не выбрана)",
+    'Region "{name}": {low} – {high}, {cells:,} cell(s)': "Область «{name}»: {low} – {high}, ячеек {cells:,}",
+    "{low} – {high}": "{low} – {high}",
+    'Region "{region}": its volume "{name}" is not a mesh object of this file; pick a closed mesh':
+        "Область «{region}»: её объём «{name}» не меш-объект этого файла; выберите замкнутый меш",
+    'Region "{region}": the volume "{name}" holds no cell\'s centre of the room; move it over the room or make it '
+    "larger":
+        "Область «{region}»: в объёме «{name}» нет ни одного центра ячейки комнаты; передвиньте его на комнату или "
+        "увеличьте",
+    "Region {region!r}: write its tiles as TILE or TILE=FACTOR (a number ≥ 0) separated by commas, e.g. "
+    "\"hedge=3, pond, stair=0\"; cannot read {item!r}":
+        "Область {region!r}: пишите её плитки как ПЛИТКА или ПЛИТКА=МНОЖИТЕЛЬ (число ≥ 0) через запятую, например "
+        "«hedge=3, pond, stair=0»; не удалось прочитать {item!r}",
+    "region tiles: write TILE or TILE=FACTOR (a number ≥ 0) separated by commas, e.g. \"hedge=3, pond, stair=0\"; "
+    "cannot read {item!r}":
+        "плитки области: пишите ПЛИТКА или ПЛИТКА=МНОЖИТЕЛЬ (число ≥ 0) через запятую, например "
+        "«hedge=3, pond, stair=0»; не удалось прочитать {item!r}",
+    "Region {region!r}: give its corners as three whole numbers (x, y, z)":
+        "Область {region!r}: задайте её углы тремя целыми числами (x, y, z)",
+    "Region {region!r}: Weight must be a number ≥ 0, got {value!r}":
+        "Область {region!r}: «Вес» должен быть числом ≥ 0, получено {value!r}",
+    "Region {region!r}: weight factors must be numbers ≥ 0":
+        "Область {region!r}: множители веса должны быть числами ≥ 0",
+    "Region {region!r}: list the tiles it allows or weighs, e.g. \"hedge=3, pond\"":
+        "Область {region!r}: перечислите плитки, которые она разрешает или взвешивает, например «hedge=3, pond»",
+    "Region {region!r} allows no tile: every tile it lists has weight 0":
+        "Область {region!r} не разрешает ни одной плитки: у всех перечисленных вес 0",
+    "Region {region!r} changes nothing: tick Only These Tiles, or give its tiles a Weight other than 1":
+        "Область {region!r} ничего не меняет: отметьте «Только эти плитки» или задайте её плиткам «Вес», отличный "
+        "от 1",
+    "Region {region!r}: its cells must lie in its box": "Область {region!r}: её ячейки должны лежать в её блоке",
+    "regions: expected RoomRegion objects, got {kind}": "области: ожидаются объекты RoomRegion, получено {kind}",
+    "Region {region!r}: its box {low} – {high} reaches outside the room of {size} cells; cells run from (0, 0, 0) "
+    "to {last}":
+        "Область {region!r}: её блок {low} – {high} выходит за комнату из {size} ячеек; ячейки идут от (0, 0, 0) "
+        "до {last}",
+    "Region {region!r}: no tile named {tile!r} in the kit (or it fits no Below/Above label)":
+        "Область {region!r}: в наборе нет плитки {tile!r} (или она не подходит ни к одной метке «Снизу»/«Сверху»)",
+})
+
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.
 OPERATOR_RUSSIAN: dict[str, str] = {
     "Scatter": "Разбросать",

@@ -1,5 +1,5 @@
-"""Pick cells on the room in the viewport: Regenerate Box's box (its first cell, then its last) and an entrance
-(one cell)."""
+"""Pick cells on the room in the viewport: a box (its first cell, then its last) for Regenerate Box or a region,
+and an entrance (one cell)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ import bpy
 import gpu
 from bpy.app.translations import pgettext_iface as iface_
 from bpy.app.translations import pgettext_rpt as rpt_
+from bpy.props import EnumProperty
 
 from ..scene.room_frame import room_frame
 from ..scene.room_output import room_collection
 from .room_tools import has_room
+from .rooms import name_region
 
 # The 12 edges of a box whose 8 corners come x fastest, then y, then z (scene.room_frame.RoomFrame.box_corners).
 BOX_EDGES = ((0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7))
@@ -27,6 +29,21 @@ def set_box(room: bpy.types.PropertyGroup, first: tuple[int, int, int], last: tu
         cells *= b - a + 1
     return rpt_("Box {low} – {high}: {cells:,} cell(s)").format(low=tuple(room.box_min), high=tuple(room.box_max),
                                                                 cells=cells)
+
+
+def set_region_box(room: bpy.types.PropertyGroup, first: tuple[int, int, int], last: tuple[int, int, int]) -> str:
+    """From and To of the active region (a new region when none is active) from two picked cells; the report."""
+    if not 0 <= room.active_region_index < len(room.regions):
+        name_region(room, room.regions.add())
+        room.active_region_index = len(room.regions) - 1
+    region = room.regions[room.active_region_index]
+    region.box_min = tuple(min(a, b) for a, b in zip(first, last, strict=True))
+    region.box_max = tuple(max(a, b) for a, b in zip(first, last, strict=True))
+    cells = 1
+    for a, b in zip(region.box_min, region.box_max, strict=True):
+        cells *= b - a + 1
+    return rpt_('Region "{name}": {low} – {high}, {cells:,} cell(s)').format(
+        name=region.name, low=tuple(region.box_min), high=tuple(region.box_max), cells=cells)
 
 
 def set_entrance(room: bpy.types.PropertyGroup, cell: tuple[int, int, int]) -> str:
@@ -158,6 +175,11 @@ class STREW_OT_pick_room_box(_PickCells):
     bl_label = "Pick Box"
     bl_options = {'REGISTER', 'UNDO'}
 
+    target: EnumProperty(
+        name="Box", options={'SKIP_SAVE'}, default='REGENERATE',
+        items=[('REGENERATE', "Regenerate Box", "From and To of Regenerate Box"),
+               ('REGION', "Active Region", "From and To of the selected region (a new region when none is selected)")])
+
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         return _in_viewport(cls, context, iface_("Pick the box from the 3D Viewport"))
@@ -173,6 +195,8 @@ class STREW_OT_pick_room_box(_PickCells):
         return rpt_("Pick Box cancelled; the box is as it was")
 
     def apply(self, context: bpy.types.Context, first: tuple[int, int, int], last: tuple[int, int, int]) -> str:
+        if self.target == 'REGION':
+            return set_region_box(context.scene.strew.room, first, last)
         return set_box(context.scene.strew.room, first, last)
 
 

@@ -55,7 +55,7 @@ class STREW_OT_regenerate_room_box(bpy.types.Operator):
         started = time.perf_counter()
         fill_from_panel(self, room)
         try:
-            params = room_params(self)
+            params = room_params(self, room)
             result = regenerate_box(context.scene, params, box_min, box_max)
         except RoomError as error:
             self.report({'ERROR'}, str(error))

@@ -27,6 +27,7 @@ from ..scene.room_kit import (
     tiles_off_cell,
     write_sockets,
 )
+from ..scene.room_regions import read_region_sources
 from .list_edit import ListAdd, ListRemove
 from .modal_job import ModalJob
 
@@ -51,10 +52,12 @@ def fill_from_panel(operator: bpy.types.Operator, room: bpy.types.PropertyGroup)
         operator.entrances = "; ".join(" ".join(str(c) for c in item.cell) for item in room.entrances)
 
 
-def room_params(operator: bpy.types.Operator) -> room_job.RoomParams:
-    """The operator's properties (after :func:`fill_from_panel`) as one validated settings object."""
+def room_params(operator: bpy.types.Operator, room: bpy.types.PropertyGroup) -> room_job.RoomParams:
+    """The operator's properties (after :func:`fill_from_panel`) and the panel's regions as one validated settings
+    object."""
     given = operator.properties.is_property_set
     return room_job.RoomParams(
+        region_sources=read_region_sources(room),
         kit=operator.kit, room_name=operator.room_name, size=tuple(operator.size), seed=operator.seed,
         cell_size=tuple(operator.cell_size) if given("cell_size") else None, origin=tuple(operator.origin),
         periodic=operator.periodic, border=operator.border or None, border_bottom=operator.border_bottom,
@@ -101,7 +104,7 @@ class STREW_OT_assemble_room(ModalJob):
     def _params(self, context: bpy.types.Context) -> room_job.RoomParams | None:
         fill_from_panel(self, context.scene.strew.room)
         try:
-            return room_params(self)
+            return room_params(self, context.scene.strew.room)
         except room_job.RoomError as error:
             self.report({'ERROR'}, str(error))
             return None
@@ -299,7 +302,50 @@ class STREW_OT_entrance_remove(ListRemove, bpy.types.Operator):
         return _entrances(context)
 
 
+def name_region(room: bpy.types.PropertyGroup, item: bpy.types.PropertyGroup) -> None:
+    """Give a new region the first free name "Region N" (N its place in the list, or more)."""
+    taken = {region.name for region in room.regions if region != item}
+    number = len(room.regions)
+    while f"Region {number}" in taken:
+        number += 1
+    item.name = f"Region {number}"
+
+
+def _regions(context: bpy.types.Context) -> tuple[Any, str, str]:
+    return context.scene.strew.room, "regions", "active_region_index"
+
+
+class STREW_OT_region_add(ListAdd, bpy.types.Operator):
+    """Add a region: a box of cells (or a mesh volume) whose tiles are restricted or weighted"""
+
+    bl_idname = "strew.region_add"
+    bl_label = "Add Region"
+    bl_options = {'REGISTER', 'UNDO'}
+
+    @classmethod
+    def target(cls, context: bpy.types.Context) -> tuple[Any, str, str] | None:
+        return _regions(context)
+
+    def fill(self, context: bpy.types.Context, owner: Any, item: Any) -> None:
+        name_region(owner, item)
+        item.box_min, item.box_max = owner.box_min, owner.box_max  # Regenerate Box's box, a place to start
+
+
+class STREW_OT_region_remove(ListRemove, bpy.types.Operator):
+    """Remove the selected region"""
+
+    bl_idname = "strew.region_remove"
+    bl_label = "Remove Region"
+    bl_options = {'REGISTER', 'UNDO'}
+    empty = "There is no region to remove"
+
+    @classmethod
+    def target(cls, context: bpy.types.Context) -> tuple[Any, str, str] | None:
+        return _regions(context)
+
+
 classes = (STREW_OT_assemble_room, STREW_OT_clear_room, STREW_OT_detect_sockets, STREW_OT_build_demo_kit,
-           STREW_OT_fixed_tile_add, STREW_OT_fixed_tile_remove, STREW_OT_entrance_add, STREW_OT_entrance_remove)
+           STREW_OT_fixed_tile_add, STREW_OT_fixed_tile_remove, STREW_OT_entrance_add, STREW_OT_entrance_remove,
+           STREW_OT_region_add, STREW_OT_region_remove)
 
 register, unregister = bpy.utils.register_classes_factory(classes)

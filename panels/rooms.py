@@ -40,6 +40,22 @@ class STREW_UL_entrances(bpy.types.UIList):
             layout.label(text=iface_("({x}, {y}, {z})").format(x=x, y=y, z=z), translate=False, icon='PIVOT_CURSOR')
 
 
+class STREW_UL_regions(bpy.types.UIList):
+    """Boxes of cells or mesh volumes whose tiles are restricted or weighted."""
+
+    bl_idname = "STREW_UL_regions"
+
+    def draw_item(self, context, layout, data, item, icon, active_data, active_propname, index=0):
+        row = layout.row(align=True)
+        row.prop(item, "name", text="", emboss=False, icon='MOD_BOOLEAN' if item.volume else 'SELECT_SET')
+        if item.volume is not None:
+            row.label(text=item.volume.name, translate=False, icon='MESH_DATA')
+        else:
+            low, high = tuple(item.box_min), tuple(item.box_max)
+            row.label(text=iface_("{low} – {high}").format(low=low, high=high), translate=False)
+        row.prop(item, "enabled", text="")
+
+
 def draw_tile_settings(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
     """A tile's sockets, weight, rotations and walkability; says when a custom property overrides a value."""
     property_layout(layout)
@@ -199,6 +215,34 @@ class STREW_PT_rooms_entrances(_RoomsPanel, bpy.types.Panel):
             layout.label(text="Entrances join all walkable cells", icon='INFO')
 
 
+class STREW_PT_rooms_regions(_RoomsPanel, bpy.types.Panel):
+    bl_idname = "STREW_PT_rooms_regions"
+    bl_label = "Regions"
+    bl_parent_id = "STREW_PT_rooms"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    def draw(self, context: bpy.types.Context) -> None:
+        room = context.scene.strew.room
+        layout = property_layout(self.layout)
+        row = layout.row()
+        row.template_list("STREW_UL_regions", "", room, "regions", room, "active_region_index", rows=3)
+        column = row.column(align=True)
+        column.operator("strew.region_add", icon='ADD', text="")
+        column.operator("strew.region_remove", icon='REMOVE', text="")
+        if not 0 <= room.active_region_index < len(room.regions):
+            return
+        region = room.regions[room.active_region_index]
+        layout.prop(region, "volume")
+        column = layout.column()
+        column.enabled = region.volume is None
+        column.prop(region, "box_min")
+        column.prop(region, "box_max")
+        column.operator("strew.pick_room_box", icon='RESTRICT_SELECT_OFF').target = 'REGION'
+        layout.prop(region, "tiles")
+        layout.prop(region, "only")
+        layout.prop(region, "weight")
+
+
 class STREW_PT_rooms_search(_RoomsPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_rooms_search"
     bl_label = "Search"
@@ -252,7 +296,8 @@ class STREW_PT_rooms_tile(_RoomsPanel, bpy.types.Panel):
         draw_tile_settings(self.layout, obj)
 
 
-classes = (STREW_UL_fixed_tiles, STREW_UL_entrances, STREW_PT_tile, STREW_PT_rooms, STREW_PT_rooms_rules,
-           STREW_PT_rooms_entrances, STREW_PT_rooms_search, STREW_PT_rooms_edit, STREW_PT_rooms_tile)
+classes = (STREW_UL_fixed_tiles, STREW_UL_entrances, STREW_UL_regions, STREW_PT_tile, STREW_PT_rooms,
+           STREW_PT_rooms_rules, STREW_PT_rooms_entrances, STREW_PT_rooms_regions, STREW_PT_rooms_search,
+           STREW_PT_rooms_edit, STREW_PT_rooms_tile)
 
 register, unregister = bpy.utils.register_classes_factory(classes)

@@ -140,6 +140,36 @@ class StrewEntrance(bpy.types.PropertyGroup):
     )
 
 
+def _is_mesh(_self: Any, obj: bpy.types.Object) -> bool:
+    return obj.type == 'MESH'
+
+
+class StrewRoomRegion(bpy.types.PropertyGroup):
+    """A box of cells or a mesh volume whose tiles are restricted or weighted (a cellar storey, a garden wing)."""
+
+    enabled: BoolProperty(name="Enabled", default=True, description="Use this region (off: the room ignores it)")
+    box_min: IntVectorProperty(
+        name="From", size=3, min=0, description="First cell (x, y, z) of the region's box")
+    box_max: IntVectorProperty(
+        name="To", size=3, default=(2, 2, 0), min=0, description="Last cell (x, y, z) of the region's box, included")
+    volume: PointerProperty(
+        name="Volume", type=bpy.types.Object, poll=_is_mesh,
+        description="A closed mesh: the region is the room's cells whose centres lie inside it (From and To are "
+        "then not used)")
+    tiles: StringProperty(
+        name="Tiles", default="",
+        description="The tiles the region allows or weighs: TILE or TILE=FACTOR separated by commas, e.g. "
+        "\"hedge=3, pond, stair=0\" (each tile with all its turns and mirrors)")
+    only: BoolProperty(
+        name="Only These Tiles", default=False,
+        description="Only the listed tiles may stand in the region (off: every tile may, the listed ones weighed "
+        "by their factors)")
+    weight: FloatProperty(
+        name="Weight", default=1.0, min=0.0, soft_max=10.0,
+        description="Factor on the weight of each listed tile that has no =FACTOR of its own (0: kept out of the "
+        "region)")
+
+
 class StrewRoomSettings(bpy.types.PropertyGroup):
     """Settings of the Tile Rooms panel (one room per scene setting; the room name picks the output)."""
 
@@ -165,6 +195,11 @@ class StrewRoomSettings(bpy.types.PropertyGroup):
         "active_fixed_index": IntProperty(default=0, min=0),
         "entrances": CollectionProperty(type=StrewEntrance, name="Entrances", description=ENTRANCE_DESCRIPTION),
         "active_entrance_index": IntProperty(name="Active Entrance", default=0, min=0),
+        "regions": CollectionProperty(
+            type=StrewRoomRegion, name="Regions",
+            description="Boxes of cells or mesh volumes whose tiles are restricted or weighted (a cellar storey, a "
+            "garden wing)"),
+        "active_region_index": IntProperty(name="Active Region", default=0, min=0),
         "box_min": IntVectorProperty(
             name="From", size=3, min=0, description="First cell (x, y, z) of the box Regenerate Box re-solves"),
         "box_max": IntVectorProperty(
@@ -174,5 +209,5 @@ class StrewRoomSettings(bpy.types.PropertyGroup):
     }
 
 
-classes = (StrewFixedTile, StrewEntrance, StrewRoomSettings)
+classes = (StrewFixedTile, StrewEntrance, StrewRoomRegion, StrewRoomSettings)
 register, unregister = bpy.utils.register_classes_factory(classes)

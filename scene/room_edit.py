@@ -61,7 +61,7 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
     inside = tuple(e for e in params.entrances if all(a <= c < b for c, (a, b) in zip(e, box, strict=True)))
     params = dataclasses.replace(params, size=shape, fixed=(), output=mode, origin=origin, entrances=inside,
                                  connected=params.connected or bool(params.entrances))
-    kit, problem = prepare(params)
+    kit, problem = prepare(params, (frame.matrix, frame.size))  # a region's volume is read where the room stands
     rules, options = problem.rules, dict(problem.options)
     placed = read_placed(collection)
     reflected = rules.reflected or (False,) * rules.count

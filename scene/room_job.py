@@ -14,6 +14,7 @@ own location and rotation are ignored.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Generator
@@ -27,7 +28,16 @@ from ..core.modes import RoomOutput
 from ..core.pool import ProcessPool
 from ..core.wfc import Contradiction, Step
 from ..core.wfc.remote import solve_remote
-from ..core.wfc.room import FixedTile, RoomInputError, RoomProblem, RoomSpec, parse_cells, parse_fixed, room_problem
+from ..core.wfc.room import (
+    FixedTile,
+    RoomInputError,
+    RoomProblem,
+    RoomSpec,
+    parse_cells,
+    parse_fixed,
+    region_constraints,
+    room_problem,
+)
 from .room_kit import Kit, KitError, read_kit
 from .room_mxgmn import MXGMN_KEY, prepare_mxgmn
 from .room_output import (  # noqa: F401 (the output's names, re-exported for callers of the job)
@@ -43,6 +53,7 @@ from .room_output import (  # noqa: F401 (the output's names, re-exported for ca
     clear_room,
     room_objects,
 )
+from .room_regions import RegionError, RegionSource, resolve_regions
 
 __all__ = ["FixedTile", "RoomError", "RoomParams", "assemble", "clear_room", "parse_entrance_text", "parse_room_text",
            "run_to_end"]
@@ -67,6 +78,7 @@ class RoomParams(RoomSpec):
     origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
     compatible: str = ""
     output: RoomOutput = RoomOutput.INSTANCES
+    region_sources: tuple[RegionSource, ...] = ()  # the panel's regions; made core regions once the kit is read
 
     def __post_init__(self) -> None:
         if not self.kit:
@@ -125,22 +137,49 @@ class RoomResult:
                  backtracks=self.backtracks)
 
 
-def prepare(params: RoomParams) -> tuple[Kit, RoomProblem]:
-    """Read the kit and turn the settings into the room problem (``RoomError`` on bad input)."""
+def prepare(params: RoomParams, frame: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[Kit, RoomProblem]:
+    """Read the kit and turn the settings into the room problem (``RoomError`` on bad input).
+
+    ``frame`` is ``(matrix, cell size)`` of a room that stands already (cell ``c`` at ``matrix @ (size * c)``),
+    where the regions' volumes are read; by default the room Assemble Room places at ``params.origin``.
+    """
     collection = bpy.data.collections.get(params.kit)
     if collection is None:
         raise RoomError(rpt_('There is no collection named "{name}": pick the kit collection').format(
             name=params.kit))
     if MXGMN_KEY in collection:  # an imported mxgmn tileset: its own adjacency, no sockets
-        return prepare_mxgmn(collection, params, RoomError)
+        kit, problem = prepare_mxgmn(collection, params, RoomError)
+    else:
+        try:
+            kit = read_kit(collection, params.compatible, params.cell_size)
+            problem = room_problem(kit.tiles, kit.compatible, params, kit.cell_size)
+        except RoomInputError as error:
+            raise _translated(error) from error
+        except (KitError, ValueError) as error:
+            raise RoomError(rpt_('Kit "{name}": {error}').format(name=collection.name, error=error)) from error
+    if params.region_sources:
+        problem = _with_regions(params, kit, problem, frame)
+    return kit, problem
+
+
+def _with_regions(params: RoomParams, kit: Kit, problem: RoomProblem,
+                  frame: tuple[np.ndarray, np.ndarray] | None) -> RoomProblem:
+    """The problem with the panel's regions as constraints (a volume read where the room stands)."""
+    if frame is None:
+        matrix = np.eye(4)
+        matrix[:3, 3] = params.origin
+        frame = (matrix, np.asarray(kit.cell_size, dtype=np.float64))
     try:
-        kit = read_kit(collection, params.compatible, params.cell_size)
-        problem = room_problem(kit.tiles, kit.compatible, params, kit.cell_size)
+        regions = resolve_regions(params.region_sources, frame[0], frame[1], params.size)
+        checked = dataclasses.replace(params, regions=regions)  # inside the room, or its error
+        constraints = region_constraints(problem.rules, checked.regions)
     except RoomInputError as error:
         raise _translated(error) from error
-    except (KitError, ValueError) as error:
-        raise RoomError(rpt_('Kit "{name}": {error}').format(name=collection.name, error=error)) from error
-    return kit, problem
+    except RegionError as error:
+        raise RoomError(str(error)) from error
+    options = dict(problem.options)
+    options["constraints"] = [*options.get("constraints", ()), *constraints]
+    return dataclasses.replace(problem, options=options)
 
 
 def _step_text(step: Step) -> str:

@@ -8,7 +8,11 @@ A constraint is an object the solver knows only through :class:`Constraint`:
   the cells whose domains narrowed, ``restore`` with the cells an undo brought back, and ``check`` — the
   propagation of a change — which answers None (still satisfiable), a :class:`Narrow` to apply, or a
   :class:`Violation`;
-- ``explain(violation)`` says in a sentence what the user can change when the solve fails there.
+- ``explain(violation)`` says in a sentence what the user can change when the solve fails there; a constraint
+  that only shapes the start (never ``searching``) is asked too when the failure's cell ``touches`` it.
+
+A constraint may also change how likely each variant is in some cells (``Grid.reweigh``): the solver then draws
+a cell's variant with those weights (the entropy heuristic still orders cells by the rules' own weights).
 
 The solver loop never names a constraint: fixed tiles, border, entrances, periodic edges and labels that meet
 only the border (:mod:`.layout`), tile counts (:mod:`.counts`) and walkable connectivity
@@ -17,7 +21,7 @@ only the border (:mod:`.layout`), tile counts (:mod:`.counts`) and walkable conn
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -35,6 +39,10 @@ class Grid:
     neighbours: np.ndarray
     start: np.ndarray
     tables: ChunkTables
+    zone: np.ndarray | None = None
+    """(N,) int32: each cell's row of ``zone_weights`` (None: every cell draws with the rules' weights)."""
+    zone_weights: list[np.ndarray] = field(default_factory=list)
+    """(T,) float64 weights per zone; zone 0 is the rules' own."""
 
     @property
     def cells(self) -> int:
@@ -43,6 +51,18 @@ class Grid:
     def narrow(self, cells: np.ndarray, keep: np.ndarray) -> None:
         """AND the (W,) or (k, W) bit rows ``keep`` into the starting domains of ``cells``."""
         self.start[cells] &= keep
+
+    def reweigh(self, cells: np.ndarray, factors: np.ndarray) -> None:
+        """Multiply the weights ``cells`` draw their variants with by ``factors`` ((T,), > 0); reweighing a cell
+        twice multiplies both factors."""
+        if self.zone is None:
+            self.zone = np.zeros(self.cells, dtype=np.int32)
+            self.zone_weights = [np.asarray(self.rules.weights, dtype=np.float64)]
+        cells = np.asarray(cells, dtype=np.int64)
+        current = self.zone[cells]
+        for old in np.unique(current).tolist():
+            self.zone_weights.append(self.zone_weights[old] * np.asarray(factors, dtype=np.float64))
+            self.zone[cells[current == old]] = len(self.zone_weights) - 1
 
 
 @dataclass(frozen=True)
@@ -95,3 +115,8 @@ class Constraint:
 
     def related(self, variant: int) -> np.ndarray | None:
         return None
+
+    def touches(self, cell: int) -> bool:
+        """Whether a failure at flat ``cell`` may come from this constraint (asked of the constraints that only
+        shape the start, whose ``explain`` then joins the failure's message)."""
+        return False

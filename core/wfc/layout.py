@@ -1,6 +1,6 @@
 """Constraints that shape the grid before the search: periodic edges, sides that meet only the border, the
-border, entrances and fixed tiles. Each narrows the starting domains once in ``setup`` (see
-:mod:`.constraints`); the search then never asks them again."""
+border, entrances, regions and fixed tiles. Each narrows the starting domains (a region may also reweigh its
+cells) once in ``setup`` (see :mod:`.constraints`); the search then never asks them again."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 
 from .bitset import pack, unpack
 from .checks import neighbour_pairs
-from .constraints import Constraint, Grid
+from .constraints import Constraint, Grid, Violation
 from .rules import Rules
 from .sockets import sockets_fit
 from .vocab import AXIS, DIRECTIONS_2D
@@ -206,3 +206,72 @@ class Fixed(Constraint):
                 raise ValueError(f"fixed: {rules.name(variant)!r} at cell {cell} contradicts the border, the "
                                  "entrance (walkable) requirement or a side that meets only the border there")
             grid.start[flat] = pack(np.arange(rules.count) == variant)
+
+
+class Region(Constraint):
+    """A set of cells whose variants are restricted (``allowed``) or drawn with other weights (``factors``).
+
+    Parameters
+    ----------
+    cells : numpy.ndarray
+        A bool mask of the grid's shape, or (k, dims) int cell coordinates.
+    allowed : numpy.ndarray, optional
+        (T,) bool: the only variants that may stand in the cells (None: any).
+    factors : numpy.ndarray, optional
+        (T,) float ≥ 0: each variant's weight there is multiplied by its factor; 0 keeps it out.
+    label : str, default "region"
+        What the failure's message calls it.
+    """
+
+    name = "region"
+
+    def __init__(self, cells: np.ndarray, allowed: np.ndarray | None = None, factors: np.ndarray | None = None,
+                 label: str = "region") -> None:
+        self.given = np.asarray(cells)
+        self.allowed = None if allowed is None else np.asarray(allowed, dtype=bool)
+        self.factors = None if factors is None else np.asarray(factors, dtype=np.float64)
+        self.label = label
+        self.flat = np.zeros(0, dtype=np.int64)
+        self.near = np.zeros(0, dtype=np.int64)
+        self.names = ""
+
+    def setup(self, grid: Grid) -> None:
+        rules, shape = grid.rules, grid.shape
+        if self.given.dtype == bool:
+            if self.given.shape != shape:
+                raise ValueError(f"region {self.label!r}: a cell mask must have the grid's shape {shape}, got "
+                                 f"{self.given.shape}")
+            flat = np.flatnonzero(self.given.reshape(-1))
+        else:
+            cells = self.given.reshape(-1, len(shape)).astype(np.int64)
+            if ((cells < 0) | (cells >= np.array(shape))).any():
+                raise ValueError(f"region {self.label!r}: a cell lies outside the grid of shape {shape}")
+            flat = np.asarray(np.ravel_multi_index(tuple(cells.T), shape), dtype=np.int64).reshape(-1)
+        for what, mask in (("allowed", self.allowed), ("factors", self.factors)):
+            if mask is not None and mask.shape != (rules.count,):
+                raise ValueError(f"region {self.label!r}: {what} must have one value per variant ({rules.count})")
+        keep = np.ones(rules.count, dtype=bool) if self.allowed is None else self.allowed.copy()
+        factors = self.factors
+        if factors is not None:
+            if not (np.isfinite(factors).all() and (factors >= 0).all()):
+                raise ValueError(f"region {self.label!r}: weight factors must be finite and ≥ 0")
+            keep &= factors > 0
+        self.flat = np.unique(flat)
+        around = grid.neighbours[:, self.flat].reshape(-1)
+        # a failure may come from the region where and next to where it bans variants
+        self.near = np.zeros(0, dtype=np.int64) if keep.all() else np.union1d(self.flat, around[around < grid.cells])
+        left = np.flatnonzero(keep)
+        self.names = ", ".join(repr(rules.name(int(v))) for v in left[:6]) + (" …" if left.size > 6 else "")
+        if not self.flat.size:
+            return
+        grid.narrow(self.flat, pack(keep))
+        if factors is not None and not np.all(factors[keep] == 1.0):
+            grid.reweigh(self.flat, np.where(keep, factors, 1.0))
+
+    def touches(self, cell: int) -> bool:
+        return bool(np.isin(cell, self.near))
+
+    def explain(self, violation: Violation) -> str:
+        inside = bool(np.isin(violation.cell, self.flat))
+        return (f"The cell is {'in' if inside else 'next to'} region {self.label!r}, which allows only "
+                f"{self.names or 'no variant'}: allow tiles there that fit their neighbours, or move the region.")

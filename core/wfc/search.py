@@ -71,6 +71,8 @@ class Search:
         self.start = np.vstack([start, np.full((1, self.width), ALL_ONES, dtype=np.uint64)])
         self.onehot = pack(np.eye(self.count, dtype=bool))
         self.weights = np.asarray(rules.weights, dtype=np.float64)
+        self.zone: np.ndarray | None = None  # (N,) row of zone_weights per cell, when some cells draw otherwise
+        self.zone_weights = self.weights[None, :]
         self.lonely = any(not rules.matrix(d).any(axis=1).all() for d in rules.directions)
         self.walk_row = pack(rules.walkable_mask())
         self.not_walk_row = pack(~rules.walkable_mask())
@@ -250,7 +252,8 @@ class Search:
     def choose(self, cell: int, rng: np.random.Generator) -> int:
         """A variant of the cell's domain drawn with probability proportional to its weight."""
         bits = np.unpackbits(self.dom[cell].view(np.uint8), bitorder="little")[: self.count]
-        cumulative = np.cumsum(self.weights * bits)
+        weights = self.weights if self.zone is None else self.zone_weights[self.zone[cell]]
+        cumulative = np.cumsum(weights * bits)
         pick = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
         if pick >= self.count:  # rounding at the very top of the range
             pick = int(np.flatnonzero(bits)[-1])

@@ -26,7 +26,7 @@ from .arguments import check_memory, grid_shape, seconds, whole_number
 from .bitset import ChunkTables, pack, unpack
 from .checks import periodic_axes
 from .connectivity import Connectivity
-from .constraints import Constraint, Grid
+from .constraints import Constraint, Grid, Violation
 from .counts import Counts, count_groups
 from .layout import Border, EdgeOnly, Entrances, Fixed, Periodic, bordered_sides
 from .rules import Rules
@@ -160,8 +160,18 @@ def _describe(rules: Rules, shape: tuple[int, ...], failure: tuple[int, np.ndarr
             f"{names or 'none'}).") + (f" {hint}" if hint else "")
 
 
-def _failure_text(rules: Rules, shape: tuple[int, ...], search: Search | None) -> str:
-    return "" if search is None else _describe(rules, shape, search.failure, search.hint)
+def _failure_text(rules: Rules, shape: tuple[int, ...], search: Search | None,
+                  chosen: Sequence[Constraint] = ()) -> str:
+    """Where the search failed, and what the constraints involved there suggest: the one that failed during
+    the search, else those shaping the start that the failure's cell ``touches``."""
+    if search is None:
+        return ""
+    hint = search.hint
+    if not hint and search.failure is not None:
+        cell = search.failure[0]
+        hint = " ".join(text for c in chosen if not c.searching and c.touches(cell)
+                        for text in (c.explain(Violation(cell, search.failure[2])),) if text)
+    return _describe(rules, shape, search.failure, hint)
 
 
 def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
@@ -238,6 +248,7 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
     step = Step("setup", 0.0, 0, cells, 0)
     counters = {"decisions": 0, "backtracks": 0, "restarts": 0}
     search: Search | None = None
+    chosen: list[Constraint] = []
     yield step
     try:
         neighbours = neighbour_table(shape, rules.directions, deadline)
@@ -254,12 +265,15 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
             check_deadline(deadline)
         search = Search(rules, shape, grid.neighbours, tables, picked, grid.start, deadline)
         search.constraints = [c for c in chosen if c.searching]
+        if grid.zone is not None:
+            search.zone, search.zone_weights = grid.zone, np.stack(grid.zone_weights)
         yield step
         if not search.initial():
             raise Contradiction(
-                "the fixed tiles, border, entrances and counts contradict each other or the rules before any "
-                "choice." + _failure_text(rules, shape, search)
-                + " Try: move or drop a fixed tile, change the border or the counts, or relax connectivity."
+                "the fixed tiles, border, entrances, regions and counts contradict each other or the rules before "
+                "any choice." + _failure_text(rules, shape, search, chosen)
+                + " Try: move or drop a fixed tile, change the border, a region or the counts, or relax "
+                "connectivity."
             )
         rng = np.random.default_rng(seed)
         for restart in range(max_restarts + 1):
@@ -288,20 +302,20 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
     except Exhausted:
         raise Contradiction(
             "no grid exists: every choice was tried (complete backtracking search)."
-            + _failure_text(rules, shape, search)
+            + _failure_text(rules, shape, search, chosen)
             + " Try: relax a constraint (fixed tiles, border, counts, connectivity) or add tiles."
         ) from None
     except Deadline:
         where = (f"after {counters['restarts']} restart(s) and {counters['backtracks']} backtrack(s)"
                  if counters["decisions"] else "while preparing the grid")
         raise Contradiction(
-            f"time_limit={time_limit} s ran out {where}." + _failure_text(rules, shape, search)
+            f"time_limit={time_limit} s ran out {where}." + _failure_text(rules, shape, search, chosen)
             + f" Try: a larger time_limit, another seed, heuristic={Heuristic.SCANLINE.value!r}, or relax a "
             "constraint."
         ) from None
     raise Contradiction(
         f"no grid found in {max_restarts + 1} attempt(s) with up to {max_backtracks} backtrack(s) each."
-        + _failure_text(rules, shape, search)
+        + _failure_text(rules, shape, search, chosen)
         + " Try: a larger max_backtracks or max_restarts, another seed, "
         f"heuristic={Heuristic.SCANLINE.value!r} or {Heuristic.MRV.value!r}, "
         "or relax a constraint (fixed tiles, border, counts, connectivity)."

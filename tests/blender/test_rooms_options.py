@@ -75,6 +75,7 @@ def test_panels_draw_existing_properties_and_operators() -> None:
     assert bpy.ops.strew.fixed_tile_add() == {'FINISHED'}
     room.fixed[0].tile = kit.objects["floor"]
     assert bpy.ops.strew.entrance_add() == {'FINISHED'}
+    assert bpy.ops.strew.region_add() == {'FINISHED'}
     tile = kit.objects["wall_door"]
     tile["strew_weight"] = 3.0  # the panel then says the custom property wins
     context = type("Context", (), {"scene": bpy.context.scene, "object": tile, "active_object": tile})()
@@ -88,6 +89,10 @@ def test_panels_draw_existing_properties_and_operators() -> None:
     assert {"strew.assemble_room", "strew.clear_room", "strew.detect_sockets", "strew.entrance_add",
             "strew.pick_room_cell"} <= set(drawn.operators)
     assert "cell" in drawn.props
+    regions = _CheckingLayout()
+    panels.STREW_PT_rooms_regions.draw(type("Panel", (), {"layout": regions})(), context)
+    assert {"volume", "box_min", "tiles", "only", "weight"} <= set(regions.props)
+    assert {"strew.region_add", "strew.region_remove", "strew.pick_room_box"} <= set(regions.operators)
     assert bpy.ops.strew.fixed_tile_remove() == {'FINISHED'} and len(room.fixed) == 0
 
 
