@@ -144,17 +144,33 @@ def _top_most(tables: Tables, q_hit: NDArray[np.intp], t_hit: NDArray[np.integer
     y): a rule about the triangles themselves, not about their place in the input, which an edit elsewhere may
     shift; the triangle listed last in the input when even the normals are the same.
     """
-    if len(q_hit) < 2 or not (q_hit[1:] == q_hit[:-1]).any():
+    if len(q_hit) < 2:
         return None
-    run_start = np.flatnonzero(np.r_[True, q_hit[1:] != q_hit[:-1]])
+    again = q_hit[1:] == q_hit[:-1]  # a query's second hit or later (near a shared edge: few of them)
+    if not again.any():
+        return None
+    run_start = np.flatnonzero(np.r_[True, ~again])
     run_len = np.diff(np.r_[run_start, len(q_hit)])
-    z_max = np.maximum.reduceat(z_hit, run_start)
-    top_pos = np.flatnonzero(z_hit == np.repeat(z_max, run_len))
-    run_of = np.repeat(np.arange(len(run_start)), run_len)[top_pos]
-    normal = tables.normal[t_hit[top_pos]]
-    top_pos = top_pos[np.lexsort((tables.kept[t_hit[top_pos]], normal[:, 1], normal[:, 0], normal[:, 2], run_of))]
-    last = np.r_[run_of[1:] != run_of[:-1], True]
-    best: NDArray[np.intp] = top_pos[last]
+    best: NDArray[np.intp] = run_start  # a query hit once: that hit
+    several = np.flatnonzero(run_len > 1)
+    # Only the queries hit more than once choose, each among its own hits.
+    starts, lengths = run_start[several], run_len[several]
+    pos = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
+    pos += np.arange(len(pos))
+    local = np.r_[0, np.cumsum(lengths)[:-1]]
+    z_max = np.maximum.reduceat(z_hit[pos], local)
+    tops = np.flatnonzero(z_hit[pos] == np.repeat(z_max, lengths))
+    top_pos, run_of = pos[tops], np.repeat(several, lengths)[tops]
+    tied = np.r_[run_of[1:] == run_of[:-1], False]  # another top of the same query follows
+    best[run_of[~tied]] = top_pos[~tied]  # the last top of each query: its only one, unless tied
+    if tied.any():  # the same height from several triangles: the tie rule, among those tops only
+        tied |= np.r_[False, tied[:-1]]
+        top_pos, run_of = top_pos[tied], run_of[tied]
+        normal = tables.normal[t_hit[top_pos]]
+        top_pos = top_pos[np.lexsort((tables.kept[t_hit[top_pos]], normal[:, 1], normal[:, 0], normal[:, 2],
+                                      run_of))]
+        last = np.r_[run_of[1:] != run_of[:-1], True]
+        best[run_of[last]] = top_pos[last]
     return best
 
 
