@@ -20,7 +20,7 @@ import dataclasses
 import hashlib
 import itertools
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, cast
 
 import bpy
 import numpy as np
@@ -84,17 +84,19 @@ class JobCache:
         self.fields: dict[str, tuple[Key, Any]] = {}
         self.samples: dict[str, tuple[Key, Samples]] = {}
         self.runs: dict[str, tuple[Key, ChunkRun]] = {}
+        self.objects: dict[str, tuple[Key, Any]] = {}  # a run's Exclude and Proximity objects (object_changes)
 
     def clear(self) -> None:
         self.surfaces.clear()
         self.fields.clear()
         self.samples.clear()
         self.runs.clear()
+        self.objects.clear()
 
     def keep_only(self, layers: set[str], surfaces: set[str]) -> None:
         """Forget layers and surfaces that are gone (renamed, removed), so entries never pile up."""
         for table, names in ((self.fields, layers), (self.samples, layers), (self.runs, layers),
-                             (self.surfaces, surfaces)):
+                             (self.objects, layers), (self.surfaces, surfaces)):
             for name in set(table) - names:
                 del table[name]
 
@@ -171,7 +173,17 @@ def samples_key(layer: LayerInput, fields: Key, surface: Key, blockers: Samples 
 def run_key(layer: LayerInput, fields: Key, surface_name: str) -> Key:
     """What a *From Above* layer's chunk run depends on besides the surface's geometry and the blockers (those
     are compared where they changed, chunk by chunk): the whole spec (the run's chunks hold placed instances),
-    the fields' inputs other than the surface, and which surface; None when not cached."""
+    the fields' inputs other than the surface and the Exclude and Proximity objects' geometry (compared where they
+    changed too: :mod:`.object_changes`), and which surface; None when not cached."""
     if not isinstance(fields, tuple) or layer.surface != SurfaceMode.TOP:
         return None
-    return (dataclasses.replace(layer.spec, density=None, mask=None), fields[1:], surface_name)
+    _, density, seed, mask, view, proximity = fields
+    mask = None if mask is None else (*mask[:3], _named(mask[3]))
+    proximity = None if proximity is None else (_named(proximity[0]), *proximity[1:])
+    return (dataclasses.replace(layer.spec, density=None, mask=None), (density, seed, mask, view, proximity),
+            surface_name)
+
+
+def _named(collection_key: Key) -> Key:
+    """A collection's key without its objects' fingerprints: its name."""
+    return None if collection_key is None else cast(tuple[Any, ...], collection_key)[0]

@@ -21,7 +21,7 @@ from ..core.poisson import Samples
 from ..core.scatter import LayerPoints, place, scatter_layer_run
 from ..core.surface.layer import surface_layer_steps
 from ..core.terrain import TerrainLookup
-from . import job_cache, layer_fields
+from . import job_cache, layer_fields, object_changes
 from .job_cache import JobCache, Key
 from .layer_look import CameraInput
 from .scatter_spec import LayerInput, ScatterError, ScatterInput
@@ -177,10 +177,18 @@ def layer_steps(
     flat = None if blockers is None else Samples(blockers.positions[:, :2], blockers.radii)
     run_key = None if cache is None else job_cache.run_key(layer, fields_key, surface.name)
     previous = None if cache is None else JobCache.get(cache.runs, layer.name, run_key)
+    objects = None if run_key is None else object_changes.object_bounds(layer, surfaces.depsgraph)
+    changed = surfaces.changes(surface)
+    if previous is not None and changed is not None:
+        before = JobCache.get(cache.objects, layer.name, run_key) if cache is not None else None
+        # The objects of the run before, where they stood: what moved changes the layer near it only.
+        changed = None if before is None else np.concatenate(
+            [np.asarray(changed, dtype=np.float64).reshape(-1, 2, 2), object_changes.changed_boxes(before, objects)])
     points, run = yield from scatter_layer_run(surface.lookup, spec, flat, backend, keep=keep, previous=previous,
-                                               changed=surfaces.changes(surface))
+                                               changed=changed)
     if cache is not None:
         JobCache.put(cache.runs, layer.name, run_key if run is not None else None, run)
+        JobCache.put(cache.objects, layer.name, run_key if run is not None else None, objects)
         JobCache.put(cache.samples, layer.name, samples_key, Samples(points.positions[:, :2].copy(),
                                                                      points.radii.copy()))
     return points

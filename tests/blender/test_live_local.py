@@ -75,3 +75,32 @@ def test_a_bump_then_a_seed_change_samples_everything_again(wide_scene) -> None:
     for name, attributes in outputs().items():
         for key, values in attributes.items():
             np.testing.assert_array_equal(live[name][key], values, err_msg=f"{name}.{key}")
+
+
+@pytest.mark.parametrize("role", ["exclusion_collection", "proximity_collection"])
+def test_moving_an_exclude_or_proximity_object_samples_near_it_and_equals_a_fresh_scatter(wide_scene, role) -> None:
+    scene = bpy.context.scene
+    rocks = bpy.data.collections.new("Rocks")
+    scene.collection.children.link(rocks)
+    mesh = bpy.data.meshes.new("Rock")
+    mesh.from_pydata([(-2, -2, 0), (2, -2, 0), (2, 2, 0), (-2, 2, 0)], [], [(0, 1, 2, 3)])
+    rock = bpy.data.objects.new("Rock", mesh)
+    rock.location = (5.0, -3.0, 20.0)
+    rocks.objects.link(rock)
+    trees = scene.strew.layers["Trees"]
+    cache = live_update().service(scene).cache
+    if role == "exclusion_collection":
+        settle(lambda: (setattr(trees, role, rocks), setattr(trees, "exclusion_margin", 1.0)))
+    else:
+        settle(lambda: (setattr(trees, role, rocks), setattr(trees, "proximity_far", 6.0)))
+    runs = {name: cache.runs[name][1] for name in LAYERS}
+    settle(lambda: setattr(rock, "location", (8.0, -1.0, 20.0)), by_handler=True)
+    for name in LAYERS:
+        parts, before = cache.runs[name][1].parts, runs[name].parts
+        kept = sum(a is b for a, b in zip(parts, before, strict=True))
+        assert 0.6 * len(parts) < kept < len(parts), (name, kept, len(parts))  # only chunks near the rock sampled
+    live = outputs()
+    bpy.ops.strew.scatter()  # the button: every chunk sampled, no cache
+    for name, attributes in outputs().items():
+        for key, values in attributes.items():
+            np.testing.assert_array_equal(live[name][key], values, err_msg=f"{name}.{key}")

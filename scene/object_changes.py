@@ -1,0 +1,62 @@
+"""Where a layer's Exclude and Proximity objects changed between two live runs: xy boxes for a re-run that samples
+only the chunks there (``core.scatter.rerun_chunks``), as a terrain edit does (:mod:`.terrain_changes`).
+
+Each object is known by its ``session_uid`` with its fingerprint (world matrix and evaluated geometry) and its world
+xy bounds grown by how far it reaches into the layer: an Exclude object by the margin (plus the largest footprint of
+a layer spaced by object size), a Proximity object by *Far* (the density changes up to there). An object that moved,
+changed shape, came or went changes the layer inside its old and its new grown bounds only.
+"""
+
+from __future__ import annotations
+
+import bpy
+import numpy as np
+
+from ..core import fpmath
+from ..core.modes import SurfaceMode
+from ..core.scatter.functions import footprint_function
+from .job_cache import fingerprint
+from .scatter_spec import LayerInput
+
+Bounds = dict[int, tuple[tuple[object, ...], tuple[float, float, float, float]]]
+
+
+def _grown(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, reach: float) -> tuple[float, float, float, float]:
+    evaluated = obj.evaluated_get(depsgraph)
+    corners = np.array([tuple(c) for c in evaluated.bound_box], dtype=np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        xy = fpmath.transform(corners, np.array(evaluated.matrix_world, dtype=np.float64))[:, :2]
+    (x0, y0), (x1, y1) = xy.min(axis=0) - reach, xy.max(axis=0) + reach
+    return float(x0), float(y0), float(x1), float(y1)
+
+
+def object_bounds(layer: LayerInput, depsgraph: bpy.types.Depsgraph) -> Bounds:
+    """Fingerprint and grown xy bounds of every object in the layer's Exclude and Proximity collections."""
+    found: Bounds = {}
+    reaches: list[tuple[bpy.types.Collection, float]] = []
+    if layer.mask.exclusion is not None:
+        sized = footprint_function(layer.spec) if layer.surface == SurfaceMode.TOP else None
+        reaches.append((layer.mask.exclusion, layer.mask.margin + (0.0 if sized is None else sized[1])))
+    if layer.look.proximity is not None:
+        reaches.append((layer.look.proximity.collection, layer.look.proximity.far))
+    for collection, reach in reaches:
+        for obj in collection.all_objects:
+            found[obj.session_uid] = (fingerprint(obj, depsgraph), _grown(obj, depsgraph, reach))
+    return found
+
+
+def changed_boxes(before: Bounds, now: Bounds) -> np.ndarray:
+    """(K, 2, 2) xy boxes where the objects differ: the old and the new grown bounds of each object that changed,
+    came or went; none when nothing did. Bounds that are not finite (a vertex at infinity) give a box over
+    everything."""
+    boxes = []
+    for uid in before.keys() | now.keys():
+        old, new = before.get(uid), now.get(uid)
+        if old is not None and new is not None and old[0] == new[0] and old[1] == new[1]:
+            continue
+        boxes += [entry[1] for entry in (old, new) if entry is not None]
+    if not boxes:
+        return np.zeros((0, 2, 2))
+    table = np.array(boxes, dtype=np.float64)
+    table[~np.isfinite(table).all(axis=1)] = (-np.inf, -np.inf, np.inf, np.inf)
+    return table.reshape(-1, 2, 2)
