@@ -63,7 +63,7 @@ class Brush:
         # The brush puts instances where the hand paints: camera culling, clipping and falloff (a render
         # saving) do not apply to it; every other rule of the layer does.
         if not camera:
-            layer = dataclasses.replace(layer, look=dataclasses.replace(layer.look, camera=None))
+            layer = dataclasses.replace(layer, surroundings=dataclasses.replace(layer.surroundings, camera=None))
         depsgraph = context.evaluated_depsgraph_get()
         mesh = read_mesh(job.terrain, depsgraph, tuple(layer.vertex_groups))
         terrain = TerrainLookup(mesh.vertices, mesh.triangles)
@@ -73,7 +73,7 @@ class Brush:
         radius_at, is_allowed = layer_functions(terrain, spec)
         placed = {above.name: found for above in job.blocker_layers
                   if (found := existing_points(scene, above.layer_id)) is not None}
-        others, keep = blockers_for(placed, layer.look.keep_away)
+        others, keep = blockers_for(placed, layer.surroundings.keep_away)
         if others is not None:  # the brush works from above: blockers in x, y
             others = Samples(others.positions[:, :2], others.radii)
         points = read_points(obj) if obj is not None else PointSet.of(place(

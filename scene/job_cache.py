@@ -142,11 +142,11 @@ def fields_key(layer: LayerInput, source_key: Key, depsgraph: bpy.types.Depsgrap
     density = dataclasses.replace(layer.density, image=None)
     mask = (layer.mask.vertex_group, layer.mask.threshold, layer.mask.margin,
             _collection_key(layer.mask.exclusion, depsgraph))
-    camera = layer.look.camera
+    camera = layer.surroundings.camera
     view = None if camera is None else (_digest(np.asarray(camera.view.matrix_world, dtype=np.float64),
                                                 np.asarray(camera.view.frame, dtype=np.float64)),
                                         camera.view.orthographic, camera.margin, camera.max_distance, camera.falloff)
-    near = layer.look.proximity
+    near = layer.surroundings.proximity
     proximity = None if near is None else (_collection_key(near.collection, depsgraph), near.attract, near.near,
                                            near.far)
     return (source_key, density, layer.spec.seed, mask, view, proximity)

@@ -27,7 +27,7 @@ from ..core.proximity import Proximity
 from ..core.scatter import LayerSpec
 from ..core.scatter.functions import footprint_function
 from ..core.terrain import TerrainLookup
-from .layer_look import LookInput
+from .layer_surroundings import Surroundings
 from .scatter_spec import DensityInput, LayerInput, MaskInput
 from .terrain import MeshArrays, read_exclusions
 
@@ -106,20 +106,21 @@ def layer_mask(mask: MaskInput, terrain: TerrainLookup, mesh: MeshArrays,
     return combined
 
 
-def _proximity(look: LookInput, depsgraph: bpy.types.Depsgraph) -> Field | None:
-    if look.proximity is None:
+def _proximity(surroundings: Surroundings, depsgraph: bpy.types.Depsgraph) -> Field | None:
+    if surroundings.proximity is None:
         return None
-    segments, footprints = read_exclusions(look.proximity.collection, depsgraph)
+    segments, footprints = read_exclusions(surroundings.proximity.collection, depsgraph)
     if not segments and not footprints:
         raise ValueError(rpt_('proximity collection "{name}" has no curves or meshes').format(
-            name=look.proximity.collection.name))
+            name=surroundings.proximity.collection.name))
     lines = list(np.concatenate(segments)) if segments else []
     areas = list(np.concatenate(footprints)) if footprints else []
-    return Proximity(lines, areas, look.proximity.near, look.proximity.far, look.proximity.attract)
+    near = surroundings.proximity
+    return Proximity(lines, areas, near.near, near.far, near.attract)
 
 
-def _camera(look: LookInput, terrain: TerrainLookup) -> tuple[Mask | None, Field | None]:
-    camera = look.camera
+def _camera(surroundings: Surroundings, terrain: TerrainLookup) -> tuple[Mask | None, Field | None]:
+    camera = surroundings.camera
     if camera is None:
         return None, None
 
@@ -148,9 +149,9 @@ def _product(base: Field | None, *factors: Field | None) -> Field | None:
 
 def build(layer: LayerInput, terrain: TerrainLookup, mesh: MeshArrays, depsgraph: bpy.types.Depsgraph) -> LayerFields:
     """Fields and masks of one layer; raises ``ValueError`` with a message for the user."""
-    view, falloff = _camera(layer.look, terrain)
+    view, falloff = _camera(layer.surroundings, terrain)
     density = _product(density_field(layer.density, layer.spec.seed, terrain, mesh),
-                       _proximity(layer.look, depsgraph), falloff)
+                       _proximity(layer.surroundings, depsgraph), falloff)
     # From above, a place's footprint is the one drawn there; Every Face draws by 3-D place: the plain margin.
     sized = layer.spec if layer.surface == SurfaceMode.TOP else None
     mask = layer_mask(layer.mask, terrain, mesh, depsgraph, sized)

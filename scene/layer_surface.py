@@ -23,7 +23,7 @@ from ..core.surface.layer import surface_layer_steps
 from ..core.terrain import TerrainLookup
 from . import job_cache, layer_fields, object_changes
 from .job_cache import JobCache, Key
-from .layer_look import CameraInput
+from .layer_surroundings import CameraInput
 from .scatter_spec import LayerInput, ScatterError, ScatterInput
 from .targets import read_targets
 from .terrain import MeshArrays, read_mesh
@@ -166,8 +166,8 @@ def layer_steps(
         return (yield from surface_layer_steps(surface.mesh.vertices, surface.mesh.triangles, spec, blockers,
                                                slope_range=layer.slope_range, keep=keep))
     samples = None if cache is None else JobCache.get(cache.samples, layer.name, samples_key)
-    if samples is None and layer.look.camera is not None and layer.look.camera.margin is not None:
-        region = view_region(layer.look.camera, surface, source)
+    if samples is None and layer.surroundings.camera is not None and layer.surroundings.camera.margin is not None:
+        region = view_region(layer.surroundings.camera, surface, source)
         if region is None:  # the camera sees nothing of this surface
             samples = Samples(np.zeros((0, 2)), np.zeros(0))
         else:

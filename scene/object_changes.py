@@ -37,8 +37,8 @@ def object_bounds(layer: LayerInput, depsgraph: bpy.types.Depsgraph) -> Bounds:
     if layer.mask.exclusion is not None:
         sized = footprint_function(layer.spec) if layer.surface == SurfaceMode.TOP else None
         reaches.append((layer.mask.exclusion, layer.mask.margin + (0.0 if sized is None else sized[1])))
-    if layer.look.proximity is not None:
-        reaches.append((layer.look.proximity.collection, layer.look.proximity.far))
+    if layer.surroundings.proximity is not None:
+        reaches.append((layer.surroundings.proximity.collection, layer.surroundings.proximity.far))
     for collection, reach in reaches:
         for obj in collection.all_objects:
             found[obj.session_uid] = (fingerprint(obj, depsgraph), _grown(obj, depsgraph, reach))

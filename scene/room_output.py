@@ -171,7 +171,7 @@ def write_instances(staging: bpy.types.Collection, plan: Plan, params: Destinati
     return [tile_set, mesh, obj]
 
 
-def write_objects(staging: bpy.types.Collection, plan: Plan, params: Destination, created: list[bpy.types.ID],
+def write_room_objects(staging: bpy.types.Collection, plan: Plan, params: Destination, created: list[bpy.types.ID],
                   kept: Container[tuple[int, int, int]] = ()) -> Generator[float, None, None]:
     """One linked duplicate per cell except the ``kept`` ones, in batches (yields the fraction done); appends to
     ``created``."""
@@ -218,7 +218,7 @@ def build_steps(scene: bpy.types.Scene, plan: Plan, params: Destination,
     created: list[bpy.types.ID] = [staging]
     try:
         if params.output == RoomOutput.OBJECTS:
-            yield from write_objects(staging, plan, params, created, kept)
+            yield from write_room_objects(staging, plan, params, created, kept)
         else:  # milliseconds: written and swapped in within one step, so no window redraw waits in between
             created += write_instances(staging, plan, params)
     except BaseException:

@@ -105,7 +105,7 @@ def _fingerprint(job: FarmJob) -> str:
     digest = hashlib.sha256()
     for layer, spec, terrain, painted in zip(job.layers, job.specs, job.terrains, job.painted, strict=True):
         plain = {f.name: getattr(spec, f.name) for f in dataclasses.fields(spec) if f.name not in ("density", "mask")}
-        digest.update(repr((layer.name, sorted(plain.items()), sorted(layer.look.keep_away.items()))).encode())
+        digest.update(repr((layer.name, sorted(plain.items()), sorted(layer.surroundings.keep_away.items()))).encode())
         low, high = terrain.bounds.as_array()
         axes = [np.linspace(low[i], high[i], PROBES) for i in (0, 1)]
         xy = np.stack(np.meshgrid(*axes), axis=-1).reshape(-1, 2)
@@ -121,7 +121,7 @@ def _planned_grid(terrain: TerrainLookup, spec: LayerSpec, layer: LayerInput, ab
                   painted: PointSet | None) -> ChunkGrid:
     """The layer's chunk grid as the Scatter job makes it when the layers above have points: its reach covers
     the farthest pair rule and painted radius (a task checks that its own grid has the same phases)."""
-    keeps = [layer.look.keep_away.get(other.name, 0.0) for other in above]
+    keeps = [layer.surroundings.keep_away.get(other.name, 0.0) for other in above]
     keeps += [float(painted.radii.max())] if painted is not None else []
     if not keeps:
         return chunk_work(terrain, spec).grid
@@ -197,7 +197,7 @@ def _blockers(parts: Path, job: FarmJob, number: int) -> tuple[Samples | None, n
     """What the layer keeps away from, with the distances: the layers above, its own painted instances."""
     layer = job.layers[number]
     placed = {job.layers[n].name: _layer_points(parts, job, n).as_blockers() for n in range(number)}
-    blockers, keep = scatter_job.blockers_for(placed, layer.look.keep_away, job.painted[number])
+    blockers, keep = scatter_job.blockers_for(placed, layer.surroundings.keep_away, job.painted[number])
     if blockers is None:
         return None, None
     return Samples(blockers.positions[:, :2], blockers.radii), keep

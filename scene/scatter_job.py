@@ -162,7 +162,7 @@ def _run(
         span = 0.8 / len(job.layers)
         try:
             painted = painted_points(scene, layer.layer_id)
-            blockers, keep = blockers_for(placed, layer.look.keep_away, painted)
+            blockers, keep = blockers_for(placed, layer.surroundings.keep_away, painted)
             steps = layer_surface.layer_steps(layer, surfaces, blockers, backend, keep=keep)
             while True:
                 try:

@@ -18,11 +18,11 @@ from bpy.app.translations import pgettext_rpt as rpt_
 from ..core.modes import DensityMode, OutputMode, SpacingMode, SurfaceMode
 from ..core.scatter import LayerSpec
 from ..properties.numbers import check_numbers
-from . import layer_ids, layer_look
+from . import layer_ids, layer_surroundings
 from .custom_props import CustomPropertyError
 from .footprints import footprints
 from .instancer import LayerMark, Prefab, prefabs_of
-from .layer_look import LookInput
+from .layer_surroundings import Surroundings
 from .output_cycle import output_in_prefabs
 from .ownership import is_owned
 
@@ -67,7 +67,7 @@ class LayerInput:
     density: DensityInput
     mask: MaskInput
     spec: LayerSpec
-    look: LookInput
+    surroundings: Surroundings
     surface: SurfaceMode = SurfaceMode.TOP
     targets: bpy.types.Collection | None = None  # None: the terrain
     slope_range: tuple[float, float] = (0.0, math.pi)  # Every Face: radians between the face normal and up
@@ -170,7 +170,7 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
             scale_by_slope=layer.scale_by_slope,
             footprints=sizes,
         )
-        look = layer_look.read(layer, scene, earlier)
+        surroundings = layer_surroundings.read(layer, scene, earlier)
     except ValueError as error:
         raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=_labelled(error, layer))
                            ) from error
@@ -179,7 +179,7 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
     if surface == SurfaceMode.ALL and layer.min_slope > layer.max_slope:
         raise fail("{layer}: Min Slope is above Max Slope")
     return LayerInput(layer.name, layer.layer_id, collection, prefabs, output, density, mask,
-                      spec, look, surface=surface, targets=layer.targets,
+                      spec, surroundings, surface=surface, targets=layer.targets,
                       slope_range=(float(layer.min_slope), min(float(layer.max_slope), math.pi)))
 
 

@@ -1,4 +1,5 @@
-"""A layer's camera, proximity and pair keep-away settings, read and validated once (see scatter_spec).
+"""A layer's surroundings: what it reads of the scene beyond its terrain and prefabs — its camera, its proximity
+objects and its keep-away rules toward the layers above — read and validated once (see scatter_spec).
 
 The camera is read as a :class:`~strew.core.camera.CameraView` from the object's world matrix and
 ``Camera.view_frame`` (aspect, sensor fit and lens shift of the scene's render settings included).
@@ -38,7 +39,10 @@ class ProximityInput:
 
 
 @dataclass(frozen=True)
-class LookInput:
+class Surroundings:
+    """What a layer reads of its surroundings: the camera it culls or thins by, the objects it gathers near or
+    avoids, and the distance it keeps from each layer above."""
+
     camera: CameraInput | None
     proximity: ProximityInput | None
     keep_away: dict[str, float]  # earlier layer's name → distance this layer keeps from it
@@ -99,6 +103,6 @@ def _keep_away(layer: bpy.types.PropertyGroup, earlier: list[str]) -> dict[str, 
     return rules
 
 
-def read(layer: bpy.types.PropertyGroup, scene: bpy.types.Scene, earlier: list[str]) -> LookInput:
+def read(layer: bpy.types.PropertyGroup, scene: bpy.types.Scene, earlier: list[str]) -> Surroundings:
     """The look settings of ``layer``; ``earlier`` names the layers above it."""
-    return LookInput(camera=_camera(layer, scene), proximity=_proximity(layer), keep_away=_keep_away(layer, earlier))
+    return Surroundings(camera=_camera(layer, scene), proximity=_proximity(layer), keep_away=_keep_away(layer, earlier))
