@@ -182,16 +182,23 @@ class STREW_PT_rooms_rules(_RoomsPanel, bpy.types.Panel):
         if room.counts.strip():
             draw_counts(layout, room.counts)
         layout.label(text="Fixed Tiles")
-        row = layout.row()
-        row.template_list("STREW_UL_fixed_tiles", "", room, "fixed", room, "active_fixed_index", rows=3)
-        column = row.column(align=True)
-        column.operator("strew.fixed_tile_add", icon='ADD', text="")
-        column.operator("strew.fixed_tile_remove", icon='REMOVE', text="")
+        draw_list(layout, room, "fixed", "active_fixed_index", "STREW_UL_fixed_tiles",
+                  "strew.fixed_tile_add", "strew.fixed_tile_remove")
         if 0 <= room.active_fixed_index < len(room.fixed):
             item = room.fixed[room.active_fixed_index]
             layout.prop(item, "tile")
             layout.prop(item, "rotation")
             layout.prop(item, "cell")
+
+
+def draw_list(layout: bpy.types.UILayout, room: bpy.types.PropertyGroup, prop: str, active: str, ui_list: str,
+              add: str, remove: str) -> None:
+    """The room's list ``prop`` (its selected item's index in ``active``) with its add and remove buttons."""
+    row = layout.row()
+    row.template_list(ui_list, "", room, prop, room, active, rows=3)
+    column = row.column(align=True)
+    column.operator(add, icon='ADD', text="")
+    column.operator(remove, icon='REMOVE', text="")
 
 
 class STREW_PT_rooms_entrances(_RoomsPanel, bpy.types.Panel):
@@ -203,11 +210,8 @@ class STREW_PT_rooms_entrances(_RoomsPanel, bpy.types.Panel):
     def draw(self, context: bpy.types.Context) -> None:
         room = context.scene.strew.room
         layout = property_layout(self.layout)
-        row = layout.row()
-        row.template_list("STREW_UL_entrances", "", room, "entrances", room, "active_entrance_index", rows=3)
-        column = row.column(align=True)
-        column.operator("strew.entrance_add", icon='ADD', text="")
-        column.operator("strew.entrance_remove", icon='REMOVE', text="")
+        draw_list(layout, room, "entrances", "active_entrance_index", "STREW_UL_entrances",
+                  "strew.entrance_add", "strew.entrance_remove")
         if 0 <= room.active_entrance_index < len(room.entrances):
             layout.prop(room.entrances[room.active_entrance_index], "cell")
         layout.operator("strew.pick_room_cell", icon='RESTRICT_SELECT_OFF')
@@ -224,11 +228,8 @@ class STREW_PT_rooms_regions(_RoomsPanel, bpy.types.Panel):
     def draw(self, context: bpy.types.Context) -> None:
         room = context.scene.strew.room
         layout = property_layout(self.layout)
-        row = layout.row()
-        row.template_list("STREW_UL_regions", "", room, "regions", room, "active_region_index", rows=3)
-        column = row.column(align=True)
-        column.operator("strew.region_add", icon='ADD', text="")
-        column.operator("strew.region_remove", icon='REMOVE', text="")
+        draw_list(layout, room, "regions", "active_region_index", "STREW_UL_regions",
+                  "strew.region_add", "strew.region_remove")
         if not 0 <= room.active_region_index < len(room.regions):
             return
         region = room.regions[room.active_region_index]

@@ -25,6 +25,15 @@ def wide_scene() -> bpy.types.Object:
     return terrain
 
 
+def assert_equals_a_fresh_scatter() -> None:
+    """The live output is byte for byte what the Scatter button makes (every chunk sampled, no cache)."""
+    live = outputs()
+    bpy.ops.strew.scatter()
+    for name, attributes in outputs().items():
+        for key, values in attributes.items():
+            np.testing.assert_array_equal(live[name][key], values, err_msg=f"{name}.{key}")
+
+
 def bump(terrain: bpy.types.Object, x: float, y: float, across: float = 0.0) -> None:
     """Raise the vertices within 4 m of (x, y) by 2 m; with ``across``, also slide them sideways by up to that
     much, as a sculpt brush moves vertices along the surface's normal."""
@@ -56,11 +65,7 @@ def test_a_bump_samples_the_chunks_near_it_and_equals_a_fresh_scatter(wide_scene
         parts, before = cache.runs[name][1].parts, runs[name].parts
         kept = sum(a is b for a, b in zip(parts, before, strict=True))
         assert 0.6 * len(parts) < kept < len(parts), (name, kept, len(parts))  # only chunks near the bump sampled
-    live = outputs()
-    bpy.ops.strew.scatter()  # the button: every chunk sampled, no cache
-    for name, attributes in outputs().items():
-        for key, values in attributes.items():
-            np.testing.assert_array_equal(live[name][key], values, err_msg=f"{name}.{key}")
+    assert_equals_a_fresh_scatter()
 
 
 def test_a_bump_then_a_seed_change_samples_everything_again(wide_scene) -> None:
@@ -99,8 +104,4 @@ def test_moving_an_exclude_or_proximity_object_samples_near_it_and_equals_a_fres
         parts, before = cache.runs[name][1].parts, runs[name].parts
         kept = sum(a is b for a, b in zip(parts, before, strict=True))
         assert 0.6 * len(parts) < kept < len(parts), (name, kept, len(parts))  # only chunks near the rock sampled
-    live = outputs()
-    bpy.ops.strew.scatter()  # the button: every chunk sampled, no cache
-    for name, attributes in outputs().items():
-        for key, values in attributes.items():
-            np.testing.assert_array_equal(live[name][key], values, err_msg=f"{name}.{key}")
+    assert_equals_a_fresh_scatter()

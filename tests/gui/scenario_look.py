@@ -88,6 +88,22 @@ def open_sub_panel(session: Session, title: str, titles: tuple[str, ...] = SUB_P
     session.places.clear()  # the layout moved
 
 
+def step_enum(session: Session, what: str, value: str, hint: int) -> int:
+    """Set the enum setting ``what`` (a data path under ``bpy.context.scene``) to ``value`` with Ctrl+Wheel over
+    it, as a person steps through its items; returns the row it stands on."""
+    w = session.window
+    x, y = session.button(what, column=0.7, hint=hint)
+    for wheel in (5, 4):
+        w.move(x, y)
+        w.xdotool("keydown", "ctrl")
+        w.xdotool("click", wheel)
+        w.xdotool("keyup", "ctrl")
+        time.sleep(1.0)
+        if w.run(f"result = bpy.context.scene.{what}") == value:
+            return y
+    raise StepFailed(f"{what} did not change to {value}")
+
+
 def camera_steps(session: Session) -> None:
     """Cull the layer to the scene camera with a clip distance, Scatter, and compare with the full layer."""
     full = layer_points(session, "Trees")
@@ -169,17 +185,7 @@ def spacing_steps(session: Session) -> None:
     """Spacing: Object Size from the panel's menu (Ctrl+Wheel), Scatter, then Rescatter Circle around the cursor."""
     w = session.window
     open_sub_panel(session, "Spacing")
-    x, y = session.button("strew.layers[0].spacing", column=0.7, hint=330)
-    for wheel in (5, 4):  # Ctrl+Wheel steps through an enum's items
-        w.move(x, y)
-        w.xdotool("keydown", "ctrl")
-        w.xdotool("click", wheel)
-        w.xdotool("keyup", "ctrl")
-        time.sleep(1.0)
-        if w.run("result = bpy.context.scene.strew.layers[0].spacing") == "OBJECTS":
-            break
-    else:
-        raise StepFailed("Spacing did not change to Object Size")
+    step_enum(session, "strew.layers[0].spacing", "OBJECTS", hint=330)
     session.rest_mouse()
     picture = session.picture("ui_spacing", session.sidebar())
     session.press("bpy.ops.strew.scatter()", column=0.22, hint=258, settle=0.05)
@@ -203,17 +209,7 @@ def anywhere_steps(session: Session) -> None:
     open_sub_panel(session, "Objects")
     session.pick("strew.layers[1].collection", "Moss", hint=130,
                  check="result = bpy.context.scene.strew.layers[1].collection is not None")
-    x, y = session.button("strew.layers[1].surface", column=0.7, hint=60)
-    for wheel in (5, 4):  # Ctrl+Wheel steps through an enum's items
-        w.move(x, y)
-        w.xdotool("keydown", "ctrl")
-        w.xdotool("click", wheel)
-        w.xdotool("keyup", "ctrl")
-        time.sleep(1.0)
-        if w.run("result = bpy.context.scene.strew.layers[1].surface") == "ALL":
-            break
-    else:
-        raise StepFailed("Surface did not change to All Faces")
+    y = step_enum(session, "strew.layers[1].surface", "ALL", hint=60)
     session.pick("strew.layers[1].targets", "Rocks", hint=y - session.sidebar()["y"] + 20,
                  check="result = bpy.context.scene.strew.layers[1].targets is not None")
     session.rest_mouse()
