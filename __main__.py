@@ -1,15 +1,20 @@
 """``python -m strew``: see :mod:`strew.cli`."""
 
+import os
 import sys
-import traceback
-
-from .cli_interrupt import EXIT_CODE, message
 
 try:
     from .cli import exit_process, main
-except KeyboardInterrupt:  # Ctrl+C while Python imports numpy
+except KeyboardInterrupt:  # Ctrl+C while Python imports numpy or bpy
+    from .cli_interrupt import EXIT_CODE, message
+
     print(message([]), file=sys.stderr)
-    sys.exit(EXIT_CODE)
+    sys.stderr.flush()
+    os._exit(EXIT_CODE)  # nothing started yet; a half-imported bpy must not run its teardown
+
+import traceback
+
+from .cli_interrupt import EXIT_CODE
 
 try:
     code = main()

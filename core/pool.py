@@ -190,6 +190,7 @@ class ProcessPool:
                     process.join(timeout=2.0)
                     if process.is_alive():
                         process.kill()
+                _unlink_semaphores(executor)
             elif executor is not None:
                 executor.shutdown(wait=True, cancel_futures=True)
         finally:
@@ -202,6 +203,29 @@ class ProcessPool:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         self.close()
+
+
+def _unlink_semaphores(executor: ProcessPoolExecutor) -> None:
+    """Unlink the named semaphores of ``executor``'s queues now.
+
+    They are unlinked when the queues are collected, which an interrupted process ending with ``os._exit`` may
+    never reach (the executor's manager thread still holds them); the resource tracker would then unlink them
+    and print a warning about leaked semaphores after the command's one line.
+    """
+    from multiprocessing import synchronize, util
+
+    names = set()
+    for queue in (getattr(executor, "_call_queue", None), getattr(executor, "_result_queue", None)):
+        for attribute in ("_rlock", "_wlock", "_sem"):
+            lock = getattr(queue, attribute, None)
+            name = getattr(getattr(lock, "_semlock", None), "name", None)
+            if name is not None:
+                names.add(name)
+    registry = getattr(util, "_finalizer_registry", {})
+    for finalizer in list(registry.values()):
+        if getattr(finalizer, "_callback", None) is synchronize.SemLock._cleanup and \
+                getattr(finalizer, "_args", (None,))[0] in names:
+            finalizer()  # unlinks, tells the tracker and leaves the registry: collected later, nothing runs twice
 
 
 _KEPT: list[ProcessPool] = []

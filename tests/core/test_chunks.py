@@ -194,3 +194,16 @@ def test_workers_end_with_the_process_that_started_them() -> None:
     while any(map(_alive, pids)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(map(_alive, pids))
+
+
+def test_an_interrupt_that_ends_the_process_at_once_leaves_no_semaphore_to_the_tracker() -> None:
+    """Ctrl+C may land while the executor's manager thread still holds the pool's queues (here: a reference kept
+    to them); the process then ends with ``os._exit`` and nothing may be left for the resource tracker to clean up
+    and warn about."""
+    script = ("import os, sys\nfrom strew.core.pool import close_kept_pool, kept_pool\npool = kept_pool(2)\n"
+              "[f.result(timeout=120) for f in pool.start()]\n"
+              "held = pool._executor._call_queue, pool._executor._result_queue\n"
+              "close_kept_pool(at_once=True)\nprint('closed', flush=True)\nos._exit(130)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 130 and done.stdout.split() == ["closed"], done.stderr[-2000:]
+    assert done.stderr == ""
