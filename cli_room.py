@@ -73,19 +73,19 @@ def _entrances(given: list[str] | None) -> str | None:
 
 
 def _check_numbers(options: dict[str, object]) -> None:
-    """The numbers, checked against the ranges of the operator's properties before any work: NaN and numbers
-    Blender cannot hold are refused in one line. The operator's lower bounds are soft (a script's value below is
-    the room's own error); here they count, so the line says the whole range."""
-    import bpy
+    """The numbers, checked against the ranges the panel's room settings declare before any work: NaN and numbers
+    Blender cannot hold are refused in one line (the operator's bounds are soft: a script's value beyond is the
+    room's own error), naming the option and the whole range."""
+    from .properties.numbers import room_settings, setting
 
-    declared = bpy.ops.strew.assemble_room.get_rna_type().properties
+    panel = room_settings()
     try:
         for key, value in options.items():
-            prop = declared[key]
-            if prop.type in ('FLOAT', 'INT'):
-                low = max(prop.hard_min, prop.soft_min)
+            prop = setting(panel, key) if key in panel.properties else None
+            if prop is not None and prop.type in ('FLOAT', 'INT'):
                 for number in value if isinstance(value, tuple) else (value,):
-                    bounded(number, "--" + key.replace("_", "-"), low, prop.hard_max, integer=prop.type == 'INT')
+                    bounded(number, "--" + key.replace("_", "-"), prop.hard_min, prop.hard_max,
+                            integer=prop.type == 'INT')
     except ValueError as error:
         raise CliError(str(error)) from None
 

@@ -490,8 +490,8 @@ RUSSIAN: dict[str, str] = {
         "Сколько раз могут встречаться плитки (все повороты вместе): ПЛИТКА=N или ПЛИТКА=МИН..МАКС (МАКС * — без "
         "ограничения) через «;», например «entrance=1; stairs=0..4»",
     "room name: give the output collection a name": "имя комнаты: задайте имя выходной коллекции",
-    "origin: give three finite numbers (x, y, z), got {origin}":
-        "начало: задайте три конечных числа (x, y, z), получено {origin}",
+    "origin: give three numbers (x, y, z), got {origin}":
+        "начало: задайте три числа (x, y, z), получено {origin}",
     "heuristic: use one of {options}, got {value!r}": "эвристика: используйте одно из {options}, получено {value!r}",
     "fixed tile {tile!r}: rotation must be 0, 90, 180 or 270":
         "закреплённая плитка {tile!r}: поворот должен быть 0, 90, 180 или 270",

@@ -223,7 +223,7 @@ def _unlink_semaphores(executor: ProcessPoolExecutor) -> None:
                 names.add(name)
     registry = getattr(util, "_finalizer_registry", {})
     for finalizer in list(registry.values()):
-        if getattr(finalizer, "_callback", None) is synchronize.SemLock._cleanup and \
+        if getattr(finalizer, "_callback", None) is getattr(synchronize.SemLock, "_cleanup", None) and \
                 getattr(finalizer, "_args", (None,))[0] in names:
             finalizer()  # unlinks, tells the tracker and leaves the registry: collected later, nothing runs twice
 

@@ -43,3 +43,8 @@ def setting(group: Any, identifier: str) -> bpy.types.Property:
 def layer_settings() -> Any:
     """The RNA struct of a scatter layer's settings (``scene.strew.layers`` items)."""
     return bpy.types.Scene.bl_rna.properties["strew"].fixed_type.properties["layers"].fixed_type
+
+
+def room_settings() -> Any:
+    """The RNA struct of the Tile Rooms panel's settings (``scene.strew.room``): the room options' hard ranges."""
+    return bpy.types.Scene.bl_rna.properties["strew"].fixed_type.properties["room"].fixed_type

@@ -21,6 +21,7 @@ from bpy.props import (
     StringProperty,
 )
 
+from ..core.inputs import MAX_DISTANCE
 from ..core.modes import RoomOutput
 from ..core.wfc.room import BORDER_LABEL, DEFAULT_BORDER
 from ..core.wfc.vocab import (
@@ -54,13 +55,16 @@ def room_options(*, operator: bool) -> dict[str, Any]:
     """The room options the Tile Rooms panel and the Assemble Room operator share, declared once.
 
     The operator's copies skip saving (``SKIP_SAVE``): a property a script did not set falls back to the panel.
-    Their lower bounds are soft, so a script's out-of-range value is reported by the room's validation instead
+    Their bounds are soft, so a script's out-of-range value is reported by the room's validation instead
     of being clamped in silence (``size=(0, 0, 0)`` is an error, not a 1 × 1 × 1 room).
     """
     flags: Any = {'SKIP_SAVE'} if operator else {'ANIMATABLE'}
 
     def at_least(value: float) -> dict[str, Any]:
         return {"soft_min": value} if operator else {"min": value}
+
+    def within(low: float, high: float) -> dict[str, Any]:
+        return {"soft_min": low, "soft_max": high} if operator else {"min": low, "max": high}
 
     return {
         "room_name": StringProperty(
@@ -70,7 +74,8 @@ def room_options(*, operator: bool) -> dict[str, Any]:
             name="Size", size=3, default=(12, 12, 1), **at_least(1), soft_max=64, options=flags,
             description="Number of cells along x, y and z (floors)"),
         "origin": FloatVectorProperty(
-            name="Origin", size=3, default=(0.0, 0.0, 0.0), subtype='TRANSLATION', unit='LENGTH', options=flags,
+            name="Origin", size=3, default=(0.0, 0.0, 0.0), **within(-MAX_DISTANCE, MAX_DISTANCE),
+            subtype='TRANSLATION', unit='LENGTH', options=flags,
             description="World position of cell (0, 0, 0): the centre of its bottom face (the tiles' origin)"),
         "seed": IntProperty(name="Seed", default=0, **at_least(0), options=flags),
         "periodic": BoolProperty(

@@ -59,8 +59,10 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
     # The cells outside the box keep their tiles: only the entrances inside it still ask for a walkable tile, and
     # any entrance keeps the walkable cells joined, as when the room was assembled.
     inside = tuple(e for e in params.entrances if all(a <= c < b for c, (a, b) in zip(e, box, strict=True)))
+    # The cells keep the size they were assembled with (a kit tile rescaled since changes only that tile).
     params = dataclasses.replace(params, size=shape, fixed=(), output=mode, origin=origin, entrances=inside,
-                                 connected=params.connected or bool(params.entrances))
+                                 connected=params.connected or bool(params.entrances),
+                                 cell_size=(float(frame.size[0]), float(frame.size[1]), float(frame.size[2])))
     kit, problem = prepare(params, (frame.matrix, frame.size))  # a region's volume is read where the room stands
     rules, options = problem.rules, dict(problem.options)
     placed = read_placed(collection)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..core import fpmath
 from .ownership import is_owned
-from .room_output import CELL_KEY, MIRROR_KEY, OWNER, ROTATION_KEY, TILE_KEY, TILES_KEY
+from .room_output import CELL_KEY, MIRROR_KEY, OWNER, ROTATION_KEY, SCALE_KEY, TILE_KEY, TILES_KEY
 
 HALF_ACROSS = np.array([0.5, 0.5, 0.0])  # a cell spans ± half a cell across, from its floor up
 UP = np.array([0.0, 0.0, 1.0])
@@ -81,9 +81,26 @@ def _sample(count: int) -> list[int]:
 _TURNS = {0: (1.0, 0.0), 90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}  # exact cos, sin of each turn
 
 
+def _placed_scale(obj: bpy.types.Object, sources: dict[str, tuple[float, ...] | None]) -> tuple[float, ...] | None:
+    """The kit tile's scale a placed tile was written with (its record; for older rooms the kit tile's now)."""
+    recorded = obj.get(SCALE_KEY)
+    try:
+        scale = None if recorded is None else tuple(float(c) for c in recorded)
+    except (TypeError, ValueError):
+        scale = None
+    if scale is not None and len(scale) == 3 and all(np.isfinite(scale)):
+        return scale
+    name = str(obj.get(TILE_KEY, ""))
+    if name not in sources:  # a few kit tiles for thousands of placed ones: look each up once
+        source = bpy.data.objects.get(name)
+        sources[name] = None if source is None else tuple(float(c) for c in source.scale)
+    return sources[name]
+
+
 def _tiles_matrix(collection: bpy.types.Collection, size: np.ndarray) -> np.ndarray | None:
     """The room matrix most of a Real Objects room's tiles (an even sample of them) agree on: each tile's world
-    matrix less its cell's offset, turn, mirror and its kit tile's scale; None when no tile tells."""
+    matrix less its cell's offset, turn, mirror and its kit tile's scale when placed (a kit tile rescaled or renamed
+    since changes nothing); None when no tile tells."""
     objects = collection.objects
     flat = np.empty(len(objects) * 16, dtype=np.float32)
     objects.foreach_get("matrix_world", flat)
@@ -94,11 +111,7 @@ def _tiles_matrix(collection: bpy.types.Collection, size: np.ndarray) -> np.ndar
         obj = objects[row]
         if CELL_KEY not in obj or not is_owned(obj, OWNER):
             continue
-        name = str(obj.get(TILE_KEY, ""))
-        if name not in sources:  # a few kit tiles for thousands of placed ones: look each up once
-            source = bpy.data.objects.get(name)
-            sources[name] = None if source is None else tuple(float(c) for c in source.scale)
-        scale, turn = sources[name], _TURNS.get(int(obj.get(ROTATION_KEY, -1)))
+        scale, turn = _placed_scale(obj, sources), _TURNS.get(int(obj.get(ROTATION_KEY, -1)))
         if scale is None or turn is None or 0.0 in scale:
             continue
         rows.append(row)

@@ -24,6 +24,7 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
+from ..core.inputs import MAX_DISTANCE, bounded
 from ..core.modes import RoomOutput
 from ..core.pool import ProcessPool
 from ..core.wfc import Contradiction, Step
@@ -89,9 +90,14 @@ class RoomParams(RoomSpec):
         object.__setattr__(self, "output", RoomOutput(self.output))
         if not self.room_name.strip():
             raise RoomError(rpt_("room name: give the output collection a name"))
-        if len(self.origin) != 3 or not all(math.isfinite(c) for c in self.origin):
-            raise RoomError(rpt_("origin: give three finite numbers (x, y, z), got {origin}").format(
+        if len(self.origin) != 3:
+            raise RoomError(rpt_("origin: give three numbers (x, y, z), got {origin}").format(
                 origin=tuple(self.origin)))
+        try:
+            for coordinate in self.origin:
+                bounded(coordinate, "origin", -MAX_DISTANCE, MAX_DISTANCE)
+        except ValueError as error:
+            raise RoomError(str(error)) from None
         try:
             super().__post_init__()
         except RoomInputError as error:

@@ -11,7 +11,8 @@ carry the same three values per placed tile:
   ``cell_size * cell``; its "Strew Instancer" modifier instances the tiles through a Strew-owned collection
   holding them in ``strew_tiles`` order (Pick Instance order).
 - **Real Objects** — one linked duplicate per cell with the custom properties ``strew_cell``, ``strew_tile``
-  (the name), ``strew_rotation`` and ``strew_mirror``, for editing by hand.
+  (the name), ``strew_rotation``, ``strew_mirror`` and ``strew_scale`` (the kit tile's scale when placed), for
+  editing by hand.
 
 The new room is built into a fresh collection that replaces the previous room of the same name only at the
 end, so an error or ESC leaves the scene as it was.
@@ -201,7 +202,8 @@ def write_room_objects(staging: bpy.types.Collection, plan: Plan, params: Destin
             obj.matrix_world = matrix @ flip if mirrored[i] else matrix
             params.follow(obj)
             mark(obj, OWNER, **{ROOM_KEY: params.room_name, CELL_KEY: (x, y, z), TILE_KEY: source.name,
-                                ROTATION_KEY: int(rotations[i]), MIRROR_KEY: bool(mirrored[i])})
+                                ROTATION_KEY: int(rotations[i]), MIRROR_KEY: bool(mirrored[i]),
+                                SCALE_KEY: source.scale.to_tuple()})
         yield min(1.0, (start + BUILD_BATCH) / max(1, len(cells)))
 
 

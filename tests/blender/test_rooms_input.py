@@ -96,7 +96,10 @@ def test_bad_counts_report_and_leave_the_scene_unchanged(counts, message) -> Non
 @pytest.mark.parametrize("options, message", [({"size": (0, 0, 0)}, "size must be ≥ 1"),
                                               ({"size": (-3, 4, 1)}, "size must be ≥ 1"),
                                               ({"seed": -1}, "seed"), ({"time_limit": 0.0}, "time limit"),
-                                              ({"origin": (math.nan, 0.0, 0.0)}, "origin")])
+                                              ({"origin": (math.nan, 0.0, 0.0)}, "origin"),
+                                              ({"origin": (0.0, 0.0, 1e12)}, "origin is 1e\\+12"),
+                                              ({"origin": (-3e9, 5.0, 0.0)}, "origin is -3e\\+09"),
+                                              ({"origin": (0.0, -math.inf, 0.0)}, "origin is -3.40282e\\+38")])
 def test_out_of_range_options_are_reported_not_clamped(options, message) -> None:
     kit = hand_kit()
     before = scene_snapshot()

@@ -104,6 +104,38 @@ def test_regenerate_box_and_pick_box_keep_a_room_where_the_user_moved_and_turned
 
 
 @pytest.mark.parametrize("output", ['INSTANCES', 'OBJECTS'])
+@pytest.mark.parametrize("change", ["every tile doubled", "one tile halved", "moved then rescaled"])
+def test_regenerate_box_keeps_the_cells_of_a_room_whose_kit_tiles_were_rescaled(output: str, change: str) -> None:
+    kit = road_kit()
+    settings = bpy.context.scene.strew.room
+    settings.kit, settings.size, settings.seed, settings.output = kit, (6, 5, 1), 1, output
+    settings.origin = (2.0, 1.0, 0.5)
+    assert bpy.ops.strew.assemble_room() == {'FINISHED'}
+    size = np.array(room_collection()["strew_cell_size"])
+    shift = np.array([7.0, -4.0, 0.0]) if change == "moved then rescaled" else np.zeros(3)
+    for obj in room_collection().objects:
+        obj.location = tuple(np.array(obj.location) + shift)
+    tiles = sorted(kit.objects, key=lambda o: o.name)
+    if change == "one tile halved":
+        tiles[0].scale = (0.5, 0.5, 0.5)
+    else:
+        for tile in tiles:
+            tile.scale = (2.0, 2.0, 2.0)
+    bpy.context.view_layer.update()
+    for seed in (2, 3, 4):
+        assert bpy.ops.strew.regenerate_room_box(box_min=(1, 1, 0), box_max=(3, 3, 0), seed=seed) == {'FINISHED'}
+        assert np.allclose(room_collection()["strew_cell_size"], size)
+        if output == 'OBJECTS':
+            for obj in room_collection().objects:
+                expected = np.array(settings.origin) + shift + size * np.array(obj["strew_cell"])
+                assert np.allclose(obj.matrix_world.translation, expected, atol=1e-4), obj.name
+        else:
+            obj = next(o for o in room_collection().objects if "strew_tiles" in o)
+            cells = np.array([v.co for v in obj.data.vertices])
+            assert np.allclose(cells / size, np.round(cells / size), atol=1e-5)
+
+
+@pytest.mark.parametrize("output", ['INSTANCES', 'OBJECTS'])
 def test_regenerate_box_keeps_the_parent_a_user_gave_the_room(output: str) -> None:
     from mathutils import Matrix
 
