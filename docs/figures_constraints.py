@@ -1,0 +1,185 @@
+"""Guide figures for the solver's constraints: each one beside the same map without it (see generate.py).
+
+The maps come from one marching-squares kit seen from above (each tile is four quadrants of floor or rock;
+the side labels list two quadrants, so a corner fits a corner). Every grid is solved by ``strew.core.wfc`` and
+checked against its rules and the constraint it shows before it is drawn: the pictures cannot show what the
+solver did not do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from generate import GAP, PANEL, SEAM, View, frame
+from raster import Canvas, Colour, hex_colour
+
+from strew.core.wfc import Rules, SocketTile, find_violations, rules_from_tiles, solve, walkable_components
+from strew.core.wfc.layout import Region
+
+ROCK = hex_colour("#5d4037")
+LEDGE = hex_colour("#d7ccc8")  # floor quadrants of tiles that are not open floor
+MARK = hex_colour("#fdd835")
+TINT = hex_colour("#1e88e5")
+REGIONS = tuple(hex_colour(c) for c in ("#81c784", "#4fc3f7", "#ffb74d", "#ba68c8", "#f06292", "#aed581",
+                                        "#4db6ac", "#ff8a65", "#9575cd", "#e6ee9c", "#90a4ae", "#ffd54f"))
+SHAPES = {"solid": "xxxx", "floor": "oooo", "corner": "oxxx", "edge": "ooxx", "diagonal": "oxox", "inner": "ooox"}
+"""Quadrants (SW, SE, NE, NW) of each tile: o floor, x rock."""
+TURNS = (0, 90, 180, 270)
+SIZE = (24, 24)
+ROCK_BORDER = "xx"
+
+
+def cave_kit() -> Rules:
+    """The kit: only open floor is walkable (a cave's floor is one region when it is connected)."""
+    tiles = []
+    for name, (sw, se, ne, nw) in SHAPES.items():
+        sockets = {"e": se + ne, "n": ne + nw, "w": nw + sw, "s": sw + se}
+        tiles.append(SocketTile(name, sockets, weight=3.0 if name == "floor" else 1.0, rotations=TURNS,
+                                walkable=name == "floor"))
+    return rules_from_tiles(tiles, compatible=[("ox", "xo")])
+
+
+def quadrants(rules: Rules) -> np.ndarray:
+    """(T, 4) bool per variant: floor in its SW, SE, NE, NW quadrant (read from its turned side labels)."""
+    rows = []
+    for sockets in rules.sockets or ():
+        se, ne = sockets["e"]
+        nw, sw = sockets["w"]
+        rows.append([q == "o" for q in (sw, se, ne, nw)])
+    return np.array(rows, dtype=bool)
+
+
+def draw_map(canvas: Canvas, view: View, rules: Rules, grid: np.ndarray) -> None:
+    """Each cell's four quadrants; open floor coloured by its walkable region, other floor pale, rock dark."""
+    floor = quadrants(rules)
+    labels = walkable_components(rules, grid)
+    found, sizes = np.unique(labels[labels >= 0], return_counts=True)
+    rank = {int(label): k for k, label in enumerate(found[np.argsort(-sizes, kind="stable")])}  # largest first
+    regions = np.vectorize(lambda label: rank.get(int(label), -1), otypes=[np.int64])(labels)
+    half = view.scale / 2
+    offsets = ((0, 1), (1, 1), (1, 0), (0, 0))  # SW, SE, NE, NW in pixel halves (y down)
+    for (x, y), variant in np.ndenumerate(grid):
+        left, top = view.px(np.array([[x, y + 1]]))[0]
+        region = int(regions[x, y])
+        for quadrant, (dx, dy) in enumerate(offsets):
+            colour = ROCK
+            if floor[variant, quadrant]:
+                colour = REGIONS[region % len(REGIONS)] if region >= 0 else LEDGE
+            x0, y0 = left + dx * half, top + dy * half
+            canvas.rect(x0 - 0.5, y0 - 0.5, x0 + half + 0.5, y0 + half + 0.5, colour)
+
+
+def mark_cells(canvas: Canvas, view: View, cells: list[tuple[int, int]], colour: Colour = MARK) -> None:
+    """A ring around each cell (fixed tiles, entrances)."""
+    for x, y in cells:
+        cx, cy = view.px(np.array([[x + 0.5, y + 0.5]]))[0]
+        canvas.ring(cx, cy, view.scale * 0.42, colour, width=2.5)
+
+
+def tint_box(canvas: Canvas, view: View, low: tuple[int, int], high: tuple[int, int]) -> None:
+    """A region's cells (inclusive box) under a light wash with an outline."""
+    (x0, y1), (x1, y0) = view.px(np.array([low, [high[0] + 1, high[1] + 1]], dtype=float))
+    canvas.rect(x0, y0, x1, y1, TINT, alpha=0.18)
+    for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
+        canvas.line(*a, *b, TINT, width=2.0)
+
+
+def pair(out: Path, name: str, rules: Rules, grids: tuple[np.ndarray, np.ndarray],
+         decorate: Callable[[Canvas, View], None] | None = None) -> None:
+    """Two maps side by side (without the constraint, with it); ``decorate`` marks the right one."""
+    canvas = Canvas(2 * PANEL + 3 * GAP, PANEL + 2 * GAP)
+    for k, grid in enumerate(grids):
+        view = View.fit(0, 0, *grid.shape, GAP + k * (PANEL + GAP), GAP, PANEL)
+        draw_map(canvas, view, rules, grid)
+        if decorate is not None and k == 1:
+            decorate(canvas, view)
+        frame(canvas, view)
+    canvas.save(out / f"{name}.png")
+
+
+def checked(rules: Rules, grid: np.ndarray, border: str | None = ROCK_BORDER) -> np.ndarray:
+    """``grid`` after checking every adjacency and, with a border label, every side facing the border."""
+    assert not find_violations(rules, grid), "a map breaks a rule"
+    if border is not None:
+        sockets = rules.sockets or ()
+        edges = {"w": grid[0, :], "e": grid[-1, :], "s": grid[:, 0], "n": grid[:, -1]}
+        assert all(sockets[int(v)][side] == border for side, row in edges.items() for v in row), "border broken"
+    return grid
+
+
+def regions_of(rules: Rules, grid: np.ndarray) -> int:
+    labels = walkable_components(rules, grid)
+    return len(np.unique(labels[labels >= 0]))
+
+
+def fig_wfc_connected(out: Path) -> str:
+    """A cave: a quarter of the cells open floor (a count with a minimum), closed by rock; then one region."""
+    rules = cave_kit()
+    floor = {"floor": (SIZE[0] * SIZE[1] // 4, None)}
+    loose = checked(rules, solve(rules, SIZE, seed=5, border=ROCK_BORDER, counts=floor))
+    joined = checked(rules, solve(rules, SIZE, seed=5, border=ROCK_BORDER, counts=floor, connected=True))
+    open_cells = int(np.isin(joined, [v for v in range(rules.count) if (rules.tiles or ())[v] == "floor"]).sum())
+    assert open_cells >= floor["floor"][0] and regions_of(rules, joined) == 1
+    pair(out, "wfc_connected", rules, (loose, joined))
+    return f"cave {SIZE}: {regions_of(rules, loose)} floor regions, connected: 1 ({open_cells} open cells)"
+
+
+def fig_wfc_entrances(out: Path) -> str:
+    """Two entrances near opposite walls: both open floor, joined by the floor between them."""
+    rules = cave_kit()
+    doors = [(1, 5), (SIZE[0] - 2, 18)]
+    loose = checked(rules, solve(rules, SIZE, seed=2, border=ROCK_BORDER))
+    joined = checked(rules, solve(rules, SIZE, seed=2, border=ROCK_BORDER, entrances=doors))
+    labels = walkable_components(rules, joined)
+    assert labels[doors[0]] >= 0 and labels[doors[0]] == labels[doors[1]]
+    pair(out, "wfc_entrances", rules, (loose, joined), lambda canvas, view: mark_cells(canvas, view, doors))
+    return f"entrances {doors} joined"
+
+
+def fig_wfc_fixed(out: Path) -> str:
+    """A plaza of open floor pinned in the middle: the rest grows around it."""
+    rules = cave_kit()
+    floor = rules.index("floor")
+    plaza = [(x, y) for x in range(9, 15) for y in range(9, 15) if abs(x - 11.5) + abs(y - 11.5) < 4]
+    loose = checked(rules, solve(rules, SIZE, seed=7, border=ROCK_BORDER))
+    pinned = checked(rules, solve(rules, SIZE, seed=7, border=ROCK_BORDER, fixed=dict.fromkeys(plaza, floor)))
+    assert all(pinned[cell] == floor for cell in plaza)
+    pair(out, "wfc_fixed", rules, (loose, pinned), lambda canvas, view: mark_cells(canvas, view, plaza))
+    return f"{len(plaza)} fixed cells"
+
+
+def fig_wfc_region(out: Path) -> str:
+    """A region (a box of cells) that allows every tile but solid rock: a hall inside the caves."""
+    rules = cave_kit()
+    low, high = (4, 4), (13, 19)
+    box = np.zeros(SIZE, dtype=bool)
+    box[low[0]: high[0] + 1, low[1]: high[1] + 1] = True
+    hall = Region(box, allowed=np.array([name != "solid" for name in rules.tiles or ()]), label="hall")
+    loose = checked(rules, solve(rules, SIZE, seed=4, border=ROCK_BORDER))
+    weighted = checked(rules, solve(rules, SIZE, seed=4, border=ROCK_BORDER, constraints=[hall]))
+    floor = rules.index("floor")
+    share = float((weighted[box] == floor).mean())
+    assert share > float((loose[box] == floor).mean())
+    assert not np.isin(weighted[box], [v for v, name in enumerate(rules.tiles or ()) if name == "solid"]).any()
+    pair(out, "wfc_region", rules, (loose, weighted), lambda canvas, view: tint_box(canvas, view, low, high))
+    return f"region {low}–{high}: open floor {share:.0%} of its cells"
+
+
+def fig_wfc_border(out: Path) -> str:
+    """The border label: rock all round (a closed map) against open floor all round (a map that goes on)."""
+    rules = cave_kit()
+    closed = checked(rules, solve(rules, SIZE, seed=9, border=ROCK_BORDER))
+    opened = checked(rules, solve(rules, SIZE, seed=9, border="oo"), border="oo")
+
+    def seam(canvas: Canvas, view: View) -> None:
+        (x0, y1), (x1, y0) = view.px(np.array([[0.0, 0.0], [float(SIZE[0]), float(SIZE[1])]]))
+        for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
+            canvas.line(*a, *b, SEAM, width=3.0, alpha=0.8)
+
+    pair(out, "wfc_border", rules, (closed, opened), seam)
+    return "border xx (rock) against oo (floor)"
+
+
+FIGURES = (fig_wfc_connected, fig_wfc_entrances, fig_wfc_fixed, fig_wfc_region, fig_wfc_border)
