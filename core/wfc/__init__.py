@@ -3,7 +3,8 @@
 Pure Python + numpy (no ``bpy``). The pieces:
 
 - :class:`Rules` — weights and per-direction adjacency matrices (``rules.py``);
-- :func:`rules_from_tiles` — rules from socket tiles with rotations (``sockets.py``);
+- :func:`rules_from_tiles` — rules from socket tiles with rotations (``sockets.py``, ``tile_rules.py``); big
+  tiles over several cells as one part per cell (``tile_parts.py``, ``big_tiles.py``);
 - :func:`load_mxgmn` — rules from mxgmn "simple tiled" XML (``mxgmn.py``);
 - :func:`solve`, :func:`solve_detailed`, :func:`regenerate` — the solver with backtracking and restarts
   (``solver.py``, ``search.py``, ``heuristics.py``);
@@ -24,8 +25,9 @@ from .checks import find_violations, walkable_components
 from .counts import parse_counts
 from .mxgmn import load_mxgmn
 from .rules import Rules
-from .sockets import SocketTile, rules_from_tiles
+from .sockets import SocketTile
 from .solver import Contradiction, SolveResult, Step, regenerate, solve, solve_detailed, solve_steps
+from .tile_rules import rules_from_tiles
 from .vocab import DIRECTIONS_2D, DIRECTIONS_3D, OPPOSITE, Heuristic
 
 __all__ = [

@@ -74,9 +74,10 @@ def count_groups(rules: Rules, counts: Mapping[str, object], cells: int) -> list
     if len(counts) > MAX_COUNTED_TILES:
         raise ValueError(f"counts: at most {MAX_COUNTED_TILES} tiles can be counted, got {len(counts)}")
     tiles = np.array(rules.tiles if rules.tiles is not None else [rules.name(v) for v in range(rules.count)])
+    anchors = rules.anchor_mask()  # a big tile counts once, by its anchor part
     groups = []
     for tile, given in counts.items():
-        members = tiles == tile
+        members = (tiles == tile) & anchors
         if not members.any():
             known = ", ".join(sorted(set(tiles.tolist()))[:20])
             raise ValueError(f"counts: no tile named {tile!r}; known: {known}")

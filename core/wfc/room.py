@@ -27,8 +27,10 @@ from .room_input import FixedTile, RoomInputError, parse_cells, parse_fixed
 from .room_regions import RoomRegion, parse_region_tiles, region_constraints
 from .room_spec import BORDER_LABEL, DEFAULT_BORDER, RoomSpec, split_labels
 from .rules import Rules
-from .sockets import MIRROR_SUFFIX, SocketTile, rules_from_tiles, sockets_fit, turn_label, turned
+from .sockets import MIRROR_SUFFIX, SocketTile, sockets_fit, turn_label, turned
 from .solver import SolveResult, Step, solve_steps
+from .tile_parts import turned_tile
+from .tile_rules import rules_from_tiles
 from .vocab import FORWARD, OFFSETS, OPPOSITE, SIDES_2D, VERTICAL
 
 __all__ = ["BORDER_LABEL", "DEFAULT_BORDER", "FixedTile", "RoomInputError", "RoomProblem", "RoomRegion", "RoomSpec",
@@ -58,8 +60,9 @@ def one_storey_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str
             ok = True
             for side, text in zip(VERTICAL, (above, below), strict=True):
                 if text.strip():
-                    label = turn_label(tile.sockets.get(side) or "", degrees // 90)
-                    ok &= any(sockets_fit(label, wanted, compat) for wanted in split_labels(text))
+                    for label in _vertical_labels(tile, side):
+                        label = turn_label(label, degrees // 90)
+                        ok &= any(sockets_fit(label, wanted, compat) for wanted in split_labels(text))
             if ok:
                 keep.append(degrees)
         if keep:
@@ -87,6 +90,25 @@ def _border_labels(spec: RoomSpec) -> dict[str, list[str]]:
     return out
 
 
+def _vertical_labels(tile: SocketTile, side: str) -> set[str]:
+    """The labels of a tile's top (``up``) or bottom (``down``) sides, one per covered cell there."""
+    sx, sy, sz = tile.size
+    k = sz - 1 if side == "up" else 0
+    return {tile.outer_label((i, j, k), side) for i in range(sx) for j in range(sy)}
+
+
+def _check_fits(tiles: Iterable[SocketTile], size: tuple[int, int, int]) -> None:
+    """Every big tile fits the room in one of its allowed turns (``RoomInputError`` names the first that
+    does not)."""
+    for tile in tiles:
+        sx, sy, sz = tile.size
+        turns = {(sx, sy) if degrees in (0, 180) else (sy, sx) for degrees in tile.rotations}
+        if sz > size[2] or not any(a <= size[0] and b <= size[1] for a, b in turns):
+            raise RoomInputError("Tile {tile!r} covers {cells} cells and fits the room of {size} cells in none of its "
+                                 "turns; make the room larger or take the tile out of the kit", tile=tile.name,
+                                 cells=" × ".join(map(str, tile.size)), size=" × ".join(map(str, size)))
+
+
 def _variant_of(rules: Rules, tiles: list[SocketTile], fixed: FixedTile) -> int:
     assert rules.sockets is not None and rules.tiles is not None and rules.reflected is not None
     name, mirrored = fixed.tile, False
@@ -99,11 +121,38 @@ def _variant_of(rules: Rules, tiles: list[SocketTile], fixed: FixedTile) -> int:
     if fixed.rotation not in tile.rotations:
         raise RoomInputError("fixed tile {tile!r}: rotation {rotation} is not among its allowed rotations "
                              "{allowed}", tile=fixed.tile, rotation=fixed.rotation, allowed=list(tile.rotations))
+    if tile.big:
+        return _big_variant_of(rules, tile, fixed, mirrored)
     sockets, _ = turned(tile, fixed.rotation, tuple(rules.sockets[0]), mirrored, rules.compatible or frozenset())
     for v in range(rules.count):
         if rules.tiles[v] == tile.name and rules.reflected[v] == mirrored and dict(rules.sockets[v]) == sockets:
             return v
     raise AssertionError(f"no variant for {fixed}")  # rules_from_tiles makes one per distinct socket set
+
+
+def _big_variant_of(rules: Rules, tile: SocketTile, fixed: FixedTile, mirrored: bool) -> int:
+    """The anchor variant of a fixed big tile; ``RoomInputError`` when it would reach outside the room."""
+    assert rules.sockets is not None and rules.tiles is not None and rules.reflected is not None
+    assert rules.rotations is not None
+    sides, compat = tuple(rules.sockets[0]), rules.compatible or frozenset()
+    wanted = turned_tile(tile, fixed.rotation, mirrored, sides, compat)
+    for v in np.flatnonzero(rules.anchor_mask()).tolist():
+        if (rules.tiles[v] == tile.name and rules.reflected[v] == mirrored and turned_tile(
+                tile, rules.rotations[v], mirrored, sides, compat).signature(sides) == wanted.signature(sides)):
+            return v
+    raise AssertionError(f"no variant for {fixed}")  # rules_from_tiles makes one per distinct turn
+
+
+def _check_fixed_inside(rules: Rules, fixed: FixedTile, variant: int, size: tuple[int, int, int]) -> None:
+    """A fixed big tile covers cells of the room only (its cell is its anchor, the lowest corner)."""
+    if rules.footprints is None:
+        return
+    reach = [int(c) + int(s) for c, s in zip(fixed.cell, rules.footprints.size[variant], strict=True)]
+    if any(r > s for r, s in zip(reach, size, strict=True)):
+        raise RoomInputError("fixed tile {tile!r} at {cell} covers {cells} cells from there and reaches outside the "
+                             "room of {size} cells; move it towards (0, 0, 0) or turn it", tile=fixed.tile,
+                             cell=fixed.cell, cells=" × ".join(str(int(s)) for s in rules.footprints.size[variant]),
+                             size=" × ".join(map(str, size)))
 
 
 def _check_fixed_neighbours(rules: Rules, fixed: dict[tuple[int, ...], int], size: tuple[int, ...],
@@ -215,6 +264,7 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
         if not tiles:
             raise RoomInputError("no tile fits Below {below!r} and Above {above!r}; change those labels",
                                  below=spec.border_bottom, above=spec.border_top)
+    _check_fits(tiles, spec.size)
     rules = rules_from_tiles(tiles, compatible=compatible, dims=2 if spec.one_storey else 3,
                              border_labels=_border_labels(spec))  # ValueError: kit
     turning = any(set(t.rotations) - {0, 180} for t in tiles)
@@ -236,6 +286,7 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
     entrances = []
     for item in spec.fixed:
         v = _variant_of(rules, tiles, item)
+        _check_fixed_inside(rules, item, v, spec.size)
         cell = item.cell[: rules.dims]
         if cell in fixed and fixed[cell] != v:
             raise RoomInputError("fixed tiles: cell {cell} is given two different tiles ({tile!r} and "

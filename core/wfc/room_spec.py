@@ -30,7 +30,13 @@ on)."""
 
 
 def split_labels(text: str) -> list[str]:
-    """``"wall, window"`` -> ``["wall", "window"]``: the labels of a comma-separated field."""
+    """``"wall, window"`` -> ``["wall", "window"]``: the labels of a comma-separated field.
+
+    Parameters
+    ----------
+    text : str
+        The field, labels separated by commas.
+    """
     return [part.strip() for part in text.split(",")]
 
 

@@ -15,6 +15,33 @@ import numpy as np
 
 from .vocab import DIRECTIONS_2D, DIRECTIONS_3D, FORWARD, OPPOSITE
 
+
+@dataclass(frozen=True, eq=False)
+class Footprints:
+    """Which cells each variant's tile covers, for rules with big tiles (a tile over several cells is one variant
+    per covered cell, its *parts*; :mod:`.tile_parts`). Per variant:
+
+    - ``anchor`` (T,) int: the variant of its tile's anchor part (the covered cell lowest in x, y and z);
+    - ``offset`` (T, 3) int: its cell less the anchor's ((0, 0, 0) for the anchor part);
+    - ``size`` (T, 3) int: the cells its tile covers along x, y, z, after the turn;
+    - ``origin`` (T, 3) int: the cell of its tile's origin less the anchor's (where the tile is drawn from).
+    """
+
+    anchor: np.ndarray
+    offset: np.ndarray
+    size: np.ndarray
+    origin: np.ndarray
+
+    def subset(self, keep: np.ndarray) -> Footprints:
+        """The footprints of the variants ``keep`` (each part's anchor among them)."""
+        where = np.full(self.anchor.size, -1, dtype=np.int64)
+        where[keep] = np.arange(keep.size)
+        anchor = where[self.anchor[keep]]
+        if (anchor < 0).any():
+            raise ValueError("Rules.subset: keep every part of a big tile with its anchor part")
+        return Footprints(anchor, self.offset[keep], self.size[keep], self.origin[keep])
+
+
 _GIVEN = {**{d: (d, False) for d in FORWARD}, **{OPPOSITE[d]: (d, True) for d in FORWARD}}
 
 
@@ -41,6 +68,7 @@ class Rules:
         side faces the border. A variant with no possible neighbour on a side must be marked here.
     sockets : optional per-variant socket labels after rotation (set by :func:`rules_from_tiles`).
     compatible : optional socket-label compatibility (set by :func:`rules_from_tiles`).
+    footprints : optional :class:`Footprints` of big tiles (None: every variant fills one cell).
 
     Examples
     --------
@@ -62,6 +90,7 @@ class Rules:
     edge_only: Mapping[str, np.ndarray] | None = None
     sockets: tuple[Mapping[str, str], ...] | None = None
     compatible: frozenset[frozenset[str]] | None = field(default=None, repr=False)
+    footprints: Footprints | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         weights = np.asarray(self.weights, dtype=np.float64)
@@ -116,6 +145,8 @@ class Rules:
             object.__setattr__(self, "passable", self._side_masks("passable", self.passable))
         if self.edge_only is not None:
             object.__setattr__(self, "edge_only", self._side_masks("edge_only", self.edge_only))
+        if self.footprints is not None and self.footprints.anchor.shape != (count,):
+            raise ValueError(f"Rules.footprints: expected one entry per variant ({count})")
         self._check_every_side_has_a_partner()
 
     def _side_masks(self, what: str, given: Mapping[str, Any]) -> dict[str, np.ndarray]:
@@ -165,6 +196,12 @@ class Rules:
             return self.tiles.index(name)
         raise ValueError(f"no tile variant named {name!r}; known: {', '.join(names[:20])}")
 
+    def anchor_mask(self) -> np.ndarray:
+        """(T,) bool: the variants that stand for a whole tile (every variant, without big tiles)."""
+        if self.footprints is None:
+            return np.ones(self.count, dtype=bool)
+        return ~self.footprints.offset.any(axis=1)
+
     def walkable_mask(self) -> np.ndarray:
         return self.walkable if self.walkable is not None else np.zeros(self.count, dtype=bool)
 
@@ -193,6 +230,7 @@ class Rules:
             passable=None if self.passable is None else {k: v[keep] for k, v in self.passable.items()},
             edge_only=None if self.edge_only is None else {k: v[keep] for k, v in self.edge_only.items()},
             sockets=pick(self.sockets), compatible=self.compatible,
+            footprints=None if self.footprints is None else self.footprints.subset(keep),
         )
 
     # ------------------------------------------------------------------ validation

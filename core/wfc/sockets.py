@@ -34,15 +34,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .rules import Rules
-from .vocab import FORWARD, MIRROR, OPPOSITE, ROTATIONS, SIDES_2D, SIDES_3D, TURN, VERTICAL
+from .vocab import MIRROR, OFFSETS, ROTATIONS, SIDES_2D, SIDES_3D, TURN, VERTICAL
 
 _ORIENTED = re.compile(r"^(.*):([0-3])$")
 MIRROR_SUFFIX = "~"
 UNSET_NOTE = "an unset socket ('' or None) fits only another unset socket"
 
 
-def _label(value: object) -> str:
+def as_label(value: object) -> str:
+    """A socket value as its label: None is unset, ``""``.
+
+    Parameters
+    ----------
+    value : object
+        A label, or None.
+    """
     return "" if value is None else str(value)
 
 
@@ -77,7 +83,7 @@ def sockets_fit(a: object, b: object, compatible: frozenset[frozenset[str]] | No
     compatible : frozenset of frozenset of str, optional
         Declared compatible label pairs (see the module doc).
     """
-    a, b = _label(a), _label(b)
+    a, b = as_label(a), as_label(b)
     if compatible:
         paired = set().union(*compatible)
         if a in paired or b in paired:
@@ -147,6 +153,10 @@ class SocketTile:
     passable : sides a visitor can leave through (default: the four horizontal sides when walkable); stairs
         add ``"up"`` (bottom piece) or ``"down"`` (the landing above).
     mirror : also use the tile mirrored ``x -> -x`` (sockets reflected, see the module doc).
+    size : cells the tile covers along its own x, y and z (a 2 x 2 hall, a stair two storeys high); its origin is
+        the centre of the bottom face of its first cell (lowest x, y, z), the others lie towards +x, +y, +z.
+    cell_sockets : for a big tile, ``{(i, j, k): {side: label}}``: the labels of the outer sides of its covered
+        cell ``(i, j, k)`` (counted from its first cell); a side not given there carries ``sockets[side]``.
 
     Examples
     --------
@@ -163,6 +173,8 @@ class SocketTile:
     walkable: bool = False
     passable: tuple[str, ...] | None = None
     mirror: bool = False
+    size: tuple[int, int, int] = (1, 1, 1)
+    cell_sockets: Mapping[tuple[int, int, int], Mapping[str, str | None]] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -192,7 +204,7 @@ class SocketTile:
             raise ValueError(f"{what}.rotations: use a non-empty subset of {ROTATIONS}, got {given!r}")
         object.__setattr__(self, "weight", weight)
         object.__setattr__(self, "rotations", tuple(sorted({int(r) for r in rotations})))
-        object.__setattr__(self, "sockets", {k: _label(v) for k, v in self.sockets.items()})
+        object.__setattr__(self, "sockets", {k: as_label(v) for k, v in self.sockets.items()})
         for flag in ("walkable", "mirror"):
             if not isinstance(getattr(self, flag), bool | np.bool_):
                 raise ValueError(f"{what}.{flag}: expected True or False, got {getattr(self, flag)!r}")
@@ -204,6 +216,48 @@ class SocketTile:
             if bad:
                 raise ValueError(f"{what}.passable: unknown sides {sorted(map(str, bad))}; use {SIDES_3D}")
             object.__setattr__(self, "passable", tuple(self.passable))
+        self._check_size(what)
+
+    def _check_size(self, what: str) -> None:
+        """``size``: three whole numbers >= 1; ``cell_sockets``: outer sides of covered cells only."""
+        size = self.size
+        if (isinstance(size, str) or not isinstance(size, Iterable) or len(tuple(size)) != 3
+                or any(isinstance(c, bool) or not isinstance(c, int | np.integer) or c < 1 for c in tuple(size))):
+            raise ValueError(f"{what}.size: give three whole numbers >= 1 (cells along x, y, z), got {size!r}")
+        whole = tuple(int(c) for c in size)
+        size = (whole[0], whole[1], whole[2])
+        object.__setattr__(self, "size", size)
+        given = self.cell_sockets or {}
+        if not isinstance(given, Mapping):
+            raise ValueError(f"{what}.cell_sockets: expected {{(i, j, k): {{side: label}}}}, got {given!r}")
+        cells: dict[tuple[int, int, int], dict[str, str]] = {}
+        for cell, labels in given.items():
+            try:
+                i, j, k = (int(c) for c in cell)
+            except (TypeError, ValueError):
+                raise ValueError(f"{what}.cell_sockets: a cell is three whole numbers (i, j, k), got {cell!r}"
+                                 ) from None
+            if not all(0 <= c < s for c, s in zip((i, j, k), size, strict=True)):
+                raise ValueError(f"{what}.cell_sockets: cell {(i, j, k)} is not one of its {size} cells")
+            if not isinstance(labels, Mapping) or set(labels) - set(SIDES_3D):
+                raise ValueError(f"{what}.cell_sockets[{(i, j, k)}]: expected {{side: label}} with sides {SIDES_3D}")
+            for side in labels:
+                step = OFFSETS[side]
+                if all(0 <= c + d < s for c, d, s in zip((i, j, k), step, size, strict=True)):
+                    raise ValueError(f"{what}.cell_sockets[{(i, j, k)}]: side {side} lies inside the tile (it meets "
+                                     "its own next cell); give labels to its outer sides only")
+            cells[(i, j, k)] = {side: as_label(v) for side, v in labels.items()}
+        object.__setattr__(self, "cell_sockets", cells or None)
+
+    @property
+    def big(self) -> bool:
+        """The tile covers more than one cell."""
+        return self.size != (1, 1, 1)
+
+    def outer_label(self, cell: tuple[int, int, int], side: str) -> str:
+        """The label of an outer side of one of its cells (its ``cell_sockets`` entry, else ``sockets[side]``)."""
+        own = (self.cell_sockets or {}).get(cell, {})
+        return as_label(own[side] if side in own else self.sockets.get(side, ""))
 
     def passable_sides(self) -> tuple[str, ...]:
         if not self.walkable:
@@ -233,7 +287,7 @@ def turned(tile: SocketTile, degrees: int, sides: Sequence[str], mirrored: bool 
     sockets: dict[str, str] = {}
     passable = []
     for side in sides:
-        label = _label(tile.sockets.get(side, ""))
+        label = as_label(tile.sockets.get(side, ""))
         target = side
         if mirrored:
             target = MIRROR[target]
@@ -260,117 +314,3 @@ def variant_name(tile: str, degrees: int, mirrored: bool) -> str:
     """
     base = tile + (MIRROR_SUFFIX if mirrored else "")
     return base if degrees == 0 else f"{base}@{degrees}"
-
-
-def rules_from_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, str]] = (),
-                     dims: int | None = None, border_labels: Mapping[str, Iterable[str]] | None = None) -> Rules:
-    """Rules of all rotated variants of socket tiles.
-
-    Parameters
-    ----------
-    tiles : iterable of SocketTile
-        The kit, with unique names.
-    compatible : iterable of (str, str), default ()
-        Label pairs that fit each other (see the module doc).
-    dims : int, optional
-        2 or 3; default 3 when any tile has an ``up`` or ``down`` socket, else 2.
-    border_labels : mapping, optional
-        ``{side: labels}``: what faces the grid's border on each side. A socket that fits no tile but fits one
-        of these labels is kept: its variant may stand only where that side faces the border
-        (``rules.edge_only``), e.g. a roof whose ``up`` socket ``sky`` meets only the room's *Above* = ``sky``.
-
-    Notes
-    -----
-    Variant names are ``"name"`` for rotation 0 and ``"name@90"`` etc. (``"name~"``, ``"name~@90"`` for
-    mirrored ones); ``rules.tiles``, ``rules.rotations`` and ``rules.reflected`` give the source tile, the turn
-    and the mirror of each variant, ``rules.sockets`` the turned labels.
-
-    Examples
-    --------
-    >>> road = SocketTile("road", {"n": "road", "e": "grass", "s": "road", "w": "grass"}, rotations=(0, 90))
-    >>> grass = SocketTile("grass", {"n": "grass", "e": "grass", "s": "grass", "w": "grass"})
-    >>> rules = rules_from_tiles([road, grass])
-    >>> rules.names
-    ('road', 'road@90', 'grass')
-    """
-    tiles = list(tiles)
-    if not tiles:
-        raise ValueError("rules_from_tiles: no tiles given")
-    names = [t.name for t in tiles]
-    duplicates = sorted({n for n in names if names.count(n) > 1})
-    if duplicates:
-        raise ValueError(f"rules_from_tiles: duplicate tile names {duplicates}")
-    pairs = []
-    for given in compatible:
-        pair = tuple(given)
-        if len(pair) != 2:
-            raise ValueError(f"compatible: expected pairs of labels, got {pair!r}")
-        pairs.append(frozenset(_label(p) for p in pair))
-    compat = frozenset(pairs)
-    if dims is None:
-        dims = 3 if any(("up" in t.sockets or "down" in t.sockets) for t in tiles) else 2
-    if dims not in (2, 3):
-        raise ValueError(f"dims: 2 or 3, got {dims}")
-    sides = SIDES_3D if dims == 3 else SIDES_2D
-
-    v_names, v_tiles, v_rot, v_mirror, v_sockets, v_pass, v_weight, v_walk = [], [], [], [], [], [], [], []
-    for tile in tiles:
-        seen: dict[tuple, tuple[int, bool]] = {}
-        for mirrored in (False, True) if tile.mirror else (False,):
-            for degrees in tile.rotations:
-                sockets, passable = turned(tile, degrees, sides, mirrored, compat)
-                signature = (mirrored, tuple(sockets[s] for s in sides), passable)
-                if signature not in seen:
-                    seen[signature] = (degrees, mirrored)
-        for degrees, mirrored in seen.values():
-            sockets, passable = turned(tile, degrees, sides, mirrored, compat)
-            v_names.append(variant_name(tile.name, degrees, mirrored))
-            v_tiles.append(tile.name)
-            v_rot.append(degrees)
-            v_mirror.append(mirrored)
-            v_sockets.append(sockets)
-            v_pass.append(passable)
-            v_weight.append(tile.weight / len(seen))
-            v_walk.append(tile.walkable)
-    if len(set(v_names)) != len(v_names):
-        raise ValueError("rules_from_tiles: a tile name collides with a variant name ('name@90', 'name~')")
-
-    labels = sorted({s for sock in v_sockets for s in sock.values()} | {p for pair in compat for p in pair})
-    lid = {label: i for i, label in enumerate(labels)}
-    fit = np.array([[sockets_fit(a, b, compat) for b in labels] for a in labels], dtype=bool)
-    allowed = {}
-    facing = {key: (key, OPPOSITE[key]) for key in FORWARD}
-    for key in FORWARD[:dims]:
-        mine, theirs = facing[key]
-        ia = np.array([lid[s[mine]] for s in v_sockets])
-        ib = np.array([lid[s[theirs]] for s in v_sockets])
-        allowed[key] = fit[ia[:, None], ib[None, :]]
-    outside = {side: [_label(b) for b in labels] for side, labels in (border_labels or {}).items()}
-    problems = []
-    edge_only = {}
-    for key in FORWARD[:dims]:
-        mine, theirs = facing[key]
-        for side, lonely in ((mine, ~allowed[key].any(axis=1)), (theirs, ~allowed[key].any(axis=0))):
-            edge_only[side] = np.zeros(len(v_names), dtype=bool)
-            for i in np.flatnonzero(lonely):
-                if any(sockets_fit(v_sockets[i][side], label, compat) for label in outside.get(side, ())):
-                    edge_only[side][i] = True
-                else:
-                    problems.append(f"{v_names[i]!r} side {side} socket {v_sockets[i][side]!r}")
-    if problems:
-        faced = "; ".join(f"{side}: {', '.join(map(repr, labels))}" for side, labels in outside.items() if labels)
-        raise ValueError(
-            "rules_from_tiles: these sockets fit no facing socket of any tile variant"
-            + (f" nor the border labels ({faced})" if faced else " and there is no border") +
-            ", so the tiles could never be placed: " + "; ".join(problems[:20]) + (" …" if len(problems) > 20 else "")
-            + f". Add a tile with a matching socket, declare a compatible pair ({UNSET_NOTE}) or set that "
-            "side's border label."
-        )
-    passable_masks = {d: np.array([d in p for p in v_pass]) for d in sides}
-    return Rules(
-        weights=np.array(v_weight), allowed=allowed, names=tuple(v_names), tiles=tuple(v_tiles),
-        rotations=tuple(v_rot), reflected=tuple(v_mirror), walkable=np.array(v_walk, dtype=bool),
-        passable=passable_masks, sockets=tuple(v_sockets),
-        edge_only={side: mask for side, mask in edge_only.items() if mask.any()} or None,
-        compatible=compat,
-    )

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..steps import run_to_end
 from .arguments import check_memory, grid_shape, seconds, whole_number
+from .big_tiles import WholeTiles, whole_tiles
 from .bitset import ChunkTables, pack, unpack
 from .checks import periodic_axes
 from .connectivity import Connectivity
@@ -128,12 +129,15 @@ def _heuristic(value: Heuristic | str | None) -> Heuristic:
 STEP_SECONDS = 0.01
 
 
-def _constraints(axes: tuple[bool, ...], border: Any, sides: Sequence[str], entrances: list[tuple[int, ...]],
-                 fixed: Any, groups: list, connected: bool, extra: Sequence[Constraint]) -> list[Constraint]:
+def _constraints(rules: Rules, axes: tuple[bool, ...], border: Any, sides: Sequence[str],
+                 entrances: list[tuple[int, ...]], fixed: Any, groups: list, connected: bool,
+                 extra: Sequence[Constraint]) -> list[Constraint]:
     """The constraints of one solve in the order they set up: the grid's edges first, then what narrows
     cells, then the caller's own, then the ones kept during the search."""
     out: list[Constraint] = [Periodic(axes)] if any(axes) else []
     out.append(EdgeOnly())
+    if rules.footprints is not None:
+        out.append(WholeTiles())
     if border is not None:
         out.append(Border(border, sides))
     if entrances:
@@ -259,7 +263,7 @@ def solve_steps(rules: Rules, shape: tuple[int, ...], seed: int = 0, *,
         start = np.empty((cells, tables.width), dtype=np.uint64)
         start[:] = pack(np.ones(rules.count, dtype=bool))
         grid = Grid(rules, shape, neighbours, start, tables)
-        chosen = _constraints(axes, border, sides, entrance_cells, fixed, groups, connected, constraints)
+        chosen = _constraints(rules, axes, border, sides, entrance_cells, fixed, groups, connected, constraints)
         for constraint in chosen:
             constraint.setup(grid)
             check_deadline(deadline)
@@ -494,6 +498,7 @@ def regenerate(rules: Rules, grid: np.ndarray, box: Iterable[slice | Sequence[in
     if fixed[index].size == 0:
         raise ValueError(f"box: {box!r} selects no cell of the grid of shape {grid.shape}")
     fixed[index] = -1
+    fixed[whole_tiles(rules, grid, fixed < 0)] = -1  # a big tile the box cuts is solved again whole
     return solve(rules, grid.shape, seed, periodic=periodic, heuristic=heuristic, fixed=fixed, border=border,
                  border_sides=border_sides, connected=connected, entrances=entrances, counts=counts,
                  constraints=constraints, max_backtracks=max_backtracks, max_restarts=max_restarts,
