@@ -16,11 +16,13 @@ from typing import Any
 from .cli_files import CliError, existing_folder, make_parents, writable_file, writable_folder
 from .core.farm import check_timeout
 from .core.pool import usable_workers
+from .core.worker_choice import AUTO
 
 
 def add_scatter_options(scatter: argparse.ArgumentParser) -> None:
     scatter.add_argument("--workers", type=int, metavar="N",
-                         help="processes sampling chunks at once (default: the file's setting, one per core)")
+                         help="processes sampling chunks at once; 0: auto, per layer one process or one per core, "
+                         "whichever is faster (default: the file's setting, auto unless set)")
     scatter.add_argument("--scheduler", metavar="ADDRESS",
                          help="run the chunks on a Dask cluster, e.g. tcp://10.0.0.5:8786 (pip install strew[dask])")
     scatter.add_argument("--scheduler-timeout", type=float, default=10.0, metavar="SECONDS",
@@ -80,7 +82,7 @@ def apply(args: argparse.Namespace, settings: Any) -> None:
     """Settings the options change in the opened file (``scene.strew``); more workers than cores are capped, in a
     line that says so."""
     asked = args.workers if args.workers is not None else settings.workers
-    usable = usable_workers(max(1, asked))
+    usable = AUTO if asked == AUTO else usable_workers(asked)
     if usable < asked:
         shown = f"--workers {asked}" if args.workers is not None else f"the file's Workers setting ({asked})"
         print(f"{shown}: this machine has {usable} cores; using {usable} worker processes")

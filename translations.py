@@ -253,10 +253,11 @@ RUSSIAN: dict[str, str] = {
         "0 — автоматически (64 наибольших радиуса слоя)",
     "Chunk Size (Automatic)": "Размер блока (авто)",
     "Workers": "Процессы",
-    "Processes that sample the chunks of a large terrain at the same time (default: one per core); "
-    "the result is the same for any number":
-        "Сколько процессов одновременно обрабатывают блоки большого ландшафта (по умолчанию по одному на ядро); "
-        "результат от их числа не зависит",
+    "Processes that sample the chunks of a large terrain at the same time; 0: Auto (one per core for each layer "
+    "where that is faster than one process, else one); the result is the same for any number":
+        "Сколько процессов одновременно обрабатывают блоки большого ландшафта; 0 — авто (по одному на ядро для "
+        "каждого слоя, где это быстрее одного процесса, иначе один); результат от их числа не зависит",
+    "Workers (Auto)": "Процессы (авто)",
     'Layer "{name}": farm tasks scatter from above only; set its Surface to From Above or run it without --chunks':
         "Слой «{name}»: задачи фермы разбрасывают только сверху; выберите поверхность «Сверху» или запустите "
         "без --chunks",

@@ -141,12 +141,17 @@ class ProcessPool:
         """Spawn every worker now, without waiting for them: they boot (import numpy and the sampler) while
         this process reads the scene and builds the terrain lookup. Returns a future per spawned worker, done
         (with a worker's pid) once a worker is up; [] when the pool runs already."""
-        if self._executor is not None and not getattr(self._executor, "_broken", False):
+        if self.running:
             return []
         with _bare_main():
             pool = self._pool()
             # Each submit finds no idle worker yet and spawns one more, up to ``workers``.
             return [pool.submit(_ready) for _ in range(self.workers)]
+
+    @property
+    def running(self) -> bool:
+        """Whether the workers are started (a task now pays no start)."""
+        return self._executor is not None and not getattr(self._executor, "_broken", False)
 
     @property
     def pids(self) -> list[int]:

@@ -7,6 +7,7 @@ from bpy.app.translations import pgettext_iface as iface_
 
 from ..core.modes import DensityMode, SpacingMode, SurfaceMode
 from ..core.pool import default_workers
+from ..core.worker_choice import AUTO
 from ..scene import live_update
 from ..scene.custom_props import WEIGHT_KEY, CustomPropertyError
 from ..scene.instancer import prefabs_of
@@ -235,7 +236,10 @@ class STREW_PT_scatter_large(_ScatterPanel, bpy.types.Panel):
             layout.prop(settings, "chunk_size")
         else:  # 0: a layer's reach decides (core.scatter.spec.chunk_side)
             layout.prop(settings, "chunk_size", text=iface_("Chunk Size (Automatic)"))
-        layout.prop(settings, "workers")
+        if settings.workers == AUTO:  # each layer picks one process or the pool (core.worker_choice)
+            layout.prop(settings, "workers", text=iface_("Workers (Auto)"))
+        else:
+            layout.prop(settings, "workers")
         cores = default_workers()
         if settings.workers > cores:
             layout.label(text=iface_("This machine has {cores} cores: {cores} workers run").format(cores=cores),

@@ -17,8 +17,9 @@ from bpy.props import (
 
 from ..core.inputs import MAX_DISTANCE
 from ..core.modes import DensityMode, OutputMode, SpacingMode, SurfaceMode
-from ..core.pool import close_kept_pool, default_workers
+from ..core.pool import close_kept_pool
 from ..core.scatter.spec import MAX_SCALE
+from ..core.worker_choice import AUTO
 from . import hooks
 from .layer_look import (
     LayerCameraSettings,
@@ -240,9 +241,10 @@ class StrewSceneSettings(bpy.types.PropertyGroup):
         subtype='DISTANCE', unit='LENGTH',
     )
     workers: IntProperty(
-        name="Workers", description="Processes that sample the chunks of a large terrain at the same time "
-        "(default: one per core); the result is the same for any number",
-        default=default_workers(), min=1, soft_max=64, update=_stop_workers,
+        name="Workers", description="Processes that sample the chunks of a large terrain at the same time; "
+        "0: Auto (one per core for each layer where that is faster than one process, else one); the result is "
+        "the same for any number",
+        default=AUTO, min=AUTO, soft_max=64, update=_stop_workers,
     )
     max_objects: IntProperty(
         name="Max Objects", description="Refuse to create more real objects (empties or duplicates) than this "

@@ -22,11 +22,12 @@ from ..properties import hooks
 from .compat import modifier_input_values, set_modifier_inputs
 from .instancer import OWNER, PREFAB_ATTRIBUTE, RADIUS_ATTRIBUTE, ROTATION_ATTRIBUTE, SCALE_ATTRIBUTE, pick_order
 from .layer_points import output_object
-from .ownership import LAYER_KEY, is_owned, mark
+from .ownership import LAYER_ID_KEY, LAYER_KEY, is_owned, mark
 
 NODE_GROUP_NAME = "Strew Viewport"
 NODE_GROUP_VERSION = 1
 MODIFIER_NAME = "Strew Viewport"
+BOUNDS_KEY = "strew_bounds"  # on a bounds collection: the id of the layer whose boxes it holds
 POINT_SIZE = 0.15  # drawn point radius, as a share of the instance's spacing radius
 
 
@@ -56,12 +57,13 @@ def _vector(values: tuple[float, ...]):  # mathutils is importable only inside B
     return Vector(values)
 
 
-def _bounds_collection(layer_name: str, prefabs: list[bpy.types.ID]) -> bpy.types.Collection:
-    """A fresh "Strew Bounds <layer>" collection: one wire box per prefab, named in Pick Instance order."""
-    for old in [c for c in bpy.data.collections if is_owned(c, OWNER) and c.get("strew_bounds") == layer_name]:
-        remove_bounds(old)
+def _bounds_collection(output: bpy.types.Object, prefabs: list[bpy.types.ID]) -> bpy.types.Collection:
+    """A fresh "Strew Bounds <layer>" collection for the output ``output``: one wire box per prefab, named in Pick
+    Instance order. The one it replaces goes once nothing uses it (:func:`remove_unused_bounds`): a copy the user
+    made of the output keeps its boxes, and another layer that took the name keeps its own."""
+    layer_name, key = str(output.get(LAYER_KEY, output.name)), str(output.get(LAYER_ID_KEY) or output.name)
     collection = bpy.data.collections.new(f"Strew Bounds {layer_name}")
-    mark(collection, OWNER, strew_layer=layer_name, strew_bounds=layer_name)
+    mark(collection, OWNER, **{LAYER_KEY: layer_name, BOUNDS_KEY: key})
     for number, prefab in enumerate(prefabs):
         name = f"Strew Bounds {layer_name} {number:05d}"
         mesh = _box(name, *_bounds(prefab))
@@ -75,7 +77,7 @@ def _bounds_collection(layer_name: str, prefabs: list[bpy.types.ID]) -> bpy.type
 
 def remove_unused_bounds() -> None:
     """Remove the bounds collections no instancer uses any more (after Clear or a re-scatter)."""
-    for collection in [c for c in bpy.data.collections if is_owned(c, OWNER) and c.get("strew_bounds")]:
+    for collection in [c for c in bpy.data.collections if is_owned(c, OWNER) and c.get(BOUNDS_KEY)]:
         if collection.users == 0:
             remove_bounds(collection)
 
@@ -191,7 +193,7 @@ def show_as_set(obj: bpy.types.Object, layer: Any) -> None:
         values: dict[str, Any] = {"Share": share, "Bounds": mode == DisplayMode.BOUNDS,
                                   "Points": mode == DisplayMode.POINTS}
         if mode == DisplayMode.BOUNDS:
-            values["Boxes"] = _bounds_collection(obj.get(LAYER_KEY, obj.name), _prefabs(obj))
+            values["Boxes"] = _bounds_collection(obj, _prefabs(obj))
         set_modifier_inputs(modifier, values)
     remove_unused_bounds()
 

@@ -94,7 +94,7 @@ class JobCache:
         self.objects.clear()
 
     def keep_only(self, layers: set[str], surfaces: set[str]) -> None:
-        """Forget layers and surfaces that are gone (renamed, removed), so entries never pile up."""
+        """Forget layers (by id) and surfaces (:func:`source_id`) that are gone, so entries never pile up."""
         for table, names in ((self.fields, layers), (self.samples, layers), (self.runs, layers),
                              (self.objects, layers), (self.surfaces, surfaces)):
             for name in set(table) - names:
@@ -113,6 +113,12 @@ class JobCache:
             table.pop(name, None)
         else:
             table[name] = (key, value)
+
+
+def source_id(block: bpy.types.ID) -> str:
+    """The cache's name for a terrain or Targets collection: its session id, so a rename loses nothing and an
+    object that takes the old name never finds the entry of another."""
+    return f"{type(block).__name__} {block.session_uid}"
 
 
 _READS = itertools.count()

@@ -68,7 +68,7 @@ class Surfaces:
         self._terrain_changes: np.ndarray | None = None
         if job.terrain is not None:
             groups = tuple({name for layer in job.layers for name in layer.vertex_groups})
-            entry = None if cache is None else cache.surfaces.get(job.terrain.name)
+            entry = None if cache is None else cache.surfaces.get(job_cache.source_id(job.terrain))
             before: Surface | None = entry[1] if entry is not None and entry[1].kind == "Terrain" else None
             self.terrain = self._read_terrain(job.terrain, groups, before)
             if before is not None:
@@ -80,7 +80,7 @@ class Surfaces:
                     if changes is not None:
                         self.terrain.follow(before, changes.moved)
             if cache is not None:
-                JobCache.put(cache.surfaces, job.terrain.name, self.terrain.key, self.terrain)
+                JobCache.put(cache.surfaces, job_cache.source_id(job.terrain), self.terrain.key, self.terrain)
 
     def _read_terrain(self, terrain: bpy.types.Object, groups: tuple[str, ...], before: Surface | None) -> Surface:
         """The terrain read with the weights of ``groups``: ``before`` (the cached read) itself when nothing of it
@@ -104,7 +104,7 @@ class Surfaces:
         if layer.targets is None:
             assert self.terrain is not None  # scatter_spec.read refuses a layer without targets and terrain
             return self.terrain
-        name = layer.targets.name
+        name = job_cache.source_id(layer.targets)
         if name not in self._targets:
             key = None if self.cache is None else job_cache.targets_key(layer.targets, self.depsgraph)
             cached = None if self.cache is None else JobCache.get(self.cache.surfaces, name, key)
@@ -113,7 +113,7 @@ class Surfaces:
                     mesh = read_targets(layer.targets, self.depsgraph)
                 except ValueError as error:
                     raise ScatterError(str(error)) from error
-                cached = Surface(name, mesh, "Targets", key)
+                cached = Surface(layer.targets.name, mesh, "Targets", key)
             if self.cache is not None:
                 JobCache.put(self.cache.surfaces, name, key, cached)
             self._targets[name] = cached
@@ -156,16 +156,16 @@ def layer_steps(
     surface = surfaces.of(layer)
     fields_key = None if cache is None else job_cache.fields_key(layer, source.key, surfaces.depsgraph)
     samples_key = job_cache.samples_key(layer, fields_key, surface.key, blockers, keep)
-    fields = None if cache is None else JobCache.get(cache.fields, layer.name, fields_key)
+    fields = None if cache is None else JobCache.get(cache.fields, layer.layer_id, fields_key)
     if fields is None:
         fields = layer_fields.build(layer, source.lookup, source.mesh, surfaces.depsgraph)
         if cache is not None:
-            JobCache.put(cache.fields, layer.name, fields_key, fields)
+            JobCache.put(cache.fields, layer.layer_id, fields_key, fields)
     spec = dataclasses.replace(layer.spec, density=fields.density, mask=fields.mask)
     if layer.surface == SurfaceMode.ALL:
         return (yield from surface_layer_steps(surface.mesh.vertices, surface.mesh.triangles, spec, blockers,
                                                slope_range=layer.slope_range, keep=keep))
-    samples = None if cache is None else JobCache.get(cache.samples, layer.name, samples_key)
+    samples = None if cache is None else JobCache.get(cache.samples, layer.layer_id, samples_key)
     if samples is None and layer.surroundings.camera is not None and layer.surroundings.camera.margin is not None:
         region = view_region(layer.surroundings.camera, surface, source)
         if region is None:  # the camera sees nothing of this surface
@@ -176,19 +176,19 @@ def layer_steps(
         return place(surface.lookup, spec, samples)
     flat = None if blockers is None else Samples(blockers.positions[:, :2], blockers.radii)
     run_key = None if cache is None else job_cache.run_key(layer, fields_key, surface.name)
-    previous = None if cache is None else JobCache.get(cache.runs, layer.name, run_key)
+    previous = None if cache is None else JobCache.get(cache.runs, layer.layer_id, run_key)
     objects = None if run_key is None else object_changes.object_bounds(layer, surfaces.depsgraph)
     changed = surfaces.changes(surface)
     if previous is not None and changed is not None:
-        before = JobCache.get(cache.objects, layer.name, run_key) if cache is not None else None
+        before = JobCache.get(cache.objects, layer.layer_id, run_key) if cache is not None else None
         # The objects of the run before, where they stood: what moved changes the layer near it only.
         changed = None if before is None else np.concatenate(
             [np.asarray(changed, dtype=np.float64).reshape(-1, 2, 2), object_changes.changed_boxes(before, objects)])
     points, run = yield from scatter_layer_run(surface.lookup, spec, flat, backend, keep=keep, previous=previous,
                                                changed=changed)
     if cache is not None:
-        JobCache.put(cache.runs, layer.name, run_key if run is not None else None, run)
-        JobCache.put(cache.objects, layer.name, run_key if run is not None else None, objects)
-        JobCache.put(cache.samples, layer.name, samples_key, Samples(points.positions[:, :2].copy(),
+        JobCache.put(cache.runs, layer.layer_id, run_key if run is not None else None, run)
+        JobCache.put(cache.objects, layer.layer_id, run_key if run is not None else None, objects)
+        JobCache.put(cache.samples, layer.layer_id, samples_key, Samples(points.positions[:, :2].copy(),
                                                                      points.radii.copy()))
     return points

@@ -23,7 +23,7 @@ from . import layer_ids, layer_surface, scatter_spec, worker_pool
 from .display import remove_unused_bounds, show_as_set
 from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, world_positions, write_objects
 from .instances import PointSet
-from .job_cache import JobCache
+from .job_cache import JobCache, source_id
 from .layer_points import painted_points, read_points, write_instancer
 from .ownership import LAYER_ID_KEY, disown, is_owned, owned_collection, remove, remove_owned, set_current
 from .scatter_spec import LayerInput, ScatterError
@@ -187,8 +187,9 @@ def _run(
     stages["write output"] = time.perf_counter() - started
     if cache is not None:
         every = scene.strew.layers
-        cache.keep_only({layer.name for layer in every}, {obj.name for obj in (job.terrain,) if obj is not None}
-                        | {layer.targets.name for layer in every if layer.targets is not None})
+        cache.keep_only({layer.layer_id for layer in every},
+                        {source_id(obj) for obj in (job.terrain,) if obj is not None}
+                        | {source_id(layer.targets) for layer in every if layer.targets is not None})
     yield 1.0, rpt_("Writing the output")
     return JobResult([LayerReport(layer.name, len(points), took) for layer, points, took in results], stages)
 

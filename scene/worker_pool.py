@@ -1,7 +1,8 @@
 """The Scatter job's worker processes in Blender: kept between runs, started early, stopped when the session changes.
 
-The first Scatter run of a large terrain starts the workers before it reads the scene, so their start overlaps
-the terrain lookup build; later runs (and live updates) find them running. They stop when another file is
+With an explicit *Workers* count, the first Scatter run of a large terrain starts the workers before it reads the
+scene, so their start overlaps the terrain lookup build; with *Auto* they start when the first layer that pays for
+them comes. Later runs (and live updates) find them running. They stop when another file is
 loaded, when *Workers* changes, when the extension is disabled and when Blender quits.
 """
 
@@ -14,24 +15,29 @@ import numpy as np
 from bpy.app.handlers import persistent
 
 from ..core import fpmath
-from ..core.pool import ProcessPool, close_kept_pool, kept_pool, usable_workers
+from ..core.pool import ProcessPool, close_kept_pool, default_workers, kept_pool, usable_workers
 from ..core.scatter.spec import AUTO_CHUNK_RADII
+from ..core.worker_choice import AUTO, AutoWorkers
 
 
-def for_scene(scene: bpy.types.Scene) -> ProcessPool | None:
-    """The kept pool of the scene's *Workers* (None for 1, or when no interpreter can start workers).
+def for_scene(scene: bpy.types.Scene) -> ProcessPool | AutoWorkers | None:
+    """The kept pool of the scene's *Workers* (None for 1, or when no interpreter can start workers); for *Auto*,
+    the pool of every core behind :class:`~strew.core.worker_choice.AutoWorkers`, which each layer uses only
+    where it pays (its workers start when a layer picks it).
 
-    Started at once when the terrain or a layer's targets span more than one chunk; otherwise the workers
-    start only if a chunk task comes.
+    An explicit count's pool is started at once when the terrain or a layer's targets span more than one chunk;
+    otherwise the workers start only if a chunk task comes.
     """
     settings = scene.strew
-    workers = usable_workers(max(1, settings.workers))
+    workers = _count(settings.workers)
     if workers <= 1:
         return None
     try:
         pool = kept_pool(workers)
     except ValueError:  # no interpreter to spawn workers from: the same points, in this process
         return None
+    if settings.workers == AUTO:
+        return AutoWorkers(pool)
     if _spans_chunks(scene):
         pool.start()
     return pool
@@ -39,13 +45,19 @@ def for_scene(scene: bpy.types.Scene) -> ProcessPool | None:
 
 def for_rooms(scene: bpy.types.Scene) -> ProcessPool | None:
     """The kept pool that Assemble Room solves in from the window (at least one worker, whatever *Workers*
-    says; None when no interpreter can start one). Its workers start now, while the kit is read."""
+    says; *Auto*: the pool Scatter's layers would use, so neither restarts it; None when no interpreter can
+    start one). Its workers start now, while the kit is read."""
     try:
-        pool = kept_pool(usable_workers(max(1, scene.strew.workers)))
+        pool = kept_pool(max(1, _count(scene.strew.workers)))
     except ValueError:
         return None
     pool.start()
     return pool
+
+
+def _count(workers: int) -> int:
+    """The processes a *Workers* value stands for: every usable core for *Auto*, else the count capped at them."""
+    return default_workers() if workers == AUTO else usable_workers(max(1, workers))
 
 
 def _spans_chunks(scene: bpy.types.Scene) -> bool:

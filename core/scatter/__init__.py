@@ -25,7 +25,7 @@ from ..chunks import Backend
 from ..poisson import Samples
 from ..steps import run_to_end
 from ..terrain import TerrainLookup
-from .chunked import MAX_CHUNKS, ChunkWork, chunk_work, place_chunk, sample_chunk, sampled_area
+from .chunked import MAX_CHUNKS, ChunkWork, chunk_work, layer_load, place_chunk, sample_chunk, sampled_area
 from .functions import allowed_function, radius_function
 from .points import PLACEMENT_BLOCK, LayerPoints, place
 from .rerun import Box, ChunkRun, merged, rerun_chunks, run_chunks
@@ -34,8 +34,8 @@ from .tiled import sample_tiled
 
 __all__ = [
     "MAX_CHUNKS", "PLACEMENT_BLOCK", "ArrayFunction", "Box", "Cancel", "Cancelled", "ChunkRun", "ChunkWork",
-    "LayerPoints", "LayerSpec", "blocker_radii", "chunk_work", "layer_functions", "merged", "place", "place_chunk",
-    "rerun_chunks", "run_chunks", "sample_chunk", "sampled_area", "scatter_layer", "scatter_layer_run",
+    "LayerPoints", "LayerSpec", "blocker_radii", "chunk_work", "layer_functions", "layer_load", "merged", "place",
+    "place_chunk", "rerun_chunks", "run_chunks", "sample_chunk", "sampled_area", "scatter_layer", "scatter_layer_run",
     "scatter_layer_steps",
 ]
 

@@ -17,6 +17,7 @@ from ..poisson import BYTES_PER_POINT, PoissonSettings, Samples, sample
 from ..poisson.budget import job_load
 from ..poisson.layout import cell_side, coarse_cells
 from ..terrain import TerrainLookup
+from ..worker_choice import LayerLoad, estimated_points
 from .functions import allowed_function, radius_function
 from .points import LayerPoints, place
 from .spec import LayerSpec, blocker_radii, chunk_side, conflict_rule, reach, spacing_radii
@@ -151,6 +152,16 @@ def sampled_area(terrain: TerrainLookup, spec: LayerSpec) -> np.ndarray:
         region = np.asarray(spec.region, dtype=np.float64)
         bounds = np.stack([np.maximum(bounds[0], region[0]), np.minimum(bounds[1], region[1])])
     return bounds
+
+
+def layer_load(work: ChunkWork) -> LayerLoad:
+    """What the layer will cost, for *Workers: Auto* (:func:`strew.core.worker_choice.choose`): its chunks, its
+    phases, the instances its area holds at its smallest spacing, the triangles and blockers it shares."""
+    (x0, y0), (x1, y1) = sampled_area(work.terrain, work.spec)
+    area = max(0.0, float(x1 - x0)) * max(0.0, float(y1 - y0))
+    blockers = 0 if work.blockers is None else len(work.blockers.positions)
+    return LayerLoad(work.grid.count, work.grid.phase_count, estimated_points(area, spacing_radii(work.spec)[0]),
+                     len(work.terrain.triangles), blockers)
 
 
 def sample_and_place_chunk(work: ChunkWork, chunk: int, earlier: Samples | None) -> LayerPoints:

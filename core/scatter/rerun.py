@@ -30,7 +30,8 @@ import numpy as np
 from ..chunks import Backend, ChunkGrid, concat, sample_chunks
 from ..poisson import Samples
 from ..steps import run_to_end
-from .chunked import ChunkWork, sample_and_place_chunk
+from ..worker_choice import AutoWorkers
+from .chunked import ChunkWork, layer_load, sample_and_place_chunk
 from .points import POINT_ARRAYS, LayerPoints
 
 Box = tuple[tuple[float, float], tuple[float, float]]
@@ -60,11 +61,14 @@ def run_chunks(work: ChunkWork, backend: Backend | None = None) -> Generator[flo
 
     The union is conflict-free and maximal: a place inside an earlier chunk was already unfillable before later
     chunks added points, and a later chunk fills up to its border against the earlier ones. A task samples and
-    places its chunk, so the points cross between processes once.
+    places its chunk, so the points cross between processes once. An :class:`~strew.core.worker_choice.AutoWorkers`
+    backend picks its pool or this process for the layer.
     """
     grid = work.grid
     if grid.count == 1:
         backend = None  # nothing to spread: spare the workers the layer's data
+    elif isinstance(backend, AutoWorkers):
+        backend = backend.pick(layer_load(work))
     handle = work if backend is None else backend.share(work)
     try:
         parts = yield from sample_chunks(grid, handle, sample_and_place_chunk, backend, _xy_of)

@@ -14,6 +14,16 @@ def live_update():  # the module as Blender loaded it
     return importlib.import_module("bl_ext.strew_dev.strew.scene.live_update")
 
 
+def layer_key(name: str) -> str:
+    """What the live update's cache files the layer ``name`` under (its id)."""
+    return bpy.context.scene.strew.layers[name].layer_id
+
+
+def surface_key(name: str) -> str:
+    """What the live update's cache files the terrain object ``name`` under."""
+    return importlib.import_module("bl_ext.strew_dev.strew.scene.job_cache").source_id(bpy.data.objects[name])
+
+
 def positions(layer_name: str) -> np.ndarray:
     return point_attributes(bpy.data.objects[f"Strew {layer_name}"])["position"]
 

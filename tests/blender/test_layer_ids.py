@@ -270,3 +270,33 @@ def test_any_sequence_of_renames_copies_and_runs_keeps_one_output_per_layer(edit
                     assert (found.name if found else None) == before[layer.layer_id]
         assert {copy: bpy.data.objects[copy]["strew_layer_id"] for copy in copies if copy in bpy.data.objects} \
             == copies
+
+
+def _boxes(obj: bpy.types.Object) -> list[bpy.types.Collection]:
+    """The bounds collections an output's Viewport Display draws."""
+    values = _module("compat").modifier_input_values
+    return [value for modifier in obj.modifiers if modifier.name == "Strew Viewport"
+            for value in values(modifier).values() if isinstance(value, bpy.types.Collection)]
+
+
+@pytest.mark.parametrize("first_run", ["all layers", "the renamed layer's neighbour only"])
+def test_bounds_boxes_follow_the_layer_not_its_name(first_run: str) -> None:
+    """A layer renamed, its old name given to another layer, and a user copy of its output: every output keeps
+    the boxes of its own prefabs."""
+    _two_layers()
+    trees, bushes = bpy.context.scene.strew.layers
+    trees.display_mode = bushes.display_mode = 'BOUNDS'
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    output = next(o for o in _outputs() if o.get("strew_layer_id") == trees.layer_id)
+    copy = output.copy()
+    bpy.context.scene.collection.objects.link(copy)
+    trees.name, bushes.name = "Oaks", "Trees"
+    assert bpy.ops.strew.scatter(layer_index=1 if first_run != "all layers" else -1) == {'FINISHED'}
+    trees.display_mode = 'POINTS'
+    trees.display_mode = 'BOUNDS'
+    by_layer = {block.get("strew_layer_id"): block for block in _outputs() if block is not copy}
+    for layer, prefabs in ((trees, "Trees"), (bushes, "Bushes")):
+        (boxes,) = _boxes(by_layer[layer.layer_id])
+        assert len(boxes.objects) == len(bpy.data.collections[prefabs].objects)
+    (kept,) = _boxes(copy)
+    assert len(kept.objects) == 2 and kept.name in bpy.data.collections

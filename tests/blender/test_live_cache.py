@@ -5,7 +5,7 @@ from __future__ import annotations
 import bpy
 import numpy as np
 import pytest
-from live import assert_same_as_a_fresh_scatter, live_update, positions, settle
+from live import assert_same_as_a_fresh_scatter, layer_key, live_update, positions, settle, surface_key
 from mathutils import Vector
 from scenes import add_layer, make_prefabs, make_terrain
 
@@ -25,10 +25,11 @@ def layered_scene() -> bpy.types.Object:
 def test_a_look_setting_places_the_same_points_again(layered_scene: bpy.types.Object) -> None:
     cache = live_update().service(bpy.context.scene).cache
     settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 5))  # fills the cache
-    trees, bushes = cache.samples["Trees"][1], cache.samples["Bushes"][1]
+    trees, bushes = cache.samples[layer_key("Trees")][1], cache.samples[layer_key("Bushes")][1]
     before = positions("Trees")
     settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "scale_max", 1.8))
-    assert cache.samples["Trees"][1] is trees and cache.samples["Bushes"][1] is bushes  # nothing sampled
+    # nothing sampled
+    assert cache.samples[layer_key("Trees")][1] is trees and cache.samples[layer_key("Bushes")][1] is bushes
     np.testing.assert_array_equal(positions("Trees"), before)
     assert_same_as_a_fresh_scatter()
 
@@ -36,10 +37,10 @@ def test_a_look_setting_places_the_same_points_again(layered_scene: bpy.types.Ob
 def test_a_seed_change_samples_that_layer_and_the_ones_it_moves(layered_scene: bpy.types.Object) -> None:
     cache = live_update().service(bpy.context.scene).cache
     settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 7))  # fills the cache
-    trees, bushes = cache.samples["Trees"][1], cache.samples["Bushes"][1]
+    trees, bushes = cache.samples[layer_key("Trees")][1], cache.samples[layer_key("Bushes")][1]
     settle(lambda: setattr(bpy.context.scene.strew.layers["Bushes"], "seed", 8))
-    assert cache.samples["Trees"][1] is trees  # above the change: not even run
-    assert cache.samples["Bushes"][1] is not bushes
+    assert cache.samples[layer_key("Trees")][1] is trees  # above the change: not even run
+    assert cache.samples[layer_key("Bushes")][1] is not bushes
     assert_same_as_a_fresh_scatter()
 
 
@@ -48,7 +49,7 @@ def test_a_terrain_edit_rebuilds_the_lookup(layered_scene: bpy.types.Object, edi
     cache = live_update().service(bpy.context.scene).cache
     terrain = layered_scene
     settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 3))
-    surface = cache.surfaces["Terrain"][1]
+    surface = cache.surfaces[surface_key("Terrain")][1]
     before = positions("Bushes")
 
     def change() -> None:
@@ -62,10 +63,10 @@ def test_a_terrain_edit_rebuilds_the_lookup(layered_scene: bpy.types.Object, edi
             terrain.modifiers["Displace"].strength *= 1.5
 
     settle(change)
-    assert cache.surfaces["Terrain"][1] is not surface
+    assert cache.surfaces[surface_key("Terrain")][1] is not surface
     assert not np.array_equal(positions("Bushes"), before)
     assert_same_as_a_fresh_scatter()
-    assert len(cache.surfaces) == 1 and set(cache.samples) <= {"Trees", "Bushes"}  # one entry each
+    assert len(cache.surfaces) == 1 and set(cache.samples) <= {layer_key("Trees"), layer_key("Bushes")}  # one each
 
 
 def test_the_cache_is_dropped_when_a_file_loads(layered_scene: bpy.types.Object, tmp_path) -> None:
@@ -247,4 +248,27 @@ def test_a_failing_live_run_shows_its_problem_until_a_run_succeeds(layered_scene
     assert problem is not None and 'no vertex group "nowhere"' in problem and "\n" not in problem
     settle(lambda: setattr(layer, "mask_vertex_group", ""))
     assert module.problem(scene) is None
+    assert_same_as_a_fresh_scatter()
+
+
+@pytest.mark.parametrize("swap", [False, True], ids=["renamed", "names swapped"])
+def test_renamed_layers_and_terrain_keep_their_cache_and_take_no_other_layers(layered_scene, swap: bool) -> None:
+    """The cache follows a layer by its id and the terrain by its session: a rename samples nothing again, and a
+    layer given another layer's old name never takes that layer's points."""
+    cache = live_update().service(bpy.context.scene).cache
+    settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 5))  # fills the cache
+    trees, bushes = bpy.context.scene.strew.layers
+    kept = {layer.layer_id: cache.samples[layer.layer_id][1] for layer in (trees, bushes)}
+
+    def rename() -> None:
+        layered_scene.name = "Ground"
+        if swap:
+            trees.name, bushes.name, trees.name = "Tmp", "Trees", "Bushes"
+        else:
+            trees.name = "Oaks"
+
+    settle(rename)
+    settle(lambda: setattr(trees, "scale_max", 1.8))
+    assert all(cache.samples[key][1] is points for key, points in kept.items())  # nothing sampled again
+    assert surface_key("Ground") in cache.surfaces
     assert_same_as_a_fresh_scatter()

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import bpy
 import numpy as np
 import pytest
-from live import assert_same_as_a_fresh_scatter, live_update, positions, settle
+from live import assert_same_as_a_fresh_scatter, layer_key, live_update, positions, settle
 from mathutils import Vector
 from scenes import add_layer, make_prefabs, make_terrain, point_attributes
 
@@ -135,7 +135,7 @@ def test_a_prefab_added_or_taken_out_is_placed(followed_scene: bpy.types.Scene, 
 def test_a_prefab_weight_places_the_same_points_again(followed_scene: bpy.types.Scene, how: str) -> None:
     cache = live_update().service(followed_scene).cache
     settle(lambda: setattr(followed_scene.strew.layers["Trees"], "seed", 5))  # fills the cache
-    samples = {name: cache.samples[name][1] for name in ("Trees", "Bushes")}
+    samples = {name: cache.samples[layer_key(name)][1] for name in ("Trees", "Bushes")}
     before, picks = positions("Trees"), _prefab_indices("Trees")
     prefab = bpy.data.objects["Trees 2"]
 
@@ -146,7 +146,7 @@ def test_a_prefab_weight_places_the_same_points_again(followed_scene: bpy.types.
             prefab["strew_weight"] = 0.0
 
     settle(weigh)  # a panel edit reaches the handler; a script's is seen at the next update (handed over here)
-    assert all(cache.samples[name][1] is points for name, points in samples.items())  # nothing sampled
+    assert all(cache.samples[layer_key(name)][1] is points for name, points in samples.items())  # nothing sampled
     np.testing.assert_array_equal(positions("Trees"), before)
     assert 2 in picks and 2 not in _prefab_indices("Trees")
     assert_same_as_a_fresh_scatter()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import bpy
 import numpy as np
 import pytest
-from live import live_update, outputs, settle
+from live import layer_key, live_update, outputs, settle, surface_key
 from scenes import add_layer, make_prefabs, make_terrain
 
 LAYERS = ("Trees", "Bushes")
@@ -50,10 +50,10 @@ def bump(terrain: bpy.types.Object, x: float, y: float, across: float = 0.0) -> 
 def test_a_bump_samples_the_chunks_near_it_and_equals_a_fresh_scatter(wide_scene, spot, across) -> None:
     cache = live_update().service(bpy.context.scene).cache
     settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 4))  # a full live run fills the cache
-    runs = {name: cache.runs[name][1] for name in LAYERS}
-    lookup = cache.surfaces["Terrain"][1].lookup
+    runs = {name: cache.runs[layer_key(name)][1] for name in LAYERS}
+    lookup = cache.surfaces[surface_key("Terrain")][1].lookup
     settle(lambda: bump(wide_scene, *spot, across=across))
-    surface = cache.surfaces["Terrain"][1]
+    surface = cache.surfaces[surface_key("Terrain")][1]
     edited = surface.lookup  # worked out from the one before for the changed triangles (the Displace modifier
     assert edited is not lookup  # pushes along the normals: the evaluated terrain moves sideways too)
     fresh = type(edited)(surface.mesh.vertices, surface.mesh.triangles)
@@ -62,7 +62,7 @@ def test_a_bump_samples_the_chunks_near_it_and_equals_a_fresh_scatter(wide_scene
     for name in ("items", "starts"):
         assert getattr(edited._tables.grid.cells, name).tobytes() == getattr(fresh._tables.grid.cells, name).tobytes()
     for name in LAYERS:
-        parts, before = cache.runs[name][1].parts, runs[name].parts
+        parts, before = cache.runs[layer_key(name)][1].parts, runs[name].parts
         kept = sum(a is b for a, b in zip(parts, before, strict=True))
         assert 0.6 * len(parts) < kept < len(parts), (name, kept, len(parts))  # only chunks near the bump sampled
     assert_equals_a_fresh_scatter()
@@ -72,9 +72,9 @@ def test_a_bump_then_a_seed_change_samples_everything_again(wide_scene) -> None:
     cache = live_update().service(bpy.context.scene).cache
     settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 4))
     settle(lambda: bump(wide_scene, 5.0, -3.0))
-    trees = cache.runs["Trees"][1].parts
+    trees = cache.runs[layer_key("Trees")][1].parts
     settle(lambda: setattr(bpy.context.scene.strew.layers["Trees"], "seed", 9))
-    assert not any(a is b for a, b in zip(cache.runs["Trees"][1].parts, trees, strict=True))
+    assert not any(a is b for a, b in zip(cache.runs[layer_key("Trees")][1].parts, trees, strict=True))
     live = outputs()
     bpy.ops.strew.scatter()
     for name, attributes in outputs().items():
@@ -98,10 +98,10 @@ def test_moving_an_exclude_or_proximity_object_samples_near_it_and_equals_a_fres
         settle(lambda: (setattr(trees, role, rocks), setattr(trees, "exclusion_margin", 1.0)))
     else:
         settle(lambda: (setattr(trees, role, rocks), setattr(trees, "proximity_far", 6.0)))
-    runs = {name: cache.runs[name][1] for name in LAYERS}
+    runs = {name: cache.runs[layer_key(name)][1] for name in LAYERS}
     settle(lambda: setattr(rock, "location", (8.0, -1.0, 20.0)), by_handler=True)
     for name in LAYERS:
-        parts, before = cache.runs[name][1].parts, runs[name].parts
+        parts, before = cache.runs[layer_key(name)][1].parts, runs[name].parts
         kept = sum(a is b for a, b in zip(parts, before, strict=True))
         assert 0.6 * len(parts) < kept < len(parts), (name, kept, len(parts))  # only chunks near the rock sampled
     assert_equals_a_fresh_scatter()

@@ -36,14 +36,14 @@ def _outputs() -> dict[str, dict[str, bytes]]:
             for name in LAYERS}
 
 
-def test_workers_one_two_three_write_identical_instances() -> None:
+def test_workers_auto_one_two_three_write_identical_instances() -> None:
     _world()
     results = {}
-    for workers in (1, 2, 3):
+    for workers in (1, 2, 3, 0):  # 0: Auto
         bpy.context.scene.strew.workers = workers
         assert bpy.ops.strew.scatter() == {'FINISHED'}
         results[workers] = _outputs()
-    assert results[1] == results[2] == results[3]
+    assert results[1] == results[2] == results[3] == results[0]
     stones = point_attributes(bpy.data.objects["Strew Stones"])
     assert len(stones["position"]) > 100
     assert pairwise_min_ratio(stones["position"][:, :2], stones["strew_radius"].astype(float)) >= 1 - 1e-5
@@ -67,6 +67,21 @@ def test_workers_stay_up_between_runs_and_stop_on_a_new_count_and_a_file_load(st
     assert len(pids) == usable and all(map(alive, pids))
     bpy.ops.wm.read_homefile(use_empty=True)  # another file: they stop
     assert not any(map(alive, pids)) and not pool_module._KEPT
+
+
+def test_workers_are_auto_unless_a_file_sets_a_count(tmp_path: Path, strew_extension) -> None:
+    """Auto starts no worker for a layer the pool would not speed up; a count set in a file stays that count."""
+    pool_module = importlib.import_module(f"{strew_extension.__name__}.core.pool")
+    bpy.ops.wm.read_homefile(use_empty=True)
+    assert bpy.context.scene.strew.workers == 0 and not bpy.context.scene.strew.is_property_set("workers")
+    _world()
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    assert not any(pool.running for pool in pool_module._KEPT)  # 30 small chunks: one process is faster
+    source = tmp_path / "two.blend"
+    bpy.context.scene.strew.workers = 2
+    bpy.ops.wm.save_as_mainfile(filepath=str(source))
+    bpy.ops.wm.open_mainfile(filepath=str(source))
+    assert bpy.context.scene.strew.workers == 2
 
 
 @pytest.fixture
@@ -145,7 +160,7 @@ def test_a_task_before_its_stage_names_the_tasks_to_run_first(tmp_path: Path, st
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    (["--workers", "0", "-o", "x.blend"], "--workers is 0"),
+    (["--workers", "-1", "-o", "x.blend"], "--workers is -1"),
     (["--chunks", "5:2", "--parts", "p"], "--chunks 5:2"),
     (["--chunks", "a:b", "--parts", "p"], "--chunks 'a:b'"),
     (["--chunks", "0:2"], "--chunks needs --parts"),
