@@ -449,6 +449,8 @@ RUSSIAN: dict[str, str] = {
     "Give up after this many seconds": "Сдаться через столько секунд",
     "room": "комната",
     "Assemble Room cancelled; the scene is unchanged": "Сборка комнаты отменена; сцена не изменилась",
+    "Detect Sockets cancelled; the kit is unchanged": "Определение разъёмов отменено; набор не изменился",
+    "Tile {number:,} of {count:,}: {name}": "Плитка {number:,} из {count:,}: {name}",
     "No tile to label: the kit is empty or nothing is selected":
         "Нет плиток для разметки: набор пуст или ничего не выделено",
     "No kit: pick the kit collection in the Tile Rooms panel":

@@ -13,19 +13,14 @@ from bpy.app.translations import pgettext_rpt as rpt_
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty, StringProperty
 
 from ..core.wfc.room import DEFAULT_BORDER
-from ..core.wfc.socket_detect import follow_labels
-from ..core.wfc.vocab import DEFAULT_CELL_SIZE, SIDES_2D, SIDES_3D
+from ..core.wfc.vocab import DEFAULT_CELL_SIZE
 from ..demos.kit import build_demo_kit
 from ..properties.rooms import ENTRANCE_DESCRIPTION, ROOM_OPTIONS, room_options
-from ..scene import room_job, worker_pool
+from ..scene import room_job, socket_job, worker_pool
 from ..scene.room_kit import (
     KitError,
-    detect_object_sockets,
     kit_cell_size,
-    object_sockets,
     tile_objects,
-    tiles_off_cell,
-    write_sockets,
 )
 from ..scene.room_regions import read_region_sources
 from .list_edit import ListAdd, ListRemove
@@ -152,7 +147,7 @@ class STREW_OT_clear_room(bpy.types.Operator):
         return {'FINISHED'}
 
 
-class STREW_OT_detect_sockets(bpy.types.Operator):
+class STREW_OT_detect_sockets(ModalJob):
     ("Label the four sides of the tiles from the faces lying on the cell's boundary planes (rasterised and hashed; "
      "mirrored profiles get labels x and x~ that fit each other). Review them afterwards")
 
@@ -173,33 +168,54 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
         description="Also label the top and bottom from the geometry (off: they stay as set, since how storeys "
         "stack, through floors, stairs and voids, is rarely what the top and bottom faces show)")
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    job_error = KitError
+    cancel_message = "Detect Sockets cancelled; the kit is unchanged"
+
+    def _job(self, context: bpy.types.Context):
+        """The detection job for the chosen tiles, or None (reported) when there is nothing to label."""
         room = context.scene.strew.room
         collection = bpy.data.collections.get(self.kit) if self.kit else room.kit
         if self.target == 'KIT':
             if collection is None:
                 self.report({'ERROR'}, "No kit: pick the kit collection in the Tile Rooms panel")
-                return {'CANCELLED'}
+                return None
             objects = tile_objects(collection)
         else:
             objects = list(context.selected_objects)
         if not objects:
             self.report({'ERROR'}, "No tile to label: the kit is empty or nothing is selected")
-            return {'CANCELLED'}
+            return None
         try:
-            # Every tile's current sockets first: a bad custom property stops the run before any work or change.
-            before = {obj.name: object_sockets(obj) or {} for obj in objects}
             if collection is not None and room.auto_cell_size:
                 size = kit_cell_size(collection, tile_objects(collection))
             else:
                 size = tuple(room.cell_size)
-            sides = SIDES_3D if self.vertical else SIDES_2D
-            found = {obj.name: {side: label for side, label in detect_object_sockets(obj, size, self.quantum).items()
-                                if side in sides} for obj in objects}
-            off = tiles_off_cell(objects, size, self.quantum, vertical=self.vertical)
         except (KitError, ValueError) as error:
             self.report({'ERROR'}, str(error))
+            return None
+        follows = self.target == 'KIT' and collection is not None and collection == room.kit
+        return socket_job.detect_job(objects, size, self.quantum, self.vertical, room if follows else None)
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        job = self._job(context)
+        if job is None:
             return {'CANCELLED'}
+        try:
+            found = socket_job.run_to_end(job)
+        except KitError as error:
+            self.report({'ERROR'}, str(error))
+            return {'CANCELLED'}
+        self.report_done(found)
+        return {'FINISHED'}
+
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        if context.window is None:  # no window to run a modal operator in (e.g. a background script)
+            return self.execute(context)
+        job = self._job(context)
+        return {'CANCELLED'} if job is None else self.start_job(context, job)
+
+    def report_done(self, result: socket_job.SocketsFound) -> None:
+        size, off = result.size, result.off
         if off:
             each = rpt_("{name} ({distance:.1f} cm)")
             listed = ", ".join(each.format(name=name, distance=d * 100) for name, d in off[:8])
@@ -208,16 +224,9 @@ class STREW_OT_detect_sockets(bpy.types.Operator):
                 "{count} tile(s) reach outside their {x:g} × {y:g} × {z:g} cell "
                 "(origin at the centre of the bottom face?): {listed}"
             ).format(count=len(off), x=size[0], y=size[1], z=size[2], listed=listed))
-        for obj in objects:
-            write_sockets(obj, found[obj.name])
-        if self.target == 'KIT' and collection is not None and collection == room.kit:
-            for field in ("border", "border_bottom", "border_top"):  # the borders keep meaning the same sides
-                setattr(room, field, follow_labels(getattr(room, field), before, found))
-        labels = {label for sockets in found.values() for label in sockets.values()}
         self.report({'INFO'}, rpt_(
             "Labelled {tiles} tile(s) with {sockets} distinct socket(s); cell {x:g} × {y:g} × {z:g}"
-        ).format(tiles=len(objects), sockets=len(labels), x=size[0], y=size[1], z=size[2]))
-        return {'FINISHED'}
+        ).format(tiles=result.tiles, sockets=result.labels, x=size[0], y=size[1], z=size[2]))
 
 
 class STREW_OT_build_demo_kit(bpy.types.Operator):

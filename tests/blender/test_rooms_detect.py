@@ -166,3 +166,39 @@ def test_a_tile_with_a_vertex_at_nan_infinity_or_far_away_is_named_with_its_face
         message = str(failure.value).strip()
         assert "\n" not in message and f'Tile "turn": {where}; move or delete' in message, message
     assert _labels(kit) == before and not any(c.get("strew_owner") == "room" for c in bpy.data.collections)
+
+
+def _sockets(kit: bpy.types.Collection) -> dict[str, tuple]:
+    return {obj.name: (tuple(getattr(obj.strew, f"socket_{s}") for s in ("n", "e", "s", "w", "up", "down")),
+                       {key: str(obj[key]) for key in obj.keys()}) for obj in kit.objects}
+
+
+@pytest.mark.parametrize("stop_after", [0, 1, 3, "all but the last"])
+def test_detect_sockets_closed_mid_run_leaves_the_kit_and_borders_unchanged(stop_after) -> None:
+    """ESC: the window closes the job between tiles; nothing is written until the last tile is labelled."""
+    socket_job = module("scene.socket_job")
+    kit = _detect_kit()
+    room = bpy.context.scene.strew.room
+    room.kit, room.auto_cell_size, room.cell_size, room.border = kit, False, (2.0, 2.0, 2.0), "slab"
+    before, border = _sockets(kit), room.border
+    objects = list(kit.objects)
+    job = socket_job.detect_job(objects, (2.0, 2.0, 2.0), 0.01, True, room)
+    steps = len(objects) - 1 if stop_after == "all but the last" else stop_after
+    progress = [next(job) for _ in range(steps + 1)]
+    assert [round(fraction * len(objects)) for fraction, _ in progress] == list(range(steps + 1))
+    assert all(objects[i].name in text for i, (_, text) in enumerate(progress))
+    job.close()
+    assert _sockets(kit) == before and room.border == border
+    found = socket_job.run_to_end(socket_job.detect_job(objects, (2.0, 2.0, 2.0), 0.01, True, room))
+    assert found.tiles == len(objects) and _sockets(kit) != before
+
+
+def test_detect_sockets_job_refuses_a_bad_tile_before_writing_any() -> None:
+    socket_job = module("scene.socket_job")
+    kit = _detect_kit()
+    before = _sockets(kit)
+    list(kit.objects)[-1]["strew_sockets"] = float("nan")
+    with pytest.raises(module("scene.room_kit").KitError):
+        socket_job.run_to_end(socket_job.detect_job(list(kit.objects), (2.0, 2.0, 2.0), 0.01, False))
+    del list(kit.objects)[-1]["strew_sockets"]
+    assert _sockets(kit) == before
