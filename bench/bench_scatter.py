@@ -145,11 +145,10 @@ def _large_world() -> list[str]:
     return rows
 
 
-def run() -> str:
-    import bpy
-
+def three_layer_scene(bpy):
+    """A new empty file with the 1M-triangle terrain and the Trees, Bushes and Rocks layers; returns the terrain
+    object and the layers' prefab collections."""
     from strew import ensure_registered
-    from strew.scene import scatter_job
 
     bpy.ops.wm.read_homefile(use_empty=True)
     ensure_registered()
@@ -168,6 +167,16 @@ def run() -> str:
         layer.min_radius, layer.max_radius, layer.seed = low, high, len(settings.layers)
         for key, value in extra.items():
             setattr(layer, key, value)
+    return terrain, collections
+
+
+def run() -> str:
+    import bpy
+
+    from strew.scene import scatter_job
+
+    terrain, collections = three_layer_scene(bpy)
+    settings = bpy.context.scene.strew
 
     started = time.perf_counter()
     result = scatter_job.run_to_end(bpy.context)
