@@ -10,7 +10,7 @@ BPY_SCRIPTS = $(firstword $(wildcard $(BPY_DIR)/[0-9]*.[0-9]*/scripts))
 BLENDER_EXT = $(PY) $(BPY_SCRIPTS)/addons_core/bl_pkg/cli/blender_ext.py
 TAGS = $(BPY_SCRIPTS)/modules/_bpy_internal/extensions/tags.py
 
-.PHONY: test test-core test-blender lint typecheck validate bench build demo docs venv clean test-gui test-compat
+.PHONY: test test-core test-blender lint typecheck validate bench build demo docs venv clean test-gui test-compat test-hostile
 
 venv: $(STAMP)
 
@@ -47,6 +47,10 @@ validate: $(STAMP)
 	$(BLENDER_EXT) validate --valid-tags $(TAGS) .
 
 test: lint typecheck test-core test-blender validate
+
+# The hostile pass (tests/hostile/README.md): ~490 trials, each in its own capped process; not part of `make test`.
+test-hostile: $(STAMP)
+	nice -n 19 $(PY) tests/hostile/run.py --jobs 2 $(HOSTILE_ARGS)
 
 bench: $(STAMP)
 	$(PY) -m bench.run
