@@ -689,6 +689,14 @@ RUSSIAN: dict[str, str] = {
     'a list of sides from n, e, s, w, up, down, e.g. ["n", "s"]':
         'список сторон из n, e, s, w, up, down, например ["n", "s"]',
     "three sizes > 0 (x, y, z), e.g. [4.0, 4.0, 3.0]": "три размера > 0 (x, y, z), например [4.0, 4.0, 3.0]",
+    "three whole numbers ≥ 1 (cells along x, y, z), e.g. [2, 2, 1]":
+        "три целых числа ≥ 1 (ячеек по x, y, z), например [2, 2, 1]",
+    'a dict of cell "i,j,k" -> {side: label}, e.g. {"1,0,0": {"e": "door"}}':
+        'словарь ячейка «i,j,k» -> {side: label}, например {"1,0,0": {"e": "door"}}',
+    'Tile "{name}" spans {cells:.2f} cells along {axis} ({extent:.3g} m over cells of {cell:.3g} m): make it a whole '
+    'number of cells or give it the custom property {key}, e.g. [2, 2, 1]':
+        'Плитка «{name}» занимает {cells:.2f} ячейки по {axis} ({extent:.3g} м при ячейках {cell:.3g} м): сделайте её '
+        'размером в целое число ячеек или задайте ей пользовательское свойство {key}, например [2, 2, 1]',
     '"a=b, c=d" or a list of label pairs, e.g. [["door", "arch"]]':
         "«a=b, c=d» или список пар меток, например [[\"door\", \"arch\"]]",
     # -- camera, display, variety, proximity, keep-away rules ----------------------------------------------

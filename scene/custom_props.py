@@ -16,6 +16,8 @@ key                  on          form
 ``strew_walkable``   tile        True or False
 ``strew_passable``   tile        a list of sides, e.g. ["n", "s"]
 ``strew_mirror``     tile        True or False
+``strew_size``       tile        cells it covers along x, y, z: three whole numbers ≥ 1 (a big tile)
+``strew_cell_sockets`` tile      a big tile's labels per covered cell: {"i,j,k": {side: label}} (its outer sides)
 ``strew_cell_size``  kit         three sizes > 0 (x, y, z)
 ``strew_compatible`` kit         "a=b, c=d" or a list of label pairs
 ===================  ==========  =========================================================
@@ -42,6 +44,8 @@ WALKABLE_KEY = "strew_walkable"
 PASSABLE_KEY = "strew_passable"
 MIRROR_KEY = "strew_mirror"
 CELL_SIZE_KEY = "strew_cell_size"
+SIZE_KEY = "strew_size"
+CELL_SOCKETS_KEY = "strew_cell_sockets"
 COMPATIBLE_KEY = "strew_compatible"
 
 
@@ -131,6 +135,27 @@ def _cell_size(value: object) -> tuple[float, float, float]:
     return (float(sizes[0]), float(sizes[1]), float(sizes[2]))
 
 
+def _size(value: object) -> tuple[int, int, int]:
+    sizes = [_finite(c) for c in value] if isinstance(value, list) else []
+    if len(sizes) != 3 or not all(c is not None and c >= 1 and c == int(c) for c in sizes):
+        raise _Expected(rpt_("three whole numbers ≥ 1 (cells along x, y, z), e.g. [2, 2, 1]"))
+    return (int(sizes[0] or 1), int(sizes[1] or 1), int(sizes[2] or 1))
+
+
+def _cell_sockets(value: object) -> dict[tuple[int, int, int], dict[str, str]]:
+    out: dict[tuple[int, int, int], dict[str, str]] = {}
+    for key, labels in value.items() if isinstance(value, Mapping) else [(None, None)]:
+        try:
+            i, j, k = (int(part) for part in str(key).replace(",", " ").split())
+        except ValueError:
+            i = j = k = -1
+        if min(i, j, k) < 0 or not isinstance(labels, Mapping) or not all(
+                isinstance(s, str) and isinstance(v, str) for s, v in labels.items()):
+            raise _Expected(rpt_('a dict of cell "i,j,k" -> {side: label}, e.g. {"1,0,0": {"e": "door"}}'))
+        out[(i, j, k)] = dict(labels)
+    return out
+
+
 def _compatible(value: object) -> str | tuple[tuple[str, str], ...]:
     if isinstance(value, str):
         return value
@@ -157,6 +182,8 @@ WALKABLE = CustomProperty(WALKABLE_KEY, _bool)
 PASSABLE = CustomProperty(PASSABLE_KEY, _sides)
 MIRROR = CustomProperty(MIRROR_KEY, _bool)
 CELL_SIZE = CustomProperty(CELL_SIZE_KEY, _cell_size)
+SIZE = CustomProperty(SIZE_KEY, _size)
+CELL_SOCKETS = CustomProperty(CELL_SOCKETS_KEY, _cell_sockets)
 COMPATIBLE = CustomProperty(COMPATIBLE_KEY, _compatible)
 
 

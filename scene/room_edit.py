@@ -16,6 +16,7 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.modes import RoomOutput
 from ..core.wfc import Contradiction, regenerate
+from ..core.wfc.big_tiles import fill_parts
 from .ownership import is_owned
 from .room_frame import room_frame, room_instancer
 from .room_job import RoomError, RoomParams, RoomResult, prepare
@@ -63,20 +64,28 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
     params = dataclasses.replace(params, size=shape, fixed=(), output=mode, origin=origin, entrances=inside,
                                  connected=params.connected or bool(params.entrances),
                                  cell_size=(float(frame.size[0]), float(frame.size[1]), float(frame.size[2])))
-    kit, problem = prepare(params, (frame.matrix, frame.size))  # a region's volume is read where the room stands
-    rules, options = problem.rules, dict(problem.options)
     placed = read_placed(collection)
+    sizes = {tile: (int(f[1]), int(f[0]), int(f[2])) if rotation in (90, 270) else (int(f[0]), int(f[1]), int(f[2]))
+             for tile, f, rotation in zip(placed.tiles, placed.footprints.tolist(), placed.rotations.tolist(),
+                                          strict=True)}  # the cells each tile covered, unturned
+    # a region's volume is read where the room stands
+    kit, problem = prepare(params, (frame.matrix, frame.size), sizes)
+    rules, options = problem.rules, dict(problem.options)
     reflected = rules.reflected or (False,) * rules.count
     variant = {(rules.tiles[v], int(rules.rotations[v]), bool(reflected[v])): v
-               for v in range(rules.count)}
-    grid = np.full(shape, -1, dtype=np.int64)
+               for v in np.flatnonzero(rules.anchor_mask()).tolist()}  # a big tile by its anchor part
+    anchors = []
     for cell, tile, rotation, mirrored in zip(placed.cells.tolist(), placed.tiles, placed.rotations.tolist(),
                                               placed.mirrored.tolist(), strict=True):
         key = (tile, int(rotation), bool(mirrored))
         if key not in variant:
             raise RoomError(rpt_("Tile {tile!r} at {cell} (turned {rotation}°) is no longer in the kit's rules; "
                                  "assemble the room again").format(tile=tile, cell=tuple(cell), rotation=rotation))
-        grid[tuple(cell)] = variant[key]
+        anchors.append(variant[key])
+    try:
+        grid = fill_parts(rules, shape, placed.cells.reshape(-1, 3), np.array(anchors, dtype=np.int64))
+    except ValueError:
+        grid = np.full(shape, -1, dtype=np.int64)
     if (grid < 0).any():
         raise RoomError(rpt_("The room has cells without a tile (edited by hand?); assemble it again"))
     options.pop("fixed", None)  # the cells outside the box are the fixed ones
@@ -95,5 +104,5 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
     kept = _unchanged_objects(collection, same) if mode == RoomOutput.OBJECTS else {}
     for _ in build_steps(scene, plan, destination, kept):
         pass
-    changed = int((~same).sum())
+    changed = int((~same).sum())  # cells
     return RoomResult(params.room_name, changed, len({rules.tiles[v] for v in np.unique(plan.grid)}), 0, 0)

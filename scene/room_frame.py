@@ -15,8 +15,9 @@ import bpy
 import numpy as np
 
 from ..core import fpmath
+from ..core.wfc.tile_parts import origin_cell
 from .ownership import is_owned
-from .room_output import CELL_KEY, MIRROR_KEY, OWNER, ROTATION_KEY, SCALE_KEY, TILE_KEY, TILES_KEY
+from .room_output import CELL_KEY, FOOTPRINT_KEY, MIRROR_KEY, OWNER, ROTATION_KEY, SCALE_KEY, TILE_KEY, TILES_KEY
 
 HALF_ACROSS = np.array([0.5, 0.5, 0.0])  # a cell spans ± half a cell across, from its floor up
 UP = np.array([0.0, 0.0, 1.0])
@@ -97,6 +98,17 @@ def _placed_scale(obj: bpy.types.Object, sources: dict[str, tuple[float, ...] | 
     return sources[name]
 
 
+def _drawn_cell(obj: bpy.types.Object) -> tuple[float, ...]:
+    """The cell a placed tile is drawn from: its cell, or for a big tile its origin's cell (room_output)."""
+    cell = tuple(float(c) for c in obj[CELL_KEY])
+    footprint = tuple(int(n) for n in obj.get(FOOTPRINT_KEY, (1, 1, 1)))
+    if footprint == (1, 1, 1) or len(footprint) != 3:
+        return cell
+    origin = origin_cell((footprint[0], footprint[1], footprint[2]), int(obj.get(ROTATION_KEY, 0)),
+                         bool(obj.get(MIRROR_KEY, False)))
+    return tuple(c + o for c, o in zip(cell, origin, strict=True))
+
+
 def _tiles_matrix(collection: bpy.types.Collection, size: np.ndarray) -> np.ndarray | None:
     """The room matrix most of a Real Objects room's tiles (an even sample of them) agree on: each tile's world
     matrix less its cell's offset, turn, mirror and its kit tile's scale when placed (a kit tile rescaled or renamed
@@ -115,7 +127,7 @@ def _tiles_matrix(collection: bpy.types.Collection, size: np.ndarray) -> np.ndar
         if scale is None or turn is None or 0.0 in scale:
             continue
         rows.append(row)
-        offsets.append(tuple(obj[CELL_KEY]))
+        offsets.append(_drawn_cell(obj))
         turns.append(turn)
         scales.append((-scale[0] if bool(obj.get(MIRROR_KEY, False)) else scale[0], scale[1], scale[2]))
     if not rows:

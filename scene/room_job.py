@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
 
 import bpy
@@ -143,11 +143,13 @@ class RoomResult:
                  backtracks=self.backtracks)
 
 
-def prepare(params: RoomParams, frame: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[Kit, RoomProblem]:
+def prepare(params: RoomParams, frame: tuple[np.ndarray, np.ndarray] | None = None,
+            sizes: Mapping[str, tuple[int, int, int]] | None = None) -> tuple[Kit, RoomProblem]:
     """Read the kit and turn the settings into the room problem (``RoomError`` on bad input).
 
     ``frame`` is ``(matrix, cell size)`` of a room that stands already (cell ``c`` at ``matrix @ (size * c)``),
-    where the regions' volumes are read; by default the room Assemble Room places at ``params.origin``.
+    where the regions' volumes are read; by default the room Assemble Room places at ``params.origin``. ``sizes``:
+    the cells tiles cover as a room recorded them (a tile rescaled since keeps them), by tile name.
     """
     collection = bpy.data.collections.get(params.kit)
     if collection is None:
@@ -157,7 +159,7 @@ def prepare(params: RoomParams, frame: tuple[np.ndarray, np.ndarray] | None = No
         kit, problem = prepare_mxgmn(collection, params, RoomError)
     else:
         try:
-            kit = read_kit(collection, params.compatible, params.cell_size)
+            kit = read_kit(collection, params.compatible, params.cell_size, sizes)
             problem = room_problem(kit.tiles, kit.compatible, params, kit.cell_size)
         except RoomInputError as error:
             raise _translated(error) from error

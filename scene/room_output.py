@@ -7,12 +7,18 @@ carry the same three values per placed tile:
   attributes ``strew_cell`` (FLOAT_VECTOR of whole numbers: Blender has no 3-int attribute type),
   ``strew_tile`` (INT: index into the object's custom property ``strew_tiles``, the list of tile names),
   ``strew_rotation`` (INT degrees, counter-clockwise about +Z), ``strew_mirror`` (BOOLEAN) and ``strew_scale``
-  (FLOAT_VECTOR: the tile's scale, x negated when mirrored). The object sits at the room origin, the points at
-  ``cell_size * cell``; its "Strew Instancer" modifier instances the tiles through a Strew-owned collection
-  holding them in ``strew_tiles`` order (Pick Instance order).
+  (FLOAT_VECTOR: the tile's scale, x negated when mirrored), ``strew_footprint`` (FLOAT_VECTOR: the cells the
+  tile covers along x, y, z from ``strew_cell``, (1, 1, 1) but for a big tile). The object sits at the room
+  origin, the points at ``cell_size * cell``; its "Strew Instancer" modifier instances the tiles through a
+  Strew-owned collection holding them in ``strew_tiles`` order (Pick Instance order).
+
 - **Real Objects** — one linked duplicate per cell with the custom properties ``strew_cell``, ``strew_tile``
   (the name), ``strew_rotation``, ``strew_mirror`` and ``strew_scale`` (the kit tile's scale when placed), for
-  editing by hand.
+  editing by hand, and ``strew_footprint``.
+
+A big tile (one over several cells) is one point or object at its **anchor** cell (the covered cell lowest in x,
+y and z; ``strew_cell``), drawn from its origin's cell so that its geometry covers exactly its cells; every cell
+it covers is ``strew_cell + (0 … strew_footprint - 1)`` along each axis (:meth:`PlacedTiles.covered`).
 
 The new room is built into a fresh collection that replaces the previous room of the same name only at the
 end, so an error or ESC leaves the scene as it was.
@@ -20,6 +26,7 @@ end, so an error or ESC leaves the scene as it was.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Container, Generator, Mapping
 from dataclasses import dataclass
@@ -30,6 +37,7 @@ from mathutils import Matrix
 
 from ..core.modes import RoomOutput
 from ..core.wfc import Rules
+from ..core.wfc.big_tiles import placed_tiles
 from ..core.wfc.vocab import ROTATIONS
 from .instancer import build_instancer_group, set_instancer_modifier
 from .naming import natural_name_key
@@ -45,6 +53,7 @@ MIRROR_KEY = "strew_mirror"
 SCALE_KEY = "strew_scale"
 TILES_KEY = "strew_tiles"
 TILE_SET_KEY = "strew_tile_set"
+FOOTPRINT_KEY = "strew_footprint"
 NODE_GROUP_NAME = "Strew Room Instancer"
 NODE_GROUP_VERSION = 1
 BUILD_BATCH = 250  # objects created per step of a Real Objects room (ESC and progress between steps)
@@ -91,6 +100,13 @@ class PlacedTiles:
     tiles: list[str]  # (N,) source tile names
     rotations: np.ndarray  # (N,) int degrees
     mirrored: np.ndarray  # (N,) bool
+    footprints: np.ndarray  # (N, 3) int: the cells each covers from its cell (its anchor) along x, y, z
+
+    def covered(self) -> list[list[tuple[int, int, int]]]:
+        """Per placed tile, every cell it covers (a big tile's cells from its anchor, ``strew_cell``)."""
+        return [[(int(x), int(y), int(z)) for x, y, z in itertools.product(
+            *(range(int(c), int(c) + int(n)) for c, n in zip(cell, size, strict=True)))]
+            for cell, size in zip(self.cells.tolist(), self.footprints.tolist(), strict=True)]
 
 
 def _wire_room(nodes: bpy.types.Nodes, named, on_points: bpy.types.Node) -> None:
@@ -111,15 +127,29 @@ def room_node_group() -> bpy.types.NodeTree:
     return build_instancer_group(NODE_GROUP_NAME, OWNER, NODE_GROUP_VERSION, _wire_room)
 
 
-def _variant_arrays(plan: Plan) -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray]:
-    """Per cell (x-major order): cell, tile name, rotation and mirror flag of the plan's grid."""
-    rules, grid = plan.rules, plan.grid
-    cells = np.argwhere(np.ones(grid.shape, dtype=bool))
-    variants = grid.reshape(-1)
+@dataclass(frozen=True)
+class _Tiles:
+    """Per placed tile (x-major order of their anchor cells): cell, tile name, rotation, mirror flag, the cells it
+    covers from there and where its origin's cell lies from there (a big tile once, at its anchor)."""
+
+    cells: np.ndarray
+    names: list[str]
+    rotations: np.ndarray
+    mirrored: np.ndarray
+    footprints: np.ndarray
+    origins: np.ndarray
+
+
+def _variant_arrays(plan: Plan) -> _Tiles:
+    """The plan's placed tiles (:func:`~strew.core.wfc.big_tiles.placed_tiles`)."""
+    rules = plan.rules
+    placed = placed_tiles(rules, plan.grid)
+    variants = placed.variants
     tiles = rules.tiles or rules.names or tuple(str(v) for v in range(rules.count))
     rotations = np.asarray(rules.rotations or (0,) * rules.count, dtype=np.int32)[variants]
     mirrored = np.asarray(rules.reflected or (False,) * rules.count, dtype=bool)[variants]
-    return cells, [tiles[v] for v in variants.tolist()], rotations, mirrored
+    return _Tiles(placed.cells, [tiles[v] for v in variants.tolist()], rotations, mirrored, placed.sizes,
+                  placed.origins)
 
 
 def _tile_set(plan: Plan, room_name: str) -> tuple[bpy.types.Collection, list[str]]:
@@ -140,7 +170,8 @@ def _set_attribute(mesh: bpy.types.Mesh, name: str, kind: str, field: str, value
 
 def write_instances(staging: bpy.types.Collection, plan: Plan, params: Destination) -> list[bpy.types.ID]:
     """The room as one point object with the room instancer modifier; returns the data-blocks created."""
-    cells, tiles, rotations, mirrored = _variant_arrays(plan)
+    placed = _variant_arrays(plan)
+    cells, tiles, rotations, mirrored = placed.cells, placed.names, placed.rotations, placed.mirrored
     tile_set, names = _tile_set(plan, params.room_name)
     index = {name: i for i, name in enumerate(names)}
     tile_index = np.array([index[name] for name in tiles], dtype=np.int32)
@@ -151,12 +182,13 @@ def write_instances(staging: bpy.types.Collection, plan: Plan, params: Destinati
     mark(mesh, OWNER, **{ROOM_KEY: params.room_name})
     mesh.vertices.add(len(cells))
     cell_size = np.asarray(plan.kit.cell_size, dtype=np.float64)
-    mesh.vertices.foreach_set("co", (cells * cell_size).astype(np.float32).ravel())
+    mesh.vertices.foreach_set("co", ((cells + placed.origins) * cell_size).astype(np.float32).ravel())
     _set_attribute(mesh, CELL_KEY, 'FLOAT_VECTOR', "vector", cells.astype(np.float32))
     _set_attribute(mesh, TILE_KEY, 'INT', "value", tile_index)
     _set_attribute(mesh, ROTATION_KEY, 'INT', "value", rotations.astype(np.int32))
     _set_attribute(mesh, MIRROR_KEY, 'BOOLEAN', "value", mirrored)
     _set_attribute(mesh, SCALE_KEY, 'FLOAT_VECTOR', "vector", scales)
+    _set_attribute(mesh, FOOTPRINT_KEY, 'FLOAT_VECTOR', "vector", placed.footprints.astype(np.float32))
     mesh.update()
     obj = bpy.data.objects.new(params.room_name, mesh)
     mark(obj, OWNER, **{ROOM_KEY: params.room_name, TILES_KEY: names})
@@ -174,9 +206,10 @@ def write_instances(staging: bpy.types.Collection, plan: Plan, params: Destinati
 
 def write_room_objects(staging: bpy.types.Collection, plan: Plan, params: Destination, created: list[bpy.types.ID],
                   kept: Container[tuple[int, int, int]] = ()) -> Generator[float, None, None]:
-    """One linked duplicate per cell except the ``kept`` ones, in batches (yields the fraction done); appends to
-    ``created``."""
-    cells, tiles, rotations, mirrored = _variant_arrays(plan)
+    """One linked duplicate per placed tile (a big tile once) except the ``kept`` ones (by their cell), in batches
+    (yields the fraction done); appends to ``created``."""
+    placed = _variant_arrays(plan)
+    cells, tiles, rotations, mirrored = placed.cells, placed.names, placed.rotations, placed.mirrored
     cell_size = np.asarray(plan.kit.cell_size, dtype=np.float64)
     origin = np.asarray(params.origin, dtype=np.float64)
     frame = params.frame()
@@ -196,14 +229,16 @@ def write_room_objects(staging: bpy.types.Collection, plan: Plan, params: Destin
                 del obj[OWNER_KEY]
             staging.objects.link(obj)
             created.append(obj)
-            at = (Matrix.Translation((origin + cell_size * (x, y, z)).tolist()) if frame is None
-                  else frame @ Matrix.Translation((cell_size * (x, y, z)).tolist()))
+            drawn = cell_size * (cells[i] + placed.origins[i])  # a big tile is drawn from its origin's cell
+            at = (Matrix.Translation((origin + drawn).tolist()) if frame is None
+                  else frame @ Matrix.Translation(drawn.tolist()))
             matrix = at @ turns[int(rotations[i])] @ Matrix.Diagonal((*source.scale, 1.0))
             obj.matrix_world = matrix @ flip if mirrored[i] else matrix
             params.follow(obj)
             mark(obj, OWNER, **{ROOM_KEY: params.room_name, CELL_KEY: (x, y, z), TILE_KEY: source.name,
                                 ROTATION_KEY: int(rotations[i]), MIRROR_KEY: bool(mirrored[i]),
-                                SCALE_KEY: source.scale.to_tuple()})
+                                SCALE_KEY: source.scale.to_tuple(),
+                                FOOTPRINT_KEY: tuple(int(n) for n in placed.footprints[i])})
         yield min(1.0, (start + BUILD_BATCH) / max(1, len(cells)))
 
 
@@ -258,7 +293,7 @@ def placed_count(collection: bpy.types.Collection) -> int:
 
 def read_placed(collection: bpy.types.Collection) -> PlacedTiles:
     """Every placed tile of a room collection, from the instancer's point attributes or the objects' properties."""
-    cells, tiles, rotations, mirrored = [], [], [], []
+    cells, tiles, rotations, mirrored, footprints = [], [], [], [], []
     for obj in collection.objects:
         if not is_owned(obj, OWNER):
             continue
@@ -271,6 +306,10 @@ def read_placed(collection: bpy.types.Collection) -> PlacedTiles:
                 mesh.attributes[key].data.foreach_get(field, array)
                 values[key] = array.reshape(n, width) if width > 1 else array
             names = list(obj[TILES_KEY])
+            sizes = np.ones(n * 3, dtype=np.float32)
+            if FOOTPRINT_KEY in mesh.attributes:
+                mesh.attributes[FOOTPRINT_KEY].data.foreach_get("vector", sizes)
+            footprints.append(np.rint(sizes.reshape(n, 3)).astype(np.int64))
             cells.append(np.rint(values[CELL_KEY]).astype(np.int64))
             tiles += [names[i] for i in values[TILE_KEY].tolist()]
             rotations.append(values[ROTATION_KEY].astype(np.int64))
@@ -280,9 +319,12 @@ def read_placed(collection: bpy.types.Collection) -> PlacedTiles:
             tiles.append(str(obj[TILE_KEY]))
             rotations.append(np.array([int(obj[ROTATION_KEY])]))
             mirrored.append(np.array([bool(obj.get(MIRROR_KEY, False))]))
+            footprints.append(np.array([tuple(obj.get(FOOTPRINT_KEY, (1, 1, 1)))], dtype=np.int64))
     if not cells:
-        return PlacedTiles(np.zeros((0, 3), np.int64), [], np.zeros(0, np.int64), np.zeros(0, bool))
-    return PlacedTiles(np.concatenate(cells), tiles, np.concatenate(rotations), np.concatenate(mirrored))
+        return PlacedTiles(np.zeros((0, 3), np.int64), [], np.zeros(0, np.int64), np.zeros(0, bool),
+                           np.ones((0, 3), np.int64))
+    return PlacedTiles(np.concatenate(cells), tiles, np.concatenate(rotations), np.concatenate(mirrored),
+                       np.concatenate(footprints))
 
 
 def clear_room(scene: bpy.types.Scene, name: str) -> int:

@@ -63,6 +63,29 @@ def _placed(cell: tuple[int, int, int], degrees: int, mirrored: bool) -> tuple[i
     return x, y, z
 
 
+def origin_cell(footprint: tuple[int, int, int], degrees: int, mirrored: bool) -> tuple[int, int, int]:
+    """Where a placed tile's origin cell lies from its anchor, from the cells it covers (after the turn).
+
+    Parameters
+    ----------
+    footprint : tuple of int
+        The cells the placed tile covers along x, y, z.
+    degrees : int
+        Its turn.
+    mirrored : bool
+        Whether it is mirrored.
+
+    Examples
+    --------
+    >>> origin_cell((1, 2, 1), 90, False), origin_cell((3, 1, 1), 0, True)
+    ((0, 0, 0), (2, 0, 0))
+    """
+    fx, fy, fz = footprint
+    own = (fy, fx, fz) if degrees in (90, 270) else (fx, fy, fz)
+    corners = [_placed((i, j, 0), degrees, mirrored) for i in (0, own[0] - 1) for j in (0, own[1] - 1)]
+    return (-min(c[0] for c in corners), -min(c[1] for c in corners), 0)
+
+
 def turned_tile(tile: SocketTile, degrees: int, mirrored: bool, sides: Sequence[str],
                 compatible: frozenset[frozenset[str]] = frozenset()) -> TurnedTile:
     """The parts of ``tile`` mirrored (if asked) and turned by ``degrees``.
