@@ -16,6 +16,7 @@ from generate import GAP, PANEL, SEAM, View, frame
 from raster import Canvas, Colour, hex_colour
 
 from strew.core.wfc import Rules, SocketTile, find_violations, rules_from_tiles, solve, walkable_components
+from strew.core.wfc.big_tiles import placed_tiles
 from strew.core.wfc.layout import Region
 
 ROCK = hex_colour("#5d4037")
@@ -31,9 +32,10 @@ SIZE = (24, 24)
 ROCK_BORDER = "xx"
 
 
-def cave_kit() -> Rules:
-    """The kit: only open floor is walkable (a cave's floor is one region when it is connected)."""
-    tiles = []
+def cave_kit(*more: SocketTile) -> Rules:
+    """The kit (and ``more`` tiles): only open floor is walkable (a cave's floor is one region when it is
+    connected)."""
+    tiles = list(more)
     for name, (sw, se, ne, nw) in SHAPES.items():
         sockets = {"e": se + ne, "n": ne + nw, "w": nw + sw, "s": sw + se}
         tiles.append(SocketTile(name, sockets, weight=3.0 if name == "floor" else 1.0, rotations=TURNS,
@@ -42,12 +44,18 @@ def cave_kit() -> Rules:
 
 
 def quadrants(rules: Rules) -> np.ndarray:
-    """(T, 4) bool per variant: floor in its SW, SE, NE, NW quadrant (read from its turned side labels)."""
+    """(T, 4) bool per variant: floor in its SW, SE, NE, NW quadrant, read from its turned side labels (each
+    quadrant is on two sides; a big tile's inner sides say nothing, so the other side tells, else floor)."""
+    where = {"sw": (("s", 0), ("w", 1)), "se": (("s", 1), ("e", 0)), "ne": (("e", 1), ("n", 0)),
+             "nw": (("n", 1), ("w", 0))}
     rows = []
     for sockets in rules.sockets or ():
-        se, ne = sockets["e"]
-        nw, sw = sockets["w"]
-        rows.append([q == "o" for q in (sw, se, ne, nw)])
+        row = []
+        for quadrant in ("sw", "se", "ne", "nw"):
+            told = [sockets[side][k] for side, k in where[quadrant]
+                    if len(sockets[side]) == 2 and set(sockets[side]) <= {"o", "x"}]
+            row.append((told or ["o"])[0] == "o")
+        rows.append(row)
     return np.array(rows, dtype=bool)
 
 
@@ -86,13 +94,15 @@ def tint_box(canvas: Canvas, view: View, low: tuple[int, int], high: tuple[int, 
         canvas.line(*a, *b, TINT, width=2.0)
 
 
-def pair(out: Path, name: str, rules: Rules, grids: tuple[np.ndarray, np.ndarray],
+def pair(out: Path, name: str, rules: Rules | tuple[Rules, Rules], grids: tuple[np.ndarray, np.ndarray],
          decorate: Callable[[Canvas, View], None] | None = None) -> None:
-    """Two maps side by side (without the constraint, with it); ``decorate`` marks the right one."""
+    """Two maps side by side (without the constraint, with it; ``rules`` for both or for each); ``decorate``
+    marks the right one."""
     canvas = Canvas(2 * PANEL + 3 * GAP, PANEL + 2 * GAP)
+    both = rules if isinstance(rules, tuple) else (rules, rules)
     for k, grid in enumerate(grids):
         view = View.fit(0, 0, *grid.shape, GAP + k * (PANEL + GAP), GAP, PANEL)
-        draw_map(canvas, view, rules, grid)
+        draw_map(canvas, view, both[k], grid)
         if decorate is not None and k == 1:
             decorate(canvas, view)
         frame(canvas, view)
@@ -182,4 +192,43 @@ def fig_wfc_border(out: Path) -> str:
     return "border xx (rock) against oo (floor)"
 
 
-FIGURES = (fig_wfc_connected, fig_wfc_entrances, fig_wfc_fixed, fig_wfc_region, fig_wfc_border)
+def fig_wfc_big_tiles(out: Path) -> str:
+    """Big tiles: a 2 x 2 hall (open floor all round) and a 3 x 2 gallery (a corridor along the seam of its two
+    rows, rock above and below, labelled per covered cell), each one tile over several cells, turned like any
+    other."""
+    floor = {"n": "oo", "e": "oo", "s": "oo", "w": "oo"}
+    hall = SocketTile("hall", floor, weight=2.0, walkable=True, size=(2, 2, 1))
+    rock = {"n": "xx", "e": "xx", "s": "xx", "w": "xx"}
+    sides = {(0, 0, 0): {"s": "xx", "w": "ox"}, (1, 0, 0): {"s": "xx"}, (2, 0, 0): {"s": "xx", "e": "xo"},
+             (0, 1, 0): {"n": "xx", "w": "xo"}, (1, 1, 0): {"n": "xx"}, (2, 1, 0): {"n": "xx", "e": "ox"}}
+    gallery = SocketTile("gallery", rock, weight=0.5, walkable=True, rotations=(0, 90), size=(3, 2, 1),
+                         cell_sockets=sides)
+    rules = cave_kit(hall, gallery)
+    small = cave_kit()
+    plain = checked(small, solve(small, SIZE, seed=6, border=ROCK_BORDER))
+    grid = checked(rules, solve(rules, SIZE, seed=6, border=ROCK_BORDER))
+    placed = placed_tiles(rules, grid)
+    big = [row for row in range(len(placed.variants)) if int(np.prod(placed.sizes[row])) > 1]
+    covered = [cell for row in big for cell in placed.covered(row)]
+    assert len(covered) == len(set(covered)), "two big tiles share a cell"
+    names = rules.tiles or ()
+    shapes = {(names[int(placed.variants[row])], tuple(int(c) for c in placed.sizes[row][:2])) for row in big}
+    assert shapes <= {("hall", (2, 2)), ("gallery", (3, 2)), ("gallery", (2, 3))}, shapes
+
+    def outline(canvas: Canvas, view: View) -> None:
+        for row in big:
+            (x, y), (w, h) = placed.cells[row], placed.sizes[row][:2]
+            (x0, y1), (x1, y0) = view.px(np.array([[x, y], [x + w, y + h]], dtype=float))
+            inset = 2.0
+            corners = ((x0 + inset, y0 + inset), (x1 - inset, y0 + inset), (x1 - inset, y1 - inset),
+                       (x0 + inset, y1 - inset))
+            for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
+                canvas.line(*a, *b, MARK, width=2.5)
+
+    pair(out, "wfc_big_tiles", (small, rules), (plain, grid), outline)
+    kinds = sorted({name for name, _ in shapes})
+    return f"{len(big)} big tiles ({', '.join(kinds)}) over {len(covered)} cells"
+
+
+FIGURES = (fig_wfc_connected, fig_wfc_entrances, fig_wfc_fixed, fig_wfc_region, fig_wfc_border,
+           fig_wfc_big_tiles)
