@@ -43,7 +43,8 @@ BYTES_PER_BLOCKER = 24
 """... and per blocker (an earlier layer's point: position and radius)."""
 WORKER_SHARE = 0.78
 """A worker's speed beside one process's on the same chunks, all workers busy (they share the machine's caches
-and memory bandwidth, and its cores with other programs): 2 workers made the 10 km world 1.56 times faster."""
+and memory bandwidth, and its cores with other programs): the 10 km world's speed-up on 2 workers, the machine
+otherwise nearly idle, divided by 2."""
 MARGIN = 1.25
 """The pool is chosen only when the model makes it this many times faster than one process."""
 POINTS_PER_RADIUS_SQUARED = 0.7
