@@ -170,7 +170,7 @@ def test_a_tile_with_a_vertex_at_nan_infinity_or_far_away_is_named_with_its_face
 
 def _sockets(kit: bpy.types.Collection) -> dict[str, tuple]:
     return {obj.name: (tuple(getattr(obj.strew, f"socket_{s}") for s in ("n", "e", "s", "w", "up", "down")),
-                       {key: str(obj[key]) for key in obj.keys()}) for obj in kit.objects}
+                       {key: str(value) for key, value in obj.items()}) for obj in kit.objects}
 
 
 @pytest.mark.parametrize("stop_after", [0, 1, 3, "all but the last"])
