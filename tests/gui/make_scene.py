@@ -65,7 +65,7 @@ moss.objects.link(tuft)
 bpy.context.view_layer.layer_collection.children["Moss"].exclude = True
 # Kits the user made (plain custom properties), hidden like asset collections; and an mxgmn tileset beside the
 # file, as a user keeps tilesets in the project's folder.
-for kit in (user_kits.streets(), user_kits.garden()):
+for kit in (user_kits.streets(), user_kits.garden(), user_kits.courtyard()):
     bpy.context.view_layer.layer_collection.children[kit.name].exclude = True
 shutil.copyfile(Path(__file__).resolve().parents[1] / "data" / "mxgmn" / "Knots.xml", Path(out).parent / "Knots.xml")
 bpy.ops.object.select_all(action='DESELECT')

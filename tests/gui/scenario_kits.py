@@ -1,5 +1,6 @@
-"""GUI steps with kits a user brings: a flat street kit, a hand-made garden kit with a mirrored tile, and an
-mxgmn XML tileset imported through the panel's import button and Blender's file browser.
+"""GUI steps with kits a user brings: a flat street kit, a hand-made garden kit with a mirrored tile, a courtyard
+kit with a big tile, and an mxgmn XML tileset imported through the panel's import button and Blender's file
+browser.
 
 Runs with the Scatter panel folded, so Tile Rooms sits under it; every Strew action is a click or a key. The
 room is read back inside Blender (the instancer's point attributes, the documented way) and each neighbour
@@ -25,6 +26,11 @@ points = next(o for o in room.objects if 'strew_tiles' in o and o.type == 'MESH'
 names = list(points['strew_tiles'])
 attributes = points.data.attributes
 cells = [tuple(round(c) for c in d.vector) for d in attributes['strew_cell'].data]
+sizes = [tuple(round(c) for c in d.vector) for d in attributes['strew_footprint'].data] \
+    if 'strew_footprint' in attributes else [(1, 1, 1)] * len(cells)
+covered = [(x + i, y + j, z + k) for (x, y, z), (a, b, c) in zip(cells, sizes)
+           for i in range(a) for j in range(b) for k in range(c)]
+big = sorted({(names[d.value], sizes[n]) for n, d in enumerate(attributes['strew_tile'].data) if sizes[n] != (1, 1, 1)})
 tiles = [names[d.value] for d in attributes['strew_tile'].data]
 turns = [d.value // 90 for d in attributes['strew_rotation'].data]
 mirrored = [bool(d.value) for d in attributes['strew_mirror'].data]
@@ -49,6 +55,7 @@ for (x, y, z), sides in placed.items():
             if sides[side] != placed[other][facing]:
                 bad.append([[x, y, z], side, sides[side], placed[other][facing]])
 result = {'kit': settings.kit.name, 'cells': len(cells), 'tiles': sorted(set(tiles)), 'mirrored': sum(mirrored),
+          'covered': len(covered), 'covered_once': len(set(covered)), 'big': [[t, list(s)] for t, s in big],
           'checked': checked, 'bad': bad[:10], 'cell_size': list(room['strew_cell_size'])}
 """
 
@@ -109,6 +116,7 @@ def user_kit_steps(session: Session) -> None:
     session.edit("strew.room.origin", ["34", "0", "0"], hint=345)  # beside the terrain
     assemble_kit(session, "Streets", ["12", "10", "1"], "streets")
     assemble_kit(session, "Garden", ["12", "12", "1"], "garden")
+    assemble_kit(session, "Courtyard", ["10", "10", "1"], "courtyard")
     import_mxgmn(session)
     scenario_rooms.assemble(session, hint=450)
     frame_all(session)

@@ -1,4 +1,5 @@
-"""GUI steps for editing an assembled room: Pick Box on the room in the viewport, then Regenerate Box.
+"""GUI steps for editing an assembled room: Pick Box on the room in the viewport, then Regenerate Box; an
+entrance picked with Pick Cell and a region picked with Pick Box, then Assemble Room again.
 
 Runs after the room steps (a 30×30×3 room from the demo kit). Where a cell is on the screen is asked from
 Blender (``location_3d_to_region_2d``), as a user's eye finds it; the clicks themselves are the mouse's.
@@ -63,7 +64,8 @@ def pick_box_steps(session: Session) -> None:
     w.click(*last, settle=1.0)
     box = w.run(BOX)
     before = session.window.state()
-    session.press("bpy.ops.strew.regenerate_room_box(", column=0.5, hint=460, settle=0.5)
+    session.scroll_sidebar()
+    session.press("bpy.ops.strew.regenerate_room_box(", column=0.5, hint=600, settle=0.5)
     session.wait_idle(300)
     session.record("box_regenerated", box=box, before_objects=len(before["objects"]), pictures=[picture],
                    reports=session.reports("regenerated"))
@@ -80,6 +82,62 @@ for obj in room.objects:
         names |= {tiles[i] for i in index}
 result = sorted(names)
 """
+
+
+PLACED = """
+room = bpy.data.collections[bpy.context.scene.strew.room.room_name]
+kit = {o.name: o for o in bpy.context.scene.strew.room.kit.all_objects}
+cells = {}
+for obj in room.objects:
+    if 'strew_tiles' in obj and obj.type == 'MESH':
+        tiles = list(obj['strew_tiles'])
+        count = len(obj.data.vertices)
+        index, where = [0] * count, [0.0] * (3 * count)
+        obj.data.attributes['strew_tile'].data.foreach_get('value', index)
+        obj.data.attributes['strew_cell'].data.foreach_get('vector', where)
+        for k in range(count):
+            cells[tuple(int(round(c)) for c in where[3 * k: 3 * k + 3])] = tiles[index[k]]
+def walkable(name):
+    tile = kit.get(name)
+    return tile is not None and bool(tile.get('strew_walkable', tile.strew.walkable))
+settings = bpy.context.scene.strew.room
+entrances = [tuple(e.cell) for e in settings.entrances]
+regions = [dict(low=list(r.box_min), high=list(r.box_max), tiles=r.tiles, only=r.only) for r in settings.regions]
+result = dict(entrances=entrances, regions=regions,
+              at_entrances=[[cells.get(c), walkable(cells.get(c))] for c in entrances],
+              cells=[[list(c), name, walkable(name)] for c, name in cells.items()])
+"""
+NO_STAIRS = "stair=0, stair_top=0, spiral=0, spiral_top=0"
+
+
+def level_steps(session: Session) -> None:
+    """Entrances: Pick Cell on cell (4, 4) in the top view; Regions: +, Pick Box from (16, 16) to (22, 20),
+    no stairs typed into its tiles; Assemble Room; the panels pictured."""
+    w = session.window
+    scenario_look.open_sub_panel(session, "Entrances", scenario_look.ROOM_SUB_PANELS,
+                                 "bpy.ops.strew.detect_sockets(", hint=330)
+    session.scroll_sidebar()
+    session.press("bpy.ops.strew.pick_room_cell(", column=0.5, hint=600, settle=1.0)
+    if "STREW_OT_pick_room_cell" not in w.state()["modal"]:
+        raise StepFailed("Pick Cell did not start")
+    w.click(*cell_on_screen(session, 4, 4), settle=1.0)
+    session.rest_mouse()
+    entrances = [session.picture("ui_entrances", session.sidebar())]
+    scenario_look.open_sub_panel(session, "Regions", scenario_look.ROOM_SUB_PANELS,
+                                 "bpy.ops.strew.detect_sockets(", hint=330)
+    session.press("bpy.ops.strew.region_add(", column=0.83, hint=400, settle=1.0)
+    session.scroll_sidebar()
+    session.press("bpy.ops.strew.pick_room_box(", column=0.5, hint=520, settle=1.0)
+    if "STREW_OT_pick_room_box" not in w.state()["modal"]:
+        raise StepFailed("Pick Box (region) did not start")
+    w.click(*cell_on_screen(session, 16, 16), settle=0.8)
+    w.click(*cell_on_screen(session, 22, 20), settle=1.0)
+    session.edit("strew.room.regions[0].tiles", [NO_STAIRS], hint=560, downward=True)
+    assemble(session)
+    session.rest_mouse()
+    session.record("levelled", placed=w.run(PLACED), reports=session.reports("tiles placed"),
+                   entrance_reports=session.reports("Entrance"), region_reports=session.reports("Region"),
+                   pictures=[*entrances, session.picture("ui_regions", session.sidebar())])
 
 
 def assemble(session: Session, hint: int = 450) -> None:

@@ -155,6 +155,15 @@ class Session:
                 return
         raise StepFailed(f"{what} reads {found} after typing {texts} ({tries} tries)")
 
+    def scroll_sidebar(self, clicks: int = 10) -> None:
+        """Scroll the sidebar down ``clicks`` wheel steps (a long sub-panel's last buttons come into view)."""
+        sidebar = self.sidebar()
+        self.window.move(sidebar["x"] + sidebar["width"] // 2, sidebar["y"] + sidebar["height"] // 2)
+        for _ in range(clicks):
+            self.window.xdotool("click", 5)
+        time.sleep(0.8)
+        self.places.clear()  # the layout moved
+
     def rest_mouse(self) -> None:
         """Park the mouse over an empty corner of the viewport: no tooltip or hover highlight in a picture."""
         sidebar = self.sidebar()
@@ -404,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
         if "room" in parts:
             session.room_steps()
             scenario_rooms.pick_box_steps(session)
+            scenario_rooms.level_steps(session)
             scenario_rooms.kit_steps(session)
         if "russian" in parts:
             session.russian_steps()

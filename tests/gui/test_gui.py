@@ -139,6 +139,25 @@ def test_pick_box_in_the_viewport_then_regenerate(session: dict) -> None:
     assert regenerated["state"]["room"]["tiles"] > 0
 
 
+def test_entrance_and_region_picked_in_the_viewport_hold(session: dict) -> None:
+    levelled = step(session, "levelled")
+    placed = levelled["placed"]
+    assert [cell[:2] for cell in placed["entrances"]] == [[4, 4]], placed["entrances"]
+    assert placed["at_entrances"] and all(walkable for _, walkable in placed["at_entrances"]), placed["at_entrances"]
+    [region] = placed["regions"]
+    assert region["low"][:2] == [16, 16] and region["high"][:2] == [22, 20], region
+    assert region["tiles"] == "stair=0, stair_top=0, spiral=0, spiral_top=0"
+    inside = [name for cell, name, _ in placed["cells"]
+              if all(low <= c <= high for c, low, high in zip(cell, region["low"], region["high"], strict=True))]
+    cells = 1
+    for low, high in zip(region["low"], region["high"], strict=True):
+        cells *= high - low + 1
+    assert len(inside) == cells, (len(inside), cells)
+    assert not [name for name in inside if name.startswith(("stair", "spiral"))], sorted(set(inside))
+    assert levelled["entrance_reports"] and levelled["region_reports"], "Pick Cell / Pick Box reported nothing"
+    assert len(levelled["reports"]) >= 2  # the first room, then this one
+
+
 def test_counts_typed_in_the_panel_hold(session: dict) -> None:
     counted = step(session, "counted")
     assert counted["tiles_used"] and "spiral" not in counted["tiles_used"], counted["tiles_used"]
@@ -167,6 +186,14 @@ def test_a_hand_made_kit_with_a_mirrored_tile(session: dict) -> None:
     assert room["kit"] == "Garden" and room["cells"] == 12 * 12
     assert room["checked"] == 2 * 11 * 12 and room["bad"] == []
     assert "hedge_path" in room["tiles"] and room["mirrored"] > 0
+
+
+def test_a_kit_with_a_big_tile(session: dict) -> None:
+    room = step(session, "courtyard")["room"]
+    assert room["kit"] == "Courtyard" and "pavilion" in room["tiles"], room["tiles"]
+    assert room["big"] == [["pavilion", [2, 2, 1]]], room["big"]
+    assert room["covered"] == room["covered_once"] == 10 * 10  # every cell covered once, the pavilions whole
+    assert room["cells"] < 10 * 10 and room["bad"] == []
 
 
 def test_import_mxgmn_xml_from_the_panel(session: dict) -> None:

@@ -1,8 +1,9 @@
-"""Two kits a user brings, made with plain custom properties (no Strew data): the GUI session assembles them.
+"""Kits a user brings, made with plain custom properties (no Strew data): the GUI session assembles them.
 
 "Streets" is flat (planes at z = 0, like the 2-D road tiles of WFC tutorials): its cells are cubic. "Garden" is
 modelled in boxes with labels of its own ("lawn", "path", "hedge"); its tile "hedge_path" is chiral and marked
-``strew_mirror``, so rooms also hold its mirror image.
+``strew_mirror``, so rooms also hold its mirror image. "Courtyard" adds a big tile to lawn and paths: a
+pavilion over 2 × 2 cells (``strew_size``), modelled from the centre of its first cell's floor.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import bpy
 
 COLORS = {"verge": (0.35, 0.5, 0.25), "asphalt": (0.12, 0.12, 0.13), "lawn": (0.3, 0.55, 0.2),
-          "gravel": (0.75, 0.7, 0.6), "hedge": (0.1, 0.3, 0.1)}
+          "gravel": (0.75, 0.7, 0.6), "hedge": (0.1, 0.3, 0.1), "roof": (0.6, 0.2, 0.15)}
 
 
 def _material(name: str) -> bpy.types.Material:
@@ -87,4 +88,22 @@ def garden() -> bpy.types.Collection:
         obj["strew_rotations"] = rotations
         obj["strew_weight"] = weight
     kit.objects["hedge_path"]["strew_mirror"] = True
+    return kit
+
+
+def courtyard() -> bpy.types.Collection:
+    """Lawn and gravel paths on a 2 m grid, and a pavilion (a slab, four posts and a roof) over 2 × 2 cells."""
+    kit = _kit("Courtyard")
+    slab = ("lawn", -1.0, 1.0, -1.0, 1.0, 0.0, 0.1)
+    path = [slab, ("gravel", -0.3, 0.3, -1.0, 1.0, 0.1, 0.12)]
+    posts = [("hedge", x, x + 0.3, y, y + 0.3, 0.1, 2.2) for x in (-0.9, 2.6) for y in (-0.9, 2.6)]
+    pavilion = [("gravel", -1.0, 3.0, -1.0, 3.0, 0.0, 0.15), *posts, ("roof", -1.0, 3.0, -1.0, 3.0, 2.2, 2.5)]
+    for tile, parts, sockets, rotations, weight in (("lawn", [slab], {}, [0], 3.0),
+                                                    ("path", path, {"n": "path", "s": "path"}, [0, 90], 1.0),
+                                                    ("pavilion", pavilion, {}, [0], 1.0)):
+        obj = _object(tile, parts, kit)
+        obj["strew_sockets"] = {side: sockets.get(side, "lawn") for side in "nesw"}
+        obj["strew_rotations"] = rotations
+        obj["strew_weight"] = weight
+    kit.objects["pavilion"]["strew_size"] = [2, 2, 1]
     return kit
