@@ -10,6 +10,8 @@ from .cli_blend import add_output_options, blender_message, input_output, open_b
 from .cli_files import CliError
 from .core.inputs import bounded
 from .core.modes import RoomOutput
+from .core.wfc.room_input import RoomInputError
+from .core.wfc.room_regions import REGION_EXAMPLE, REGION_SYNTAX, parse_regions
 from .core.wfc.vocab import ROOM_HEURISTICS
 
 
@@ -34,6 +36,14 @@ def add_room(commands: argparse._SubParsersAction) -> None:
                         help="a cell that must hold a walkable tile, reachable from the other entrances (all walkable "
                         "cells then form one region); repeat for more, e.g. --entrance 0,5,0 --entrance 11,5,1; the "
                         "same cell twice counts once (default: the file's Entrances)")
+    regions = parser.add_mutually_exclusive_group()
+    regions.add_argument("--region", action="append", metavar=REGION_SYNTAX, dest="regions",
+                         help="a box of cells whose tiles are restricted or weighted: its name, first and last cell "
+                         "(inclusive), its tiles as the panel's Tiles (TILE or TILE=FACTOR separated by commas), then "
+                         "'only' to allow nothing else and 'weight=W' for the factor of a tile given without one, e.g. "
+                         f"--region '{REGION_EXAMPLE}'; repeat for more. Given once or more, they replace the file's "
+                         "Regions (its mesh-volume regions too: a volume is set in the panel only)")
+    regions.add_argument("--no-regions", action="store_true", help="assemble without the file's Regions")
     parser.add_argument("--compatible", help="extra label pairs 'a=b, c=d'")
     parser.add_argument("--heuristic", type=str.upper, choices=[str(name) for name in ROOM_HEURISTICS],
                         help="which cell the solver decides next, in any case (default: the file's setting)")
@@ -72,6 +82,22 @@ def _entrances(given: list[str] | None) -> str | None:
     return "; ".join(cells)
 
 
+def _regions(args: argparse.Namespace) -> str | None:
+    """The operator's ``regions`` text: ``--region`` texts, each read by the core's parser here (whether a box lies in
+    the room and its tiles in the kit is the room's own check, once the file is open); ``""`` for ``--no-regions``;
+    None (the file's Regions) without either."""
+    if args.no_regions:
+        return ""
+    if args.regions is None:
+        return None
+    for text in args.regions:
+        try:
+            parse_regions(text)
+        except RoomInputError as error:
+            raise CliError(f"--region: {error}") from None
+    return "; ".join(args.regions)
+
+
 def _check_numbers(options: dict[str, object]) -> None:
     """The numbers, checked against the ranges the panel's room settings declare before any work: NaN and numbers
     Blender cannot hold are refused in one line (the operator's bounds are soft: a script's value beyond is the
@@ -94,6 +120,7 @@ def room(args: argparse.Namespace) -> int:
     source, target = input_output(args)
     _check_cell_size(args)
     entrances = _entrances(args.entrances)
+    regions = _regions(args)
     import bpy
 
     from .scene.room_output import placed_count, room_collection
@@ -110,6 +137,8 @@ def room(args: argparse.Namespace) -> int:
             options[key] = tuple(getattr(args, key))
     if entrances is not None:
         options["entrances"] = entrances
+    if regions is not None:
+        options["regions"] = regions
     if args.connected is not None:
         options["connected"] = args.connected
     if args.periodic:

@@ -1053,6 +1053,16 @@ RUSSIAN.update({
         "до {last}",
     "Region {region!r}: no tile named {tile!r} in the kit (or it fits no Below/Above label)":
         "Область {region!r}: в наборе нет плитки {tile!r} (или она не подходит ни к одной метке «Снизу»/«Сверху»)",
+    "Regions as NAME:X,Y,Z:X,Y,Z:TILES[:only][:weight=W] separated by ';', e.g. \"cellar:0,0,0:11,11,0:rock, "
+    "vault=2:only\" (replaces the panel's list; empty: no regions; mesh volumes are set in the panel only)":
+        "Области в виде ИМЯ:X,Y,Z:X,Y,Z:ПЛИТКИ[:only][:weight=W] через «;», например "
+        "«cellar:0,0,0:11,11,0:rock, vault=2:only» (заменяет список панели; пусто: без областей; объёмы мешей "
+        "задаются только в панели)",
+    "region {item!r}: write {syntax}, e.g. {example!r}": "область {item!r}: пишите {syntax}, например {example!r}",
+    "region {item!r}: the corner {corner!r} is not a cell; write X,Y,Z (three whole numbers ≥ 0), e.g. {example!r}":
+        "область {item!r}: угол {corner!r} — не ячейка; пишите X,Y,Z (три целых числа ≥ 0), например {example!r}",
+    "region {item!r}: {flag!r} is neither 'only' nor 'weight=W' (a number ≥ 0); write {syntax}":
+        "область {item!r}: {flag!r} — ни «only», ни «weight=W» (число ≥ 0); пишите {syntax}",
 })
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

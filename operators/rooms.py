@@ -15,7 +15,7 @@ from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProp
 from ..core.wfc.room import DEFAULT_BORDER
 from ..core.wfc.vocab import DEFAULT_CELL_SIZE
 from ..demos.kit import build_demo_kit
-from ..properties.rooms import ENTRANCE_DESCRIPTION, ROOM_OPTIONS, room_options
+from ..properties.rooms import ENTRANCE_DESCRIPTION, REGIONS_DESCRIPTION, ROOM_OPTIONS, room_options
 from ..scene import room_job, socket_job, worker_pool
 from ..scene.room_kit import (
     KitError,
@@ -48,11 +48,12 @@ def fill_from_panel(operator: bpy.types.Operator, room: bpy.types.PropertyGroup)
 
 
 def room_params(operator: bpy.types.Operator, room: bpy.types.PropertyGroup) -> room_job.RoomParams:
-    """The operator's properties (after :func:`fill_from_panel`) and the panel's regions as one validated settings
-    object."""
+    """The operator's properties (after :func:`fill_from_panel`) and the regions (its ``regions`` text when given,
+    else the panel's list) as one validated settings object."""
     given = operator.properties.is_property_set
+    regions = room_job.parse_region_text(operator.regions) if given("regions") else read_region_sources(room)
     return room_job.RoomParams(
-        region_sources=read_region_sources(room),
+        region_sources=regions,
         kit=operator.kit, room_name=operator.room_name, size=tuple(operator.size), seed=operator.seed,
         cell_size=tuple(operator.cell_size) if given("cell_size") else None, origin=tuple(operator.origin),
         periodic=operator.periodic, border=operator.border or None, border_bottom=operator.border_bottom,
@@ -86,6 +87,7 @@ class STREW_OT_assemble_room(ModalJob):
         "entrances": StringProperty(
             name="Entrances", description=ENTRANCE_DESCRIPTION + "; X Y Z separated by ';' (replaces the panel's "
             "list)", options={'SKIP_SAVE'}),
+        "regions": StringProperty(name="Regions", description=REGIONS_DESCRIPTION, options={'SKIP_SAVE'}),
         **room_options(operator=True),
     }
 

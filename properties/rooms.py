@@ -23,7 +23,7 @@ from bpy.props import (
 
 from ..core.inputs import MAX_DISTANCE
 from ..core.modes import RoomOutput
-from ..core.wfc.room import BORDER_LABEL, DEFAULT_BORDER
+from ..core.wfc.room import BORDER_LABEL, DEFAULT_BORDER, REGION_EXAMPLE, REGION_SYNTAX
 from ..core.wfc.vocab import (
     DEFAULT_CELL_SIZE,
     DEFAULT_MAX_BACKTRACKS,
@@ -143,6 +143,11 @@ class StrewEntrance(bpy.types.PropertyGroup):
         name="Cell", size=3, min=0,
         description="Entrance cell (x, y, z) counted from the room origin; the same cell twice counts once",
     )
+
+
+REGIONS_DESCRIPTION = (f"Regions as {REGION_SYNTAX} separated by ';', e.g. \"{REGION_EXAMPLE}\" (replaces the panel's "
+                       "list; empty: no regions; mesh volumes are set in the panel only)")
+"""The operator's ``regions`` text: the syntax and example said by the core's parser, and what it replaces."""
 
 
 def _is_mesh(_self: Any, obj: bpy.types.Object) -> bool:

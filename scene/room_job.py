@@ -33,9 +33,11 @@ from ..core.wfc.room import (
     FixedTile,
     RoomInputError,
     RoomProblem,
+    RoomRegion,
     RoomSpec,
     parse_cells,
     parse_fixed,
+    parse_regions,
     region_constraints,
     room_problem,
 )
@@ -56,8 +58,8 @@ from .room_output import (  # noqa: F401 (the output's names, re-exported for ca
 )
 from .room_regions import RegionError, RegionSource, resolve_regions
 
-__all__ = ["FixedTile", "RoomError", "RoomParams", "assemble", "clear_room", "parse_entrance_text", "parse_room_text",
-           "run_to_end"]
+__all__ = ["FixedTile", "RoomError", "RoomParams", "assemble", "clear_room", "parse_entrance_text", "parse_region_text",
+           "parse_room_text", "run_to_end"]
 
 
 class RoomError(Exception):
@@ -79,7 +81,8 @@ class RoomParams(RoomSpec):
     origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
     compatible: str = ""
     output: RoomOutput = RoomOutput.INSTANCES
-    region_sources: tuple[RegionSource, ...] = ()  # the panel's regions; made core regions once the kit is read
+    # the panel's regions (made core regions once the kit is read), or regions given as text (core regions already)
+    region_sources: tuple[RegionSource | RoomRegion, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.kit:
@@ -121,6 +124,14 @@ def parse_entrance_text(entrances: str) -> tuple[tuple[int, int, int], ...]:
     """The entrances of the text field (``"0 5 0; 11 5 1"``), errors translated."""
     try:
         return parse_cells(entrances)
+    except RoomInputError as error:
+        raise _translated(error) from None
+
+
+def parse_region_text(regions: str) -> tuple[RoomRegion, ...]:
+    """The regions of the text field (``"cellar:0,0,0:11,11,0:rock, vault=2:only; …"``), errors translated."""
+    try:
+        return parse_regions(regions)
     except RoomInputError as error:
         raise _translated(error) from None
 

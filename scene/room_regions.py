@@ -77,15 +77,19 @@ def volume_cells(obj: bpy.types.Object, matrix: np.ndarray, cell_size, shape) ->
     return [(int(x), int(y), int(z)) for x, y, z in candidates[inside]]
 
 
-def resolve_regions(sources: tuple[RegionSource, ...], matrix: np.ndarray, cell_size,
+def resolve_regions(sources: tuple[RegionSource | RoomRegion, ...], matrix: np.ndarray, cell_size,
                     shape: tuple[int, int, int]) -> tuple[RoomRegion, ...]:
-    """Core regions of ``sources`` in a room whose cell ``c`` stands at ``matrix @ (cell_size * c)``.
+    """Core regions of ``sources`` in a room whose cell ``c`` stands at ``matrix @ (cell_size * c)``; a source that
+    is a core region already (given as text) stays as it is.
 
     Raises ``RegionError`` for a volume that is gone, not a mesh or holds no cell's centre, and the core's
     ``RoomInputError`` for the rest (bad tiles, weight).
     """
     out = []
     for source in sources:
+        if isinstance(source, RoomRegion):
+            out.append(source)
+            continue
         if not source.volume:
             out.append(RoomRegion(name=source.name, low=source.low, high=source.high, tiles=source.tiles,
                                   only=source.only, weight=source.weight))

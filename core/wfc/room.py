@@ -24,7 +24,15 @@ import numpy as np
 from ..steps import run_to_end
 from .counts import count_groups, parse_counts
 from .room_input import FixedTile, RoomInputError, parse_cells, parse_fixed
-from .room_regions import RoomRegion, parse_region_tiles, region_constraints
+from .room_regions import (
+    REGION_EXAMPLE,
+    REGION_SYNTAX,
+    RoomRegion,
+    parse_region,
+    parse_region_tiles,
+    parse_regions,
+    region_constraints,
+)
 from .room_spec import BORDER_LABEL, DEFAULT_BORDER, RoomSpec, split_labels
 from .rules import Rules
 from .sockets import MIRROR_SUFFIX, SocketTile, sockets_fit, turn_label, turned
@@ -33,9 +41,9 @@ from .tile_parts import turned_tile
 from .tile_rules import rules_from_tiles
 from .vocab import FORWARD, OFFSETS, OPPOSITE, SIDES_2D, VERTICAL
 
-__all__ = ["BORDER_LABEL", "DEFAULT_BORDER", "FixedTile", "RoomInputError", "RoomProblem", "RoomRegion", "RoomSpec",
-           "one_storey_tiles", "parse_cells", "parse_fixed", "parse_region_tiles", "region_constraints",
-           "room_problem"]
+__all__ = ["BORDER_LABEL", "DEFAULT_BORDER", "REGION_EXAMPLE", "REGION_SYNTAX", "FixedTile", "RoomInputError",
+           "RoomProblem", "RoomRegion", "RoomSpec", "one_storey_tiles", "parse_cells", "parse_fixed", "parse_region",
+           "parse_region_tiles", "parse_regions", "region_constraints", "room_problem"]
 
 
 def one_storey_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, str]], below: str,

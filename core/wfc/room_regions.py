@@ -137,6 +137,87 @@ class RoomRegion:
         return list(itertools.product(range(x0, x1 + 1), range(y0, y1 + 1), range(z0, z1 + 1)))
 
 
+REGION_SYNTAX = "NAME:X,Y,Z:X,Y,Z:TILES[:only][:weight=W]"
+"""How one region is written as text (the command line's ``--region``, the operator's ``regions``): its name, the
+first and last cell of its box (inclusive), its tiles as the panel's *Tiles*, then, if wanted, ``only`` (*Only These
+Tiles*) and ``weight=W`` (*Weight*)."""
+REGION_EXAMPLE = "cellar:0,0,0:11,11,0:rock, vault=2:only"
+
+
+def _corner(text: str, item: str) -> tuple[int, int, int]:
+    """``"0,5,1"`` (or ``"0 5 1"``) -> ``(0, 5, 1)``; ``RoomInputError`` naming the corner otherwise."""
+    parts = text.replace(",", " ").split()
+    if len(parts) != 3 or not all(part.isdecimal() for part in parts):
+        raise RoomInputError("region {item!r}: the corner {corner!r} is not a cell; write X,Y,Z (three whole numbers "
+                             "≥ 0), e.g. {example!r}", item=item, corner=text.strip(), example=REGION_EXAMPLE)
+    return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+def parse_region(text: str) -> RoomRegion:
+    """One region from its text (:data:`REGION_SYNTAX`): ``"cellar:0,0,0:11,11,0:rock, vault=2:only"``.
+
+    Parameters
+    ----------
+    text : str
+        Fields separated by ``:`` (so a name or tile holds no ``:`` or ``;``); spaces around them are ignored.
+
+    Raises
+    ------
+    RoomInputError
+        Naming the field to fix (the region's own checks, :class:`RoomRegion`, name the region).
+
+    Examples
+    --------
+    >>> region = parse_region("cellar:0,0,0:11,11,0:rock, vault=2:only")
+    >>> region.name, region.low, region.high, region.tiles, region.only, region.weight
+    ('cellar', (0, 0, 0), (11, 11, 0), {'rock': 1.0, 'vault': 2.0}, True, 1.0)
+    >>> parse_region("hall:2,2,0:9,9,1:stair:weight=0").tiles
+    {'stair': 0.0}
+    """
+    item = text.strip()
+    fields = [part.strip() for part in item.split(":")]
+    if len(fields) < 4 or not fields[0]:
+        raise RoomInputError("region {item!r}: write {syntax}, e.g. {example!r}", item=item, syntax=REGION_SYNTAX,
+                             example=REGION_EXAMPLE)
+    name, low, high, tiles, *flags = fields
+    only, weight = False, 1.0
+    for flag in flags:
+        key, equals, value = (part.strip() for part in flag.partition("="))
+        if flag.lower() == "only":
+            only = True
+            continue
+        try:
+            weight = float(value) if key.lower() == "weight" and equals else math.nan
+        except ValueError:
+            weight = math.nan
+        if not math.isfinite(weight) or weight < 0:
+            raise RoomInputError("region {item!r}: {flag!r} is neither 'only' nor 'weight=W' (a number ≥ 0); write "
+                                 "{syntax}", item=item, flag=flag, syntax=REGION_SYNTAX)
+    return RoomRegion(name=name, low=_corner(low, item), high=_corner(high, item), tiles=tiles, only=only,
+                      weight=weight)
+
+
+def parse_regions(text: str) -> tuple[RoomRegion, ...]:
+    """Regions from their text, each as :func:`parse_region` reads it, separated by ``;`` (empty items skipped).
+
+    Parameters
+    ----------
+    text : str
+        The regions, e.g. the operator's ``regions`` or one ``--region`` of the command line.
+
+    Raises
+    ------
+    RoomInputError
+        Naming the region and the field to fix.
+
+    Examples
+    --------
+    >>> [region.name for region in parse_regions("cellar:0,0,0:11,11,0:rock:only; hall:2,2,1:9,9,1:stair=0")]
+    ['cellar', 'hall']
+    """
+    return tuple(parse_region(item) for item in text.split(";") if item.strip())
+
+
 def region_constraints(rules: Rules, regions: Iterable[RoomRegion]) -> list[Region]:
     """The solver's :class:`~.layout.Region` constraints of a room's regions (cells cut to the rules' axes).
 

@@ -10,7 +10,15 @@ from wfc_kits import QUADRANT_PAIRS, fits, quadrant_tiles, stair_tiles, turn_soc
 
 from strew.core.wfc import Contradiction, SocketTile, rules_from_tiles, solve
 from strew.core.wfc.layout import Region
-from strew.core.wfc.room import RoomInputError, RoomRegion, RoomSpec, parse_region_tiles, room_problem
+from strew.core.wfc.room import (
+    RoomInputError,
+    RoomRegion,
+    RoomSpec,
+    parse_region,
+    parse_region_tiles,
+    parse_regions,
+    room_problem,
+)
 
 FACING = {"e": "w", "n": "s", "up": "down"}
 GROUND = ("grass", "sand", "rock", "water")
@@ -67,6 +75,32 @@ def test_a_region_outside_the_room_or_with_an_unknown_tile_is_refused():
         room_problem(free_tiles(), [], RoomSpec(size=(5, 5, 1), regions=(
             RoomRegion(name="lawn", low=(0, 0, 0), high=(1, 1, 0), tiles="grass, lava", only=True),)))
     assert RoomRegion(low=(3, 4, 1), high=(1, 0, 0), tiles="a", only=True).low == (1, 0, 0)  # corners any order
+
+
+def test_a_region_read_from_its_text_is_the_region_of_its_fields():
+    assert parse_region(" cellar : 0 0 0 : 11,11,0 : rock, vault=2 : ONLY ") == RoomRegion(
+        name="cellar", low=(0, 0, 0), high=(11, 11, 0), tiles={"rock": 1.0, "vault": 2.0}, only=True)
+    assert parse_region("wing:5,0,0:2,3,1:hedge, pond=0:weight=4") == RoomRegion(
+        name="wing", low=(2, 0, 0), high=(5, 3, 1), tiles={"hedge": 4.0, "pond": 0.0}, weight=4.0)
+    assert [r.name for r in parse_regions("a:0,0,0:1,1,0:x:only;; b:0,0,0:0,0,0:y=2 ;")] == ["a", "b"]
+    assert parse_regions("  ") == ()
+
+
+@pytest.mark.parametrize("text, match", [
+    ("cellar:0,0,0:1,1,0", r"region 'cellar:0,0,0:1,1,0': write NAME:X,Y,Z:X,Y,Z:TILES\[:only\]\[:weight=W\]"),
+    (":0,0,0:1,1,0:rock:only", "write NAME:X,Y,Z"),
+    ("cellar:0,0:1,1,0:rock:only", "the corner '0,0' is not a cell; write X,Y,Z"),
+    ("cellar:0,0,0:a,1,0:rock:only", "the corner 'a,1,0' is not a cell"),
+    ("cellar:0,0,0:1,1,0:rock:onyl", "'onyl' is neither 'only' nor 'weight=W'"),
+    ("cellar:0,0,0:1,1,0:rock:weight=-1", "'weight=-1' is neither"),
+    ("cellar:0,0,0:1,1,0:rock:weight=inf", "'weight=inf' is neither"),
+    ("cellar:0,0,0:1,1,0:rock=x", "Region 'cellar': write its tiles as TILE or TILE=FACTOR"),
+    ("cellar:0,0,0:1,1,0:rock", "Region 'cellar' changes nothing"),
+])
+def test_a_regions_text_that_cannot_be_read_is_one_line_naming_what_to_fix(text, match):
+    with pytest.raises(RoomInputError, match=match) as error:
+        parse_regions(f"fine:0,0,0:0,0,0:rock:only; {text}")
+    assert "\n" not in str(error.value) and error.value.template.format(**error.value.fields) == str(error.value)
 
 
 @pytest.mark.parametrize("seed", range(4))
