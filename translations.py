@@ -1065,6 +1065,30 @@ RUSSIAN.update({
         "область {item!r}: {flag!r} — ни «only», ни «weight=W» (число ≥ 0); пишите {syntax}",
 })
 
+# -- tile rooms: big tiles a room cannot hold (core/wfc/room_fit.py, core/wfc/room_regions.py) ---------------------
+RUSSIAN.update({
+    "{tile} ({cells}) left out: taller than the room's {storeys} storey(s)":
+        "{tile} ({cells}) не использована: выше комнаты (этажей: {storeys})",
+    "{tile} ({cells}) left out: wider than the room of {room} cells in every turn":
+        "{tile} ({cells}) не использована: при любом повороте шире комнаты из {room} ячеек",
+    "Tile {tile!r} covers {cells} cells and fits the room of {size} cells in none of its turns; make the room larger "
+    "or take the tile out of the kit":
+        "Плитка {tile!r} занимает {cells} ячеек и ни при одном повороте не помещается в комнату из {size} ячеек; "
+        "увеличьте комнату или уберите плитку из набора",
+    "Fixed tile {tile!r} covers {cells} cells and fits the room of {size} cells in none of its turns; make the room "
+    "larger or unpin the tile":
+        "Закреплённая плитка {tile!r} занимает {cells} ячеек и ни при одном повороте не помещается в комнату из {size} "
+        "ячеек; увеличьте комнату или открепите плитку",
+    "Counts ask for at least {minimum} of {tile!r}, which covers {cells} cells and fits the room of {size} cells in "
+    "none of its turns; make the room larger or lower its count":
+        "«Количество» требует не меньше {minimum} плиток {tile!r}, а она занимает {cells} ячеек и ни при одном "
+        "повороте не помещается в комнату из {size} ячеек; увеличьте комнату или уменьшите её количество",
+    "Region {region!r} allows only {tiles}, which fit the room of {size} cells in none of their turns; make the room "
+    "larger or allow other tiles in the region":
+        "Область {region!r} разрешает только {tiles}, а они ни при одном повороте не помещаются в комнату из {size} "
+        "ячеек; увеличьте комнату или разрешите в области другие плитки",
+})
+
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.
 OPERATOR_RUSSIAN: dict[str, str] = {
     "Scatter": "Разбросать",

@@ -65,6 +65,14 @@ def room_params(operator: bpy.types.Operator, room: bpy.types.PropertyGroup) -> 
     )
 
 
+def report_room(operator: bpy.types.Operator, result: room_job.RoomResult) -> None:
+    """The room's summary, then each note as a warning (the tiles the room left out), so the note is what the
+    status bar shows last; background runs print both (the command line's output)."""
+    operator.report({'INFO'}, result.summary())
+    for note in result.notes:
+        operator.report({'WARNING'}, note)
+
+
 class STREW_OT_assemble_room(ModalJob):
     ("Fill a grid with the kit's tiles so that every side fits its neighbour; replaces only Strew's previous room of "
      "the same name")
@@ -115,7 +123,7 @@ class STREW_OT_assemble_room(ModalJob):
         except room_job.RoomError as error:
             self.report({'ERROR'}, str(error))
             return {'CANCELLED'}
-        self.report({'INFO'}, result.summary())
+        report_room(self, result)
         return {'FINISHED'}
 
     def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
@@ -129,7 +137,7 @@ class STREW_OT_assemble_room(ModalJob):
         return self.start_job(context, room_job.assemble(context.scene, params, pool))
 
     def report_done(self, result: room_job.RoomResult) -> None:
-        self.report({'INFO'}, result.summary())
+        report_room(self, result)
 
 
 class STREW_OT_clear_room(bpy.types.Operator):

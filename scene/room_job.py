@@ -144,6 +144,7 @@ class RoomResult:
     restarts: int
     backtracks: int
     stages: dict[str, float] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()  # what the report says besides the summary (the kit's tiles the room left out)
 
     def summary(self) -> str:
         return rpt_(
@@ -191,7 +192,7 @@ def _with_regions(params: RoomParams, kit: Kit, problem: RoomProblem,
     try:
         regions = resolve_regions(params.region_sources, frame[0], frame[1], params.size)
         checked = dataclasses.replace(params, regions=regions)  # inside the room, or its error
-        constraints = region_constraints(problem.rules, checked.regions)
+        constraints = region_constraints(problem.rules, checked.regions, problem.left_out)
     except RoomInputError as error:
         raise _translated(error) from error
     except RegionError as error:
@@ -247,7 +248,8 @@ def assemble(scene: bpy.types.Scene, params: RoomParams,
             done=min(total, math.ceil(fraction * total)), total=total)
     stages["build"] = time.perf_counter() - started
     used = len({plan.rules.tiles[v] for v in np.unique(plan.grid)}) if plan.rules.tiles else 0
-    return RoomResult(params.room_name, total, used, plan.restarts, plan.backtracks, stages)
+    notes = tuple(rpt_(item.template).format(**item.fields) for item in problem.left_out)
+    return RoomResult(params.room_name, total, used, plan.restarts, plan.backtracks, stages, notes)
 
 
 def run_to_end(scene: bpy.types.Scene, params: RoomParams) -> RoomResult:

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..steps import run_to_end
 from .counts import count_groups, parse_counts
+from .room_fit import LeftOut, counts_without, fitting_tiles
 from .room_input import FixedTile, RoomInputError, parse_cells, parse_fixed
 from .room_regions import (
     REGION_EXAMPLE,
@@ -41,9 +42,9 @@ from .tile_parts import turned_tile
 from .tile_rules import rules_from_tiles
 from .vocab import FORWARD, OFFSETS, OPPOSITE, SIDES_2D, VERTICAL
 
-__all__ = ["BORDER_LABEL", "DEFAULT_BORDER", "REGION_EXAMPLE", "REGION_SYNTAX", "FixedTile", "RoomInputError",
-           "RoomProblem", "RoomRegion", "RoomSpec", "one_storey_tiles", "parse_cells", "parse_fixed", "parse_region",
-           "parse_region_tiles", "parse_regions", "region_constraints", "room_problem"]
+__all__ = ["BORDER_LABEL", "DEFAULT_BORDER", "REGION_EXAMPLE", "REGION_SYNTAX", "FixedTile", "LeftOut",
+           "RoomInputError", "RoomProblem", "RoomRegion", "RoomSpec", "one_storey_tiles", "parse_cells", "parse_fixed",
+           "parse_region", "parse_region_tiles", "parse_regions", "region_constraints", "room_problem"]
 
 
 def one_storey_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, str]], below: str,
@@ -103,18 +104,6 @@ def _vertical_labels(tile: SocketTile, side: str) -> set[str]:
     sx, sy, sz = tile.size
     k = sz - 1 if side == "up" else 0
     return {tile.outer_label((i, j, k), side) for i in range(sx) for j in range(sy)}
-
-
-def _check_fits(tiles: Iterable[SocketTile], size: tuple[int, int, int]) -> None:
-    """Every big tile fits the room in one of its allowed turns (``RoomInputError`` names the first that
-    does not)."""
-    for tile in tiles:
-        sx, sy, sz = tile.size
-        turns = {(sx, sy) if degrees in (0, 180) else (sy, sx) for degrees in tile.rotations}
-        if sz > size[2] or not any(a <= size[0] and b <= size[1] for a, b in turns):
-            raise RoomInputError("Tile {tile!r} covers {cells} cells and fits the room of {size} cells in none of its "
-                                 "turns; make the room larger or take the tile out of the kit", tile=tile.name,
-                                 cells=" × ".join(map(str, tile.size)), size=" × ".join(map(str, size)))
 
 
 def _variant_of(rules: Rules, tiles: list[SocketTile], fixed: FixedTile) -> int:
@@ -218,12 +207,14 @@ def _check_entrances(rules: Rules, spec: RoomSpec, fixed: dict[tuple[int, ...], 
 
 @dataclass(frozen=True)
 class RoomProblem:
-    """Rules, grid shape and solver options of a room; :meth:`steps` solves it."""
+    """Rules, grid shape and solver options of a room; :meth:`steps` solves it. ``left_out``: the kit's tiles the
+    room cannot hold in any turn and is solved without (:func:`~.room_fit.fitting_tiles`), for the report."""
 
     rules: Rules
     size: tuple[int, int, int]
     seed: int
     options: dict[str, Any]
+    left_out: tuple[LeftOut, ...] = ()
 
     def steps(self) -> Generator[Step, None, SolveResult]:
         """:func:`~.solver.solve_steps` on the room; the result's grid has the room's 3-D shape."""
@@ -265,14 +256,14 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
     >>> result.grid.shape
     (6, 5, 1)
     """
-    tiles = list(tiles)
     compatible = list(compatible)
+    given_counts = dict(spec.counts) if isinstance(spec.counts, Mapping) else parse_counts(spec.counts)
+    tiles, left_out = fitting_tiles(tiles, spec.size, spec.fixed, given_counts)
     if spec.one_storey:
         tiles = one_storey_tiles(tiles, compatible, spec.border_bottom, spec.border_top)
         if not tiles:
             raise RoomInputError("no tile fits Below {below!r} and Above {above!r}; change those labels",
                                  below=spec.border_bottom, above=spec.border_top)
-    _check_fits(tiles, spec.size)
     rules = rules_from_tiles(tiles, compatible=compatible, dims=2 if spec.one_storey else 3,
                              border_labels=_border_labels(spec))  # ValueError: kit
     turning = any(set(t.rotations) - {0, 180} for t in tiles)
@@ -308,8 +299,8 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
         _check_entrances(rules, spec, fixed, border)
         given = [e[: rules.dims] for e in spec.entrances]
         entrances = [*given, *(c for c in entrances if c not in given)]
-    counts = dict(spec.counts) if isinstance(spec.counts, Mapping) else parse_counts(spec.counts)
-    regions = region_constraints(rules, spec.regions)
+    counts = counts_without(given_counts, left_out)
+    regions = region_constraints(rules, spec.regions, left_out)
     options: dict[str, Any] = dict(periodic=(spec.periodic, spec.periodic, False)[: rules.dims],
                    heuristic=spec.heuristic, fixed=fixed or None,
                    border=border or None, connected=spec.connected or bool(spec.entrances),
@@ -323,4 +314,4 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
             count_groups(rules, counts, math.prod(spec.size))
         except ValueError as error:
             raise RoomInputError("{error}", error=error) from None
-    return RoomProblem(rules, spec.size, int(spec.seed), options)
+    return RoomProblem(rules, spec.size, int(spec.seed), options, left_out)

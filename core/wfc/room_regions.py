@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .layout import Region
+from .room_fit import LeftOut, cells_text
 from .room_input import RoomInputError
 from .rules import Rules
 
@@ -218,7 +219,7 @@ def parse_regions(text: str) -> tuple[RoomRegion, ...]:
     return tuple(parse_region(item) for item in text.split(";") if item.strip())
 
 
-def region_constraints(rules: Rules, regions: Iterable[RoomRegion]) -> list[Region]:
+def region_constraints(rules: Rules, regions: Iterable[RoomRegion], left_out: Iterable[LeftOut] = ()) -> list[Region]:
     """The solver's :class:`~.layout.Region` constraints of a room's regions (cells cut to the rules' axes).
 
     Parameters
@@ -227,24 +228,37 @@ def region_constraints(rules: Rules, regions: Iterable[RoomRegion]) -> list[Regi
         The room's rules (``rules.tiles`` names the source tile of each variant).
     regions : iterable of RoomRegion
         The regions, already checked against the room's size.
+    left_out : iterable of LeftOut, default ()
+        The tiles the room is assembled without (:func:`~.room_fit.fitting_tiles`): a region may name them, and
+        one that allows only them is refused.
 
     Raises
     ------
     RoomInputError
-        A region names a tile the kit does not have.
+        A region names a tile the kit does not have, or allows only tiles the room cannot hold.
     """
     names = np.array(rules.tiles if rules.tiles is not None else [rules.name(v) for v in range(rules.count)])
+    gone = {item.tile: item for item in left_out}
     out = []
     for region in regions:
         assert isinstance(region.tiles, Mapping)
+        allowed = [tile for tile, factor in region.tiles.items() if factor > 0]
+        if region.only and allowed and all(tile in gone for tile in allowed):
+            first = gone[allowed[0]]
+            raise RoomInputError("Region {region!r} allows only {tiles}, which fit the room of {size} cells in none "
+                                 "of their turns; make the room larger or allow other tiles in the region",
+                                 region=region.name, tiles=", ".join(repr(tile) for tile in allowed),
+                                 size=cells_text(first.room))
         factors = np.ones(rules.count)
         for tile, factor in region.tiles.items():
+            if tile in gone:
+                continue
             mask = names == tile
             if not mask.any():
                 raise RoomInputError("Region {region!r}: no tile named {tile!r} in the kit (or it fits no "
                                      "Below/Above label)", region=region.name, tile=tile)
             factors[mask] = factor
-        allowed = np.isin(names, list(region.tiles)) if region.only else None
+        allowed_mask = np.isin(names, list(region.tiles)) if region.only else None
         cells = np.array([cell[: rules.dims] for cell in region.cell_list()], dtype=np.int64).reshape(-1, rules.dims)
-        out.append(Region(cells, allowed, factors, label=region.name))
+        out.append(Region(cells, allowed_mask, factors, label=region.name))
     return out

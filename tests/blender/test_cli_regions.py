@@ -4,30 +4,16 @@ cell, and bad text is one line on stderr, exit code 2 and nothing written. Each 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import bpy
 import pytest
+from cli_process import refused, strew_run, succeeded
 from rooms_check import placed_tiles, read_room, violations
 from rooms_kits import hand_kit
 
-TIMEOUT = 240.0
 SIZE = (10, 8, 1)
 LAWN = ("lawn", (0, 0, 0), (9, 7, 0))  # the file's own region: grass only, the whole room
-
-
-def _strew(*args: object, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, BLENDER_USER_RESOURCES=str(cwd / "blender-user"))
-    return subprocess.run([sys.executable, "-m", "strew", *map(str, args)], capture_output=True, text=True,
-                          timeout=TIMEOUT, cwd=cwd, env=env)
-
-
-def _ok(done: subprocess.CompletedProcess[str]) -> str:
-    assert done.returncode == 0, f"exit code {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
-    return done.stdout
 
 
 @pytest.fixture
@@ -57,7 +43,7 @@ def _room_of(path: Path) -> dict:
 
 def test_regions_given_replace_the_files_and_keep_their_tiles_out_cell_by_cell(kit_file: Path) -> None:
     out = kit_file.parent / "room.blend"
-    _ok(_strew("room", kit_file, "--seed", "3", "--region", "calm:2,1,0:7,6,0:turn=0, cross=0",
+    succeeded(strew_run("room", kit_file, "--seed", "3", "--region", "calm:2,1,0:7,6,0:turn=0, cross=0",
                "--region", " park : 0 0 0 : 1,7,0 : grass : only ", "-o", out, cwd=kit_file.parent))
     room = _room_of(out)
     outside = set()
@@ -77,9 +63,9 @@ def test_regions_given_replace_the_files_and_keep_their_tiles_out_cell_by_cell(k
 
 def test_no_regions_drops_the_files_list_and_without_either_the_file_keeps_it(kit_file: Path) -> None:
     dropped, kept = kit_file.parent / "dropped.blend", kit_file.parent / "kept.blend"
-    _ok(_strew("room", kit_file, "--seed", "3", "--no-regions", "-o", dropped, cwd=kit_file.parent))
+    succeeded(strew_run("room", kit_file, "--seed", "3", "--no-regions", "-o", dropped, cwd=kit_file.parent))
     assert {tile for tile, _t, _p in _room_of(dropped).values()} != {"grass"}
-    _ok(_strew("room", kit_file, "--seed", "3", "-o", kept, cwd=kit_file.parent))
+    succeeded(strew_run("room", kit_file, "--seed", "3", "-o", kept, cwd=kit_file.parent))
     assert {tile for tile, _t, _p in _room_of(kept).values()} == {"grass"}
 
 
@@ -118,8 +104,5 @@ BAD = [
 def test_bad_regions_are_one_line_exit_two_and_nothing_written(kit_file: Path, given: list[str],
                                                                  message: str) -> None:
     out = kit_file.parent / "room.blend"
-    done = _strew("room", kit_file, *given, "-o", out, cwd=kit_file.parent)
-    lines = done.stderr.strip().splitlines()
-    assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith("strew: error: "), done.stderr
-    assert message in lines[0] and "Traceback" not in done.stderr, lines[0]
+    refused(strew_run("room", kit_file, *given, "-o", out, cwd=kit_file.parent), message)
     assert not out.exists()

@@ -9,6 +9,7 @@ import itertools
 import bpy
 import numpy as np
 import pytest
+from cli_process import refused, strew_run, succeeded
 from rooms_check import room_collection
 from rooms_kits import box, mesh_object, module
 from scenes import scene_snapshot
@@ -152,3 +153,61 @@ def test_a_tile_one_and_a_half_cells_wide_is_refused_naming_it() -> None:
     with pytest.raises(RuntimeError, match=r'"odd" spans 1\.50 cells along x'):
         bpy.ops.strew.assemble_room(size=(5, 5, 2), seed=1)
     assert scene_snapshot() == before
+
+
+NOTE = "stair (1 × 1 × 2) left out: taller than the room's 1 storey(s)"
+
+
+class _Reports:
+    """Stands in for an operator: keeps what it reports."""
+
+    def __init__(self) -> None:
+        self.reports: list[tuple[str, str]] = []
+
+    def report(self, kinds: set[str], text: str) -> None:
+        self.reports.append((next(iter(kinds)), text))
+
+
+def test_a_stair_taller_than_the_room_is_left_out_and_every_report_says_so(capfd) -> None:
+    big_kit()
+    capfd.readouterr()
+    assert bpy.ops.strew.assemble_room(size=(5, 4, 1), seed=3) == {'FINISHED'}
+    assert f"Warning: {NOTE}" in capfd.readouterr().out.splitlines()  # the operator's report
+    placed = module("scene.room_output").read_placed(room_collection())
+    assert sorted(cell for cells in placed.covered() for cell in cells) == sorted(
+        itertools.product(range(5), range(4), range(1)))
+    assert "stair" not in set(placed.tiles) and "hall" in set(placed.tiles)
+    room_job, rooms = module("scene.room_job"), module("operators.rooms")
+    result = room_job.run_to_end(bpy.context.scene, room_job.RoomParams(kit="Big", size=(5, 4, 1), seed=3))
+    window = _Reports()
+    rooms.STREW_OT_assemble_room.report_done(window, result)  # what the modal run reports when its job ends
+    assert window.reports[-1] == ('WARNING', NOTE) and window.reports[0][0] == 'INFO'
+    assert bpy.ops.strew.assemble_room(size=(5, 4, 2), seed=3) == {'FINISHED'}
+    assert "left out" not in capfd.readouterr().out
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    (dict(fixed="stair 1 1 0"), "Fixed tile 'stair' covers 1 × 1 × 2 cells and fits the room of 5 × 4 × 1 cells"),
+    (dict(counts="stair=1..3"), "Counts ask for at least 1 of 'stair'"),
+    (dict(regions="up:0,0,0:1,1,0:stair:only"), "Region 'up' allows only 'stair'"),
+])
+def test_a_tile_the_room_needs_and_cannot_hold_is_refused_naming_it(given: dict, message: str) -> None:
+    big_kit()
+    before = scene_snapshot()
+    with pytest.raises(RuntimeError) as error:
+        bpy.ops.strew.assemble_room(size=(5, 4, 1), seed=3, **given)
+    text = str(error.value).strip()
+    assert message in text and len(text.splitlines()) == 1, text
+    assert scene_snapshot() == before
+
+
+def test_the_command_line_says_what_it_left_out_and_refuses_what_the_room_needs(tmp_path) -> None:
+    big_kit()
+    kit, out = tmp_path / "kit.blend", tmp_path / "room.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(kit))
+    said = succeeded(strew_run("room", kit, "--size", "5", "4", "1", "-o", out, cwd=tmp_path)).splitlines()
+    assert f"Warning: {NOTE}" in said and said[-1].startswith("Strew Room: ")
+    out.unlink()
+    refused(strew_run("room", kit, "--size", "5", "4", "1", "--counts", "stair=2", "-o", out, cwd=tmp_path),
+            "Counts ask for at least 2 of 'stair'")
+    assert not out.exists()

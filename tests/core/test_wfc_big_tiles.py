@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from strew.core.wfc import Contradiction, SocketTile, regenerate, rules_from_tiles, solve, walkable_components
 from strew.core.wfc.big_tiles import fill_parts, placed_tiles
-from strew.core.wfc.room import FixedTile, RoomInputError, RoomSpec, room_problem
+from strew.core.wfc.room import FixedTile, RoomInputError, RoomRegion, RoomSpec, room_problem
 
 ALL = (0, 90, 180, 270)
 FLOOR = {"up": "f", "down": "f"}
@@ -119,13 +119,41 @@ def test_fill_parts_puts_back_every_part_from_the_anchors() -> None:
     assert np.array_equal(fill_parts(rules, grid.shape, placed.cells, placed.variants), grid)
 
 
-def test_room_problem_refuses_a_big_tile_that_fits_nowhere_naming_it() -> None:
-    with pytest.raises(RoomInputError) as error:
-        room_problem(kit(), [], RoomSpec(size=(6, 6, 1), seed=0))
-    assert "'stair'" in str(error.value) and "\n" not in str(error.value)
-    tiles = [t for t in kit() if t.name != "stair"]
-    with pytest.raises(RoomInputError, match="'hall'"):
-        room_problem(tiles, [], RoomSpec(size=(1, 6, 2), seed=0))
+def test_a_big_tile_the_room_cannot_hold_is_left_out_with_a_note() -> None:
+    problem = room_problem(kit(), [], RoomSpec(size=(6, 6, 1), seed=0, counts="stair=0..3; hall=0..2"))
+    assert [str(item) for item in problem.left_out] == ["stair (1 × 1 × 2) left out: taller than the room's 1 "
+                                                        "storey(s)"]
+    assert "stair" not in set(problem.rules.tiles) and {"floor", "hall", "gallery"} <= set(problem.rules.tiles)
+    grid = problem.run().grid
+    assert check_big_grid([t for t in kit() if t.name != "stair"], problem.rules, grid) == []
+    narrow = room_problem(kit(), [], RoomSpec(size=(2, 6, 2), seed=0))  # the gallery (3 x 1) turned fits: kept
+    assert [str(item) for item in narrow.left_out] == []
+    narrower = room_problem(kit(), [], RoomSpec(size=(1, 6, 2), seed=0))
+    assert [str(item) for item in narrower.left_out] == ["hall (2 × 2 × 1) left out: wider than the room of 1 × 6 × 2 "
+                                                         "cells in every turn"]
+    assert check_big_grid(kit(), narrower.rules, narrower.run().grid) == []
+
+
+@pytest.mark.parametrize("spec, match", [
+    (dict(fixed=(FixedTile("stair", 90, (1, 1, 0)),)),
+     r"^Fixed tile 'stair' covers 1 × 1 × 2 cells and fits the room of 6 × 6 × 1 cells in none of its turns"),
+    (dict(counts="stair=1..2"), r"^Counts ask for at least 1 of 'stair', which covers 1 × 1 × 2 cells"),
+    (dict(regions=(RoomRegion(name="up", low=(0, 0, 0), high=(1, 1, 0), tiles="stair, floor=0", only=True),)),
+     r"^Region 'up' allows only 'stair', which fit the room of 6 × 6 × 1 cells in none of their turns"),
+])
+def test_a_tile_the_room_cannot_hold_and_needs_is_refused_naming_it(spec, match) -> None:
+    with pytest.raises(RoomInputError, match=match) as error:
+        room_problem(kit(), [], RoomSpec(size=(6, 6, 1), seed=0, **spec))
+    assert "\n" not in str(error.value) and error.value.template.format(**error.value.fields) == str(error.value)
+
+
+def test_regions_may_name_a_tile_left_out_and_a_room_that_holds_no_tile_is_refused() -> None:
+    region = RoomRegion(name="hall", low=(0, 0, 0), high=(2, 2, 0), tiles="stair=0, floor, wall", only=True)
+    problem = room_problem(kit(), [], RoomSpec(size=(6, 6, 1), seed=1, regions=(region,)))
+    names = np.vectorize(lambda v: problem.rules.tiles[int(v)])(problem.run().grid)
+    assert set(names[:3, :3].ravel()) <= {"floor", "wall"}
+    with pytest.raises(RoomInputError, match=r"^Tile 'stair' covers 1 × 1 × 2 cells and fits the room of 4 × 4 × 1"):
+        room_problem([t for t in kit() if t.name == "stair"], [], RoomSpec(size=(4, 4, 1)))
 
 
 def test_a_fixed_big_tile_stands_whole_from_its_anchor_and_outside_the_room_is_refused() -> None:

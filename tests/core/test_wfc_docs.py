@@ -14,7 +14,7 @@ import pytest
 
 import strew.core.wfc
 
-MODULES = ["rules", "sockets", "mxgmn", "solver", "checks", "counts", "room"]
+MODULES = ["rules", "sockets", "mxgmn", "solver", "checks", "counts", "room", "room_fit", "room_regions"]
 WFC_MODULES = sorted(info.name for info in pkgutil.iter_modules(strew.core.wfc.__path__, "strew.core.wfc."))
 
 
