@@ -59,7 +59,7 @@ def _ms(seconds: float) -> str:
 def _ref_cells(runs: RefRuns, ours: float | None) -> str:
     """A reference's two table cells: its median time with solved/run seeds, and ours over it."""
     if runs.not_run:
-        return f"{runs.not_run} | |"
+        return f"{runs.not_run} | "
     median = runs.median()
     text = f"{_ms(median) if median else '—'} ({len(runs.solved_times)}/{runs.seeds_run})"
     return f"{text} | {f'{ours / median:.1f}x' if ours and median else ''}"

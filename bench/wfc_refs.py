@@ -132,6 +132,8 @@ class Reference:
         done = subprocess.run(self._command(path, size, periodic, seeds, budget), capture_output=True, text=True,
                               timeout=budget * 4 + 600)
         runs = _parse(done.stdout, RefRuns())
+        if done.returncode < 0 and not runs.seeds_run:  # ended by a signal: it ran and crashed on this set
+            return RefRuns(not_run=f"crashed (signal {-done.returncode})")
         if done.returncode != 0 and not runs.seeds_run:
             return RefRuns(not_run=f"not run (exit {done.returncode}: {done.stderr.strip()[-200:]})")
         return runs
