@@ -95,6 +95,7 @@ RUSSIAN: dict[str, str] = {
         "а такой цикл Blender нарисовать не может; уберите «{through}» из «{collection}»",
     'Terrain "{name}": {error}': "Ландшафт «{name}»: {error}",
     'Layer "{name}": {error}': "Слой «{name}»: {error}",
+    'Layer "{name}" on "{surface}": {error}': "Слой «{name}» на «{surface}»: {error}",
     'Layer "{name}" would create {count:,} objects, more than Max Objects ({max_objects:,}): '
     "use the Point Instancer output, raise Max Objects, or a larger radius":
         "Слой «{name}» создал бы {count:,} объектов, больше, чем «Макс. объектов» ({max_objects:,}): "

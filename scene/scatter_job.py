@@ -19,6 +19,7 @@ from ..core.modes import OutputMode
 from ..core.poisson import Samples
 from ..core.scatter import LayerPoints
 from ..core.steps import run_to_end as run_steps
+from ..core.terrain import NoAreaError
 from . import layer_ids, layer_surface, scatter_spec, worker_pool
 from .display import remove_unused_bounds, show_as_set
 from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, world_positions, write_objects
@@ -172,6 +173,10 @@ def _run(
                     break
                 yield 0.1 + span * (number + fraction), rpt_('Layer "{name}" ({number} of {total})').format(
                     name=layer.name, number=number + 1, total=len(job.layers))
+        except NoAreaError as error:  # name what it scatters on: the terrain or its Targets
+            surface = layer.targets.name if layer.targets is not None else getattr(job.terrain, "name", "")
+            raise ScatterError(rpt_('Layer "{name}" on "{surface}": {error}').format(
+                name=layer.name, surface=surface, error=error)) from error
         except ValueError as error:
             raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)) from error
         took = time.perf_counter() - started

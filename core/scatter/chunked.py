@@ -16,7 +16,7 @@ from ..chunks import ChunkGrid, concat
 from ..poisson import BYTES_PER_POINT, PoissonSettings, Samples, sample
 from ..poisson.budget import job_load
 from ..poisson.layout import cell_side, coarse_cells
-from ..terrain import TerrainLookup
+from ..terrain import NoAreaError, TerrainLookup
 from ..worker_choice import LayerLoad, estimated_points
 from .functions import allowed_function, radius_function
 from .points import LayerPoints, place
@@ -64,7 +64,7 @@ def _check_area(width: float, depth: float, spec: LayerSpec, whole: PoissonSetti
     chunk = (width / nx, depth / ny)
     if min(chunk) > 0 and job_load(dataclasses.replace(whole, size=chunk))[1] <= spec.max_points:
         return
-    raise ValueError(
+    raise NoAreaError(
         f"the terrain has no area to scatter on from above: it spans only {width:.3g} × {depth:.3g} seen from above, "
         f"against a min_radius of {spec.min_radius:g}; scale it up (or apply its scale), give it faces that face "
         "up, or scatter on walls with Surface: Every Face"

@@ -14,10 +14,11 @@ the lookup; :func:`triangulate_polygons` reproduces the quad split for meshes re
 """
 
 from .lookup import TerrainLookup, TerrainSampleCache, terrain_cache
-from .results import TerrainBounds, TerrainHit
+from .results import NoAreaError, TerrainBounds, TerrainHit
 from .triangulate import triangulate_polygons
 
 __all__ = [
+    "NoAreaError",
     "TerrainBounds",
     "TerrainHit",
     "TerrainLookup",

@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 from .._grid import stable_order
 from .grid import Boxes, GridFrame, PairCollector, TriangleGrid
 from .planes import BARY_ROWS, HEIGHT_COLUMNS, planes, usable
+from .results import NoAreaError
 
 BLOCK = 16_384
 """Triangles handled per step."""
@@ -88,7 +89,7 @@ def _usable_boxes(
         keep[part] = usable(xs, ys)
         corner_boxes(xs, ys, (boxes[0][part], boxes[1][part], boxes[2][part], boxes[3][part]))
     if not keep.any():
-        raise ValueError(
+        raise NoAreaError(
             "the terrain has no area to scatter on from above: every triangle is vertical or degenerate; give it "
             "faces that face up or down, or scatter on walls with Surface: Every Face"
         )

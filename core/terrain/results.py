@@ -56,3 +56,8 @@ class TerrainHit:
     triangle: NDArray[np.int64]
     barycentric: NDArray[np.float64]
 
+
+
+class NoAreaError(ValueError):
+    """The terrain has no area to scatter on from above (every triangle vertical or degenerate, or a span too small
+    for the layer's radius); the Blender side names the object."""

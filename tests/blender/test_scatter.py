@@ -295,6 +295,7 @@ def test_a_terrain_with_no_area_seen_from_above_is_refused_as_such(scale: tuple,
         bpy.ops.strew.scatter()
     message = str(failure.value).strip()
     assert "\n" not in message and "the terrain has no area to scatter on from above" in message, message
+    assert "\"Flat\"" in message, message  # the object it names
     assert "max_points" not in message, message
     assert scene_snapshot() == before
 

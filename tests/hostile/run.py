@@ -236,7 +236,12 @@ def _dask(spec: dict, scene: Path, tmp: Path) -> tuple[str, str]:
 
 
 def _blender(spec: dict) -> tuple[str, str]:
-    code, out, err = _run([PYTHON, str(HERE / "trial.py"), json.dumps(spec)])
+    with tempfile.NamedTemporaryFile("w", suffix=".json", prefix="strew-hostile-", delete=False) as file:
+        json.dump(spec, file)  # a file: an 8,000-tile XML is longer than a command line may be
+    try:
+        code, out, err = _run([PYTHON, str(HERE / "trial.py"), file.name])
+    finally:
+        Path(file.name).unlink(missing_ok=True)
     verdict = next((line for line in reversed(out.splitlines()) if line.startswith("HOSTILE ")), None)
     if verdict is not None:
         found = json.loads(verdict.removeprefix("HOSTILE "))

@@ -1,8 +1,9 @@
 """One hostile trial inside Blender (the bpy wheel): build a small scene, do the hostile thing, judge the result.
 
-Run by ``run.py`` as ``python trial.py '<json spec>'`` in a process of its own. The last line printed is the
-verdict, ``HOSTILE {"outcome": ..., "detail": ...}``; outcomes: ``clean-error`` (one line, scene and files as they
-were), ``correct`` (the result the class's oracle expects), ``silent-wrong``, ``damage``, ``traceback``.
+Run by ``run.py`` as ``python trial.py SPEC.json`` (or ``'<json spec>'``) in a process of its own. The last line
+printed is the verdict, ``HOSTILE {"outcome": ..., "detail": ...}``; outcomes: ``clean-error`` (one line, scene
+and files as they were), ``correct`` (the result the class's oracle expects), ``silent-wrong``, ``damage``,
+``traceback``.
 """
 
 from __future__ import annotations
@@ -291,7 +292,7 @@ def degenerate(spec: dict) -> str:
 
 def live_removed(spec: dict) -> str:
     """Live Update with the layer removed while its run is pending: no traceback, the rest scattered."""
-    from live import live_update, settle
+    from live import live_update
 
     scatter_scene()
     scene = bpy.context.scene
@@ -303,7 +304,12 @@ def live_removed(spec: dict) -> str:
         scene.strew.layers[index].seed += 7
         scene.strew.layers.remove(index)
 
-    settle(change_then_remove)
+    module = live_update()
+    change_then_remove()  # the change may leave nothing to do (the changed layer is gone): no run is required
+    bpy.context.view_layer.update()
+    module.on_depsgraph_update(scene, bpy.context.evaluated_depsgraph_get())
+    if module.scheduled():
+        module.flush()
     left = scene.strew.layers[0]
     if len(layer_outputs(left)) != 1:
         raise Verdict("silent-wrong", "the remaining layer has no output")
@@ -324,7 +330,8 @@ CLASSES = {f.__name__: f for f in (numbers_script, names, regenerate, detect_bud
 
 
 def main() -> None:
-    spec = json.loads(sys.argv[1])
+    given = sys.argv[1]  # the spec, or a file holding it (a spec too long for a command line)
+    spec = json.loads(given if given.lstrip().startswith("{") else Path(given).read_text(encoding="utf-8"))
     try:
         outcome, detail = CLASSES[spec["cls"]](spec), ""
     except Verdict as verdict:
