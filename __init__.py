@@ -7,6 +7,21 @@ plain Python with numpy.
 
 from __future__ import annotations
 
+import sys
+
+if sys.argv[:1] == ["-m"] and __package__:  # `python -m strew` is starting: Ctrl+C is one line from here on
+    import os
+    import signal
+
+    from .cli_interrupt import EXIT_CODE, message
+
+    def _starting(_signum: int, _frame: object) -> None:
+        sys.stderr.write(message([]) + "\n")
+        sys.stderr.flush()
+        os._exit(EXIT_CODE)
+
+    signal.signal(signal.SIGINT, _starting)
+
 if __package__:  # a test runner walking a checkout whose folder is no valid name imports this file on its own
     from .version import __version__
 
