@@ -115,8 +115,8 @@ def user_kit_steps(session: Session) -> None:
         raise StepFailed("Closed Room is on before any kit was picked (its default is off)")
     session.edit("strew.room.origin", ["34", "0", "0"], hint=345)  # beside the terrain
     assemble_kit(session, "Streets", ["12", "10", "1"], "streets")
-    assemble_kit(session, "Garden", ["12", "12", "1"], "garden")
     assemble_kit(session, "Courtyard", ["10", "10", "1"], "courtyard")
+    assemble_kit(session, "Garden", ["12", "12", "1"], "garden")  # its size is the mxgmn room's too
     import_mxgmn(session)
     scenario_rooms.assemble(session, hint=450)
     frame_all(session)
