@@ -36,6 +36,32 @@ def _numbers(texts: list[str]) -> list[float] | None:
 
 ROW = 20  # pixels from one item of a vector setting to the next at UI scale 1
 
+# Every writable plain value of the scene's Strew settings, by data path, as Python text (for putting back what
+# a keystroke that landed in the wrong field changed).
+_SETTINGS = """
+def _walk(group, path, out):
+    for prop in group.bl_rna.properties:
+        key = prop.identifier
+        if key == "rna_type":
+            continue
+        value = getattr(group, key)
+        if prop.type == "POINTER":
+            if isinstance(value, bpy.types.PropertyGroup):
+                _walk(value, f"{path}.{key}", out)
+        elif prop.type == "COLLECTION":
+            for i, item in enumerate(value):
+                _walk(item, f"{path}.{key}[{i}]", out)
+        elif not prop.is_readonly:
+            if getattr(prop, "is_enum_flag", False):
+                out[f"{path}.{key}"] = repr(set(value))
+            elif prop.type != "STRING" and getattr(prop, "is_array", False):
+                out[f"{path}.{key}"] = repr(tuple(value))
+            else:
+                out[f"{path}.{key}"] = repr(value)
+result = {}
+_walk(bpy.context.scene.strew, "strew", result)
+"""
+
 class Session:
     """The steps of one run; each records the scene state and a screenshot under its name."""
 
@@ -139,7 +165,9 @@ class Session:
         Numbers typed into a scene setting (``what`` a data path such as ``strew.room.size``) are read back; on a
         loaded machine a key can come before the field is ready, so a wrong value is typed again, slower."""
         numbers = _numbers(texts)
+        checked = numbers is not None and what.startswith("strew.")
         for attempt in range(1, tries + 1):
+            before = self.window.run(_SETTINGS) if checked else None
             x, y = self.first_item(what, column, hint, downward, len(texts))
             self.window.click(x, y, repeat=2 if double else 1)
             for k, text in enumerate(texts):
@@ -147,13 +175,25 @@ class Session:
                 self.window.type(text)
                 self.window.key("Return" if k == len(texts) - 1 else "Tab", settle=0.5 * attempt)
             time.sleep(0.5)
-            if numbers is None or not what.startswith("strew."):
+            if not checked:
                 return
             found = self.window.run(f"value = bpy.context.scene.{what}\n"
                                     "result = list(value) if hasattr(value, '__len__') else [value]")
             if [round(float(v), 6) for v in found] == numbers:  # type: ignore[union-attr]
                 return
+            self.restore_settings(before, what)  # type: ignore[arg-type]
+            self.places.pop(what, None)
         raise StepFailed(f"{what} reads {found} after typing {texts} ({tries} tries)")
+
+    def restore_settings(self, before: dict[str, str], what: str) -> None:
+        """Put back every Strew setting but ``what`` that differs from ``before`` (keys that went to a
+        neighbouring field); each put back is printed, so a run's log shows the miss."""
+        after = self.window.run(_SETTINGS)
+        changed = {path: text for path, text in before.items()
+                   if path != what and not path.startswith(what + "[") and after.get(path) != text}  # type: ignore[union-attr]
+        for path, text in changed.items():
+            print(f"  a key went to {path} (now {after.get(path)}): put back {text}", flush=True)  # type: ignore[union-attr]
+            self.window.run(f"bpy.context.scene.{path} = {text}")
 
     def scroll_sidebar(self, clicks: int = 10) -> None:
         """Scroll the sidebar down ``clicks`` wheel steps (a long sub-panel's last buttons come into view)."""
