@@ -84,7 +84,8 @@ def _positions() -> np.ndarray:
     from strew.core.scatter import merged
     from strew.scene import live_update
 
-    return merged(live_update.service(bpy.context.scene).cache.runs["Trees"][1]).positions
+    layer = bpy.context.scene.strew.layers["Trees"]
+    return merged(live_update.service(bpy.context.scene).cache.runs[layer.layer_id][1]).positions
 
 
 def run() -> str:

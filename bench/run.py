@@ -16,6 +16,7 @@ import platform
 import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
 
 import numpy as np
@@ -110,11 +111,21 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(topics) - set(available_topics()))
     if unknown:
         parser.error(f"unknown topic(s) {unknown}; choose from {available_topics()}")
+    failed = []
     for topic in topics:
         print(f"bench: {topic} …", flush=True)
-        print(f"bench: wrote {run_topic(topic).relative_to(BENCH_DIR.parent)}", flush=True)
+        try:
+            path = run_topic(topic)
+        except Exception:  # one broken topic must not cost the others' hour: report it, go on, fail at the end
+            traceback.print_exc()
+            failed.append(topic)
+            continue
+        print(f"bench: wrote {path.relative_to(BENCH_DIR.parent)}", flush=True)
     assemble()
     print(f"bench: wrote {OUTPUT.name}")
+    if failed:
+        print(f"bench: failed: {', '.join(failed)} (their sections keep their earlier results)", file=sys.stderr)
+        return 1
     return 0
 
 
