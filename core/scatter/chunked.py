@@ -18,7 +18,7 @@ from ..poisson.budget import job_load
 from ..poisson.layout import cell_side, coarse_cells
 from ..terrain import NoAreaError, TerrainLookup
 from ..worker_choice import LayerLoad, estimated_points
-from .functions import allowed_function, radius_function
+from .functions import allowed_function, prepare_terrain, radius_function
 from .points import LayerPoints, place
 from .spec import LayerSpec, blocker_radii, chunk_side, conflict_rule, reach, spacing_radii
 
@@ -122,6 +122,7 @@ def chunk_work(terrain: TerrainLookup, spec: LayerSpec, blockers: Samples | None
     add up): the grid's reach, whether or not there are blockers.
     """
     check_budget(terrain, spec)
+    prepare_terrain(terrain, spec)
     farthest = reach(spec)
     if blockers is not None and len(blockers.positions):
         radii = blocker_radii(spec, len(blockers.positions), keep)

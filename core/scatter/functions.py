@@ -14,22 +14,36 @@ from .points import instance_sizes
 from .spec import ArrayFunction, LayerSpec
 
 
+def terrain_limits(spec: LayerSpec) -> tuple[float | None, tuple[float, float] | None]:
+    """The least normal z the layer's slope limit allows (None: any) and its height range (None: any)."""
+    min_up = math.cos(spec.max_slope) - 1e-12 if spec.max_slope < math.pi / 2 else None
+    heights = None if spec.height_range is None else (float(spec.height_range[0]), float(spec.height_range[1]))
+    return min_up, heights
+
+
+def prepare_terrain(terrain: TerrainLookup, spec: LayerSpec) -> None:
+    """Work out the terrain cells' facts the layer's mask reads (:meth:`TerrainLookup.allows`) once, before the
+    chunk tasks share the terrain (worker processes then receive them instead of each working them out)."""
+    min_up, heights = terrain_limits(spec)
+    facts = terrain.cell_facts()
+    if min_up is not None:
+        facts.up_range()
+    if heights is not None:
+        facts.z_range()
+
+
 def allowed_function(terrain: TerrainLookup, spec: LayerSpec, origin: np.ndarray) -> ArrayFunction:
     """Terrain coverage, the layer's region, slope, height and its own mask, evaluated with one terrain lookup
-    per call (chunks lie on the world's cells and may reach past the region: the region is a mask)."""
-    min_up = math.cos(spec.max_slope)
+    per call (chunks lie on the world's cells and may reach past the region: the region is a mask); points in
+    grid cells that settle them cast no ray (:meth:`TerrainLookup.allows`)."""
+    min_up, heights = terrain_limits(spec)
     region = None if spec.region is None else np.asarray(spec.region, dtype=np.float64)
 
     def allowed(local_xy: np.ndarray) -> np.ndarray:
         xy = local_xy + origin
-        hit = terrain.sample(xy)
-        ok = hit.mask.copy()
+        ok = terrain.allows(xy, min_up, heights)
         if region is not None:
             ok &= (xy >= region[0]).all(axis=1) & (xy < region[1]).all(axis=1)
-        if spec.max_slope < math.pi / 2:
-            ok &= hit.normal[:, 2] >= min_up - 1e-12
-        if spec.height_range is not None:
-            ok &= (hit.z >= spec.height_range[0]) & (hit.z <= spec.height_range[1])
         if spec.mask is not None and ok.any():
             ok[ok] &= np.asarray(spec.mask(xy[ok]), dtype=bool)
         return ok

@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 from ..inputs import as_xy, positive_number
 from . import edit, query
 from .build import Built, build
+from .cells import CellFacts
 from .mesh import validate_mesh, validate_triangles, validate_vertices
 from .results import TerrainBounds, TerrainHit
 
@@ -52,6 +53,7 @@ class TerrainLookup:
         self.vertices.setflags(write=False)
         self.triangles.setflags(write=False)
         self._cache: Any = None
+        self._cells: CellFacts | None = None
         self._per_cell = per_cell
         self._built = built
         self.bounds = TerrainBounds(*built.bounds)
@@ -129,6 +131,45 @@ class TerrainLookup:
             ``mask``, ``z``, ``normal``, ``triangle`` and ``barycentric`` per query.
         """
         return query.sample(self._tables, as_xy(xy))
+
+    def cell_facts(self) -> CellFacts:
+        """What each grid cell settles for the points in it (:mod:`.cells`); worked out on first use (a sort of
+        the triangles' edges), kept with the lookup and its pickled copies."""
+        if self._cells is None:
+            tables = self._tables
+            self._cells = CellFacts(tables.grid, np.take(self.triangles, tables.kept, axis=0), tables.bary,
+                                    tables.normal, tables.height, self.vertices, self.bounds.size)
+        return self._cells
+
+    def allows(self, xy: Any, min_up: float | None = None, heights: tuple[float, float] | None = None
+               ) -> NDArray[np.bool_]:
+        """Whether a ray straight down at each xy hits the terrain, on a triangle whose normal z is at least
+        ``min_up`` (None: any) and at a height within ``heights`` (inclusive; None: any).
+
+        The same answers as testing :meth:`sample`'s hits, but points whose grid cell settles them (inside the
+        terrain and every triangle there passing, or none) cast no ray (:mod:`.cells`).
+
+        >>> import numpy as np
+        >>> t = TerrainLookup(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 1.0]]), np.array([[0, 1, 2]]))
+        >>> t.allows(np.array([[0.25, 0.25], [2.0, 2.0]])).tolist()
+        [True, False]
+        >>> t.allows(np.array([[0.25, 0.25]]), heights=(0.5, 2.0)).tolist()
+        [False]
+        """
+        pts = as_xy(xy)
+        cells, inside = self._tables.grid.cells_of(pts[:, 0], pts[:, 1])
+        settled, answer = self.cell_facts().settle(cells, inside, min_up, heights)
+        rest = np.flatnonzero(~settled)
+        if len(rest):
+            hit = self.sample(np.take(pts, rest, axis=0))
+            ok = hit.mask
+            with np.errstate(invalid="ignore"):  # misses carry NaN
+                if min_up is not None:
+                    ok &= hit.normal[:, 2] >= min_up
+                if heights is not None:
+                    ok &= (hit.z >= heights[0]) & (hit.z <= heights[1])
+            answer[rest] = ok
+        return answer
 
     def interpolate(self, hit: TerrainHit, values: NDArray[np.float64]) -> NDArray[np.float64]:
         """Interpolate per-vertex ``values`` (V,) at the hits with their barycentrics (NaN on misses)."""
