@@ -63,14 +63,15 @@ def cpu_flags() -> str:
 
 
 def commit() -> str:
-    """The checkout's commit, with "+changes" when the work tree's code differs from it (the results the bench
-    writes do not count)."""
+    """The checkout's commit, with "+changes" when the work tree's code differs from it (what the bench itself
+    writes does not count: its results, BENCHMARKS.md, the pictures of docs/images)."""
     def git(*args: str) -> str:
         done = subprocess.run(["git", *args], cwd=BENCH_DIR.parent, capture_output=True, text=True, check=False)
         return done.stdout.strip() if done.returncode == 0 else ""
 
     head = git("rev-parse", "--short=10", "HEAD") or "unknown"
-    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/results", ":!BENCHMARKS.md")
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/results", ":!BENCHMARKS.md",
+                  ":!docs/images")
     return head + ("+changes" if changed else "")
 
 
