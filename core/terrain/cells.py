@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from .._grid import expand_ranges
 from .grid import TriangleGrid
 
 OUTLINE_MARGIN_CELLS = 1e-5
@@ -54,30 +55,65 @@ class CellFacts:
         self._z: tuple[NDArray[np.float64], NDArray[np.float64]] | None = None
 
     def up_range(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """The least and greatest normal z of each inside cell's triangles (other cells: undefined)."""
+        """The least and greatest normal z of each listing cell's triangles (cells listing none: NaN)."""
         if self._up is None:
-            self._up = self._ranges(np.ascontiguousarray(self._normal[:, 2]), None)
+            self._up = self._ranges(*self._up_values())
         return self._up
 
     def z_range(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """The least and greatest corner height of each inside cell's triangles (other cells: undefined)."""
+        """The least and greatest corner height of each listing cell's triangles (cells listing none: NaN)."""
         if self._z is None:
-            z0 = self._height[:, 0]
-            low = np.minimum(np.minimum(z0, z0 + self._height[:, 1]), z0 + self._height[:, 2])
-            high = np.maximum(np.maximum(z0, z0 + self._height[:, 1]), z0 + self._height[:, 2])
-            self._z = self._ranges(low, high)
+            self._z = self._ranges(*self._z_values())
         return self._z
 
-    def _ranges(self, low: NDArray[np.float64], high: NDArray[np.float64] | None
+    def after_heights(self, normal: NDArray[np.float64], height: NDArray[np.float64]) -> CellFacts:
+        """These facts for the same triangles after corners moved in height only (the same grid, numbering and
+        outline: ``inside`` stays); the ranges already worked out are worked out again only in the cells that
+        list a triangle whose ``normal`` or ``height`` row changed."""
+        out = CellFacts.__new__(CellFacts)
+        out._grid, out._normal, out._height, out.inside = self._grid, normal, height, self.inside
+        out._up, out._z = None, None
+        changed = np.zeros(len(normal), dtype=bool)
+        changed |= (self._normal != normal).any(axis=1)
+        changed |= (self._height != height).any(axis=1)
+        lists = self._grid.cells
+        pairs = np.flatnonzero(np.take(changed, lists.items))
+        cells = np.unique(np.searchsorted(lists.starts, pairs, side="right") - 1)
+        if self._up is not None:
+            out._up = out._ranges(*out._up_values(), cells, self._up)
+        if self._z is not None:
+            out._z = out._ranges(*out._z_values(), cells, self._z)
+        return out
+
+    def _up_values(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        up = np.ascontiguousarray(self._normal[:, 2])
+        return up, up
+
+    def _z_values(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        z0 = self._height[:, 0]
+        z1, z2 = z0 + self._height[:, 1], z0 + self._height[:, 2]
+        return np.minimum(np.minimum(z0, z1), z2), np.maximum(np.maximum(z0, z1), z2)
+
+    def _ranges(self, low: NDArray[np.float64], high: NDArray[np.float64], cells: NDArray[np.intp] | None = None,
+                before: tuple[NDArray[np.float64], NDArray[np.float64]] | None = None
                 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """Per cell, the min of ``low`` and max of ``high`` (``low`` when None) over its listed triangles."""
-        cells = self._grid.cells
-        listed = np.flatnonzero(cells.starts[1:] > cells.starts[:-1])
-        at = cells.starts[listed]
-        out_low, out_high = np.full(len(self.inside), np.nan), np.full(len(self.inside), np.nan)
-        if len(listed):
-            out_low[listed] = np.minimum.reduceat(np.take(low, cells.items), at)
-            out_high[listed] = np.maximum.reduceat(np.take(low if high is None else high, cells.items), at)
+        """Per cell, the min of ``low`` and the max of ``high`` over its listed triangles: for every cell, or
+        for ``cells`` only, the others copied from ``before``."""
+        lists = self._grid.cells
+        counts = lists.starts[1:] - lists.starts[:-1]
+        if cells is None or before is None:  # every cell: the lists in one piece
+            out_low, out_high = np.full(len(counts), np.nan), np.full(len(counts), np.nan)
+            cells = np.flatnonzero(counts)
+            items, at = lists.items, lists.starts[cells]
+        else:
+            out_low, out_high = before[0].copy(), before[1].copy()
+            cells = cells[counts[cells] > 0]
+            owner, local = expand_ranges(counts[cells])
+            items = np.take(lists.items, lists.starts[cells][owner] + local)
+            at = np.r_[0, np.cumsum(counts[cells])[:-1]]
+        if len(cells):
+            out_low[cells] = np.minimum.reduceat(np.take(low, items), at)
+            out_high[cells] = np.maximum.reduceat(np.take(high, items), at)
         return out_low, out_high
 
     def settle(self, cells: NDArray[np.int64], inside: NDArray[np.bool_] | None, min_up: float | None,

@@ -97,6 +97,9 @@ class TerrainLookup:
             built = build(verts, tris, self._per_cell)
         out = TerrainLookup.__new__(TerrainLookup)
         out._keep(verts, tris, built, self._per_cell)
+        if (self._cells is not None and built.grid is self._tables.grid and built.bary is self._tables.bary
+                and (tris is self.triangles or np.array_equal(tris, self.triangles))):
+            out._cells = self._cells.after_heights(built.normal, built.height)  # the outline stays
         return out
 
     # --------------------------------------------------------------- queries

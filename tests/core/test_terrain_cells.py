@@ -208,3 +208,40 @@ def test_stacked_sheets_far_from_the_origin(seed: int, hole_rate: float, lifts: 
     heights = (float(rng.uniform(z.min(), z.max())), float(z.max()))
     for args in ((None, None), (min_up, None), (None, heights), (min_up, heights)):
         assert np.array_equal(lookup.allows(xy, *args), per_ray(lookup, xy, *args)), args
+
+
+def same_facts(one: TerrainLookup, other: TerrainLookup) -> None:
+    a, b = one.cell_facts(), other.cell_facts()
+    assert np.array_equal(a.inside, b.inside)
+    for mine, theirs in ((a.up_range(), b.up_range()), (a.z_range(), b.z_range())):
+        for x, y in zip(mine, theirs, strict=True):
+            assert np.array_equal(x, y, equal_nan=True)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("asked", ["none", "up", "both"])
+def test_an_edited_lookup_has_the_facts_of_a_fresh_one(seed: int, asked: str) -> None:
+    """A bump in height keeps the outline and works out the ranges again near it; moving corners across works
+    everything out again. Either way the facts are a fresh lookup's."""
+    rng = np.random.default_rng(seed)
+    v, t = grid_mesh(30, 30, rng, hole_rate=0.02)
+    before = TerrainLookup(v, t)
+    facts = before.cell_facts()
+    if asked in ("up", "both"):
+        facts.up_range()
+    if asked == "both":
+        facts.z_range()
+    bumped = v.copy()
+    near = np.hypot(*(v[:, :2] - rng.uniform(2, 8, 2)).T) < 1.5
+    bumped[near, 2] += rng.uniform(0.5, 3.0)
+    after = before.edited(bumped)
+    assert after._cells is not None  # carried over, not worked out again
+    same_facts(after, TerrainLookup(bumped, t))
+    xy = probes(after, rng, 2000)
+    for args in ((None, None), (0.8, None), (None, (0.0, 1.0))):
+        assert np.array_equal(after.allows(xy, *args), per_ray(after, xy, *args))
+    moved = v.copy()
+    moved[near, 0] += 0.01
+    across = before.edited(moved)
+    assert across._cells is None
+    same_facts(across, TerrainLookup(moved, t))
