@@ -79,7 +79,8 @@ def test_ctrl_c_on_scatter(big_scene: Path, when: float) -> None:
 
 def test_ctrl_c_on_a_farm_task_leaves_no_part_file_behind(big_scene: Path) -> None:
     parts = big_scene.parent / "parts"
-    args = ["scatter", str(big_scene), "--layer", "Stones:0.4:0.4", "--chunks", "0:12", "--parts", str(parts)]
+    # A denser layer than the scatter tests': the farm task must still be running 4 s after it starts.
+    args = ["scatter", str(big_scene), "--layer", "Stones:0.2:0.2", "--chunks", "0:12", "--parts", str(parts)]
     _one_line(*_interrupt(args, big_scene.parent, 4.0))
     assert not [p for p in parts.rglob("*") if p.is_file() and "partial" in p.name]
 
