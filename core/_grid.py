@@ -7,8 +7,12 @@ sampler's blocker disks are all binned with :class:`CellLists` and queried with
 
 from __future__ import annotations
 
+from typing import TypeVar, cast
+
 import numpy as np
 from numpy.typing import NDArray
+
+IntArray = TypeVar("IntArray", bound=NDArray[np.integer])
 
 
 def expand_ranges(counts: NDArray[np.integer]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
@@ -21,6 +25,21 @@ def expand_ranges(counts: NDArray[np.integer]) -> tuple[NDArray[np.intp], NDArra
     owner = np.repeat(np.arange(len(counts)), counts)
     local = np.arange(len(owner)) - np.repeat(np.cumsum(counts) - counts, counts)
     return owner, local
+
+
+def distinct_sorted(ordered: IntArray) -> IntArray:
+    """The distinct values of an ascending array (``np.unique`` without its first call's import of ``numpy.ma``:
+    tens of milliseconds in a fresh process).
+
+    >>> distinct_sorted(np.array([1, 1, 2, 5, 5])).tolist()
+    [1, 2, 5]
+    """
+    if len(ordered) < 2:
+        return ordered
+    first = np.empty(len(ordered), dtype=bool)
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    return cast(IntArray, ordered[first])  # indexing keeps the dtype
 
 
 def stable_order(keys: NDArray[np.integer]) -> NDArray[np.intp]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from .._grid import expand_ranges
+from .._grid import distinct_sorted, expand_ranges
 from .grid import TriangleGrid
 
 OUTLINE_MARGIN_CELLS = 1e-5
@@ -78,7 +78,7 @@ class CellFacts:
         changed |= (self._height != height).any(axis=1)
         lists = self._grid.cells
         pairs = np.flatnonzero(np.take(changed, lists.items))
-        cells = np.unique(np.searchsorted(lists.starts, pairs, side="right") - 1)
+        cells = distinct_sorted(np.searchsorted(lists.starts, pairs, side="right") - 1)  # ascending
         if self._up is not None:
             out._up = out._ranges(*out._up_values(), cells, self._up)
         if self._z is not None:
@@ -169,7 +169,7 @@ def _outline_edges(triangles: NDArray[np.int64], bary: NDArray[np.float64]) -> N
         start[:-1] &= edge[2:] != edge[1:-1]
         paired[:-1] |= start
         paired[1:] |= start
-    outline = np.unique(edge[~paired])
+    outline = distinct_sorted(edge[~paired])  # the keys are sorted
     return np.column_stack((outline // vertex_count, outline % vertex_count))
 
 

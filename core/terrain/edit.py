@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from .._grid import CellLists
+from .._grid import CellLists, distinct_sorted
 from .build import Built, corner_boxes
 from .grid import Boxes, GridFrame, PairCollector, TriangleGrid
 from .planes import BARY_ROWS, HEIGHT_COLUMNS, planes, usable
@@ -49,7 +49,7 @@ def edited(before: Built, old_verts: NDArray[np.float64], old_tris: NDArray[np.i
     only the triangles ``changed`` may have other corners (every other triangle's corners are the same, bit for
     bit); None when there is no shortcut (see the module docstring)."""
     count = len(tris)
-    rows = _distinct(np.sort(np.asarray(changed, dtype=np.intp).ravel()))
+    rows = distinct_sorted(np.sort(np.asarray(changed, dtype=np.intp).ravel()))
     if len(rows) == 0:
         return before
     if len(rows) > MOST * count or len(old_tris) != count:
@@ -85,17 +85,6 @@ def edited(before: Built, old_verts: NDArray[np.float64], old_tris: NDArray[np.i
         return None
     return _renumbered(before, frame, np.sort(removed), rows[now_usable], _sort_keys(frame, boxes, rows, count)[
         now_usable], came, xs[:, now_usable], ys[:, now_usable], zs[:, now_usable], pairs)
-
-
-def _distinct(ordered: NDArray[np.intp]) -> NDArray[np.intp]:
-    """The distinct values of an ascending array (``np.unique`` without its first call's import of ``numpy.ma``:
-    tens of milliseconds the first time a live update runs)."""
-    if len(ordered) < 2:
-        return ordered
-    first = np.empty(len(ordered), dtype=bool)
-    first[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
-    return ordered[first]
 
 
 def _sort_keys(frame: GridFrame, boxes: Boxes, rows: NDArray[np.intp], count: int) -> NDArray[np.int64]:
