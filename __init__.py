@@ -56,3 +56,13 @@ def unregister() -> None:
     """Unregister in reverse order (called by Blender when the extension is disabled)."""
     for module in reversed(_blender_modules()):
         module.unregister()
+
+
+def __getattr__(name: str) -> object:
+    """``glTF2ExportUserExtension``: Blender's glTF exporter looks it up on enabled add-ons, so a plain File ▸
+    Export ▸ glTF 2.0 carries Strew's instances and their values too (imported only when asked: ``bpy``)."""
+    if name == "glTF2ExportUserExtension":
+        from .scene.export.gltf import StrewGltf
+
+        return StrewGltf
+    raise AttributeError(name)

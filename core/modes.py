@@ -59,3 +59,21 @@ class RoomOutput(StrEnum):
 
     INSTANCES = 'INSTANCES'
     OBJECTS = 'OBJECTS'
+
+
+class ExportFormat(StrEnum):
+    """The file formats Export Level writes, each through Blender's own exporter."""
+
+    GLB = 'GLB'
+    GLTF = 'GLTF'
+    USD = 'USD'
+    FBX = 'FBX'
+
+
+class EngineAxes(StrEnum):
+    """Axis and unit presets of Export Level for the engine a level goes to (``BLENDER``: the exporter's own)."""
+
+    BLENDER = 'BLENDER'
+    UNITY = 'UNITY'
+    GODOT = 'GODOT'
+    UNREAL = 'UNREAL'

@@ -1,0 +1,1 @@
+"""Export Level: Strew outputs through Blender's glTF, USD and FBX exporters."""
