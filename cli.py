@@ -5,6 +5,7 @@ With the ``bpy`` wheel (``pip install strew[blender]``)::
     python -m strew scatter scene.blend --terrain Terrain --layer Trees:4:9 --layer Bushes:1.5:3 --seed 42 -o out.blend
     python -m strew kit kit.blend
     python -m strew room kit.blend --kit Tiles --size 12 12 2 --seed 3 -o room.blend
+    python -m strew export room.blend -o level.glb
 
 Inside Blender, once the extension is installed (the module is then ``bl_ext.<repository>.strew``)::
 
@@ -27,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import NoReturn
 
-from . import cli_farm, cli_interrupt, cli_room, ensure_registered
+from . import cli_export, cli_farm, cli_interrupt, cli_room, ensure_registered
 from .cli_blend import add_output_options, input_output, open_blend, save_blend
 from .cli_files import CliError, readable_blend, writable_blend, writable_folder
 from .core.inputs import bounded
@@ -215,7 +216,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 # -- entry point -------------------------------------------------------------------------------------------------
 
-COMMANDS = (_add_scatter, _add_merge, cli_room.add_room, _add_kit, _add_demo)
+COMMANDS = (_add_scatter, _add_merge, cli_room.add_room, cli_export.add_export, _add_kit, _add_demo)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1090,6 +1090,50 @@ RUSSIAN.update({
         "ячеек; увеличьте комнату или разрешите в области другие плитки",
 })
 
+# -- Export Level ----------------------------------------------------------------------------------------------
+RUSSIAN.update({
+    "Export Level": "Экспорт уровня",
+    "Export the terrain, every scatter layer and every room, each prefab mesh once and instanced where the format\n"
+    "can, with Strew's per-instance values":
+        "Экспортировать рельеф, все слои разброса и все комнаты: каждая сетка заготовки один раз, с инстансингом, "
+        "где формат его поддерживает, и со значениями Strew для каждого экземпляра",
+    "Filepath used for exporting the file": "Путь к файлу для экспорта",
+    "Check Existing": "Проверять существующий",
+    "Check and warn on overwriting existing files": "Предупреждать о перезаписи существующих файлов",
+    "filter_glob": "filter_glob",
+    "Format": "Формат",
+    "The file format (the file name's extension follows it)": "Формат файла (расширение имени файла следует за ним)",
+    "glTF Binary (.glb)": "glTF двоичный (.glb)",
+    "glTF Separate (.gltf + .bin)": "glTF раздельный (.gltf + .bin)",
+    "USD (.usdc)": "USD (.usdc)",
+    "USD ASCII (.usda)": "USD текстовый (.usda)",
+    "FBX (.fbx)": "FBX (.fbx)",
+    "Only Strew": "Только Strew",
+    "Only Strew's layers and rooms (and the terrain), not the other objects":
+        "Только слои и комнаты Strew (и рельеф), без других объектов",
+    "Only Selected": "Только выделенное",
+    "Only the selected objects and the Strew outputs among them":
+        "Только выделенные объекты и результаты Strew среди них",
+    "Include the layers' terrains": "Включить рельефы слоёв",
+    "Engine": "Движок",
+    "Axis and unit preset of the engine the level goes to": "Оси и единицы движка, в который идёт уровень",
+    "Blender": "Blender",
+    "The exporter's own axes and units": "Оси и единицы самого экспортёра",
+    "Unity": "Unity",
+    "Y up, metres (FBX: Unity's usual settings)": "Y вверх, метры (FBX: обычные настройки для Unity)",
+    "Godot": "Godot",
+    "Y up, metres": "Y вверх, метры",
+    "Unreal": "Unreal",
+    "Z up, X forward": "Z вверх, X вперёд",
+    "GPU Instancing": "GPU-инстансинг",
+    "glTF: EXT_mesh_gpu_instancing (one node per prefab mesh) instead of one node per instance":
+        "glTF: EXT_mesh_gpu_instancing (один узел на сетку заготовки) вместо узла на каждый экземпляр",
+    "Export failed: {error}": "Экспорт не удался: {error}",
+    "Exported {count:,} instances of {outputs} Strew outputs to {file} in {seconds:.1f} s":
+        "Экспортировано {count:,} экземпляров из {outputs} результатов Strew в {file} за {seconds:.1f} с",
+    "Strew Level (.glb, .usd, .fbx)": "Уровень Strew (.glb, .usd, .fbx)",
+})
+
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.
 OPERATOR_RUSSIAN: dict[str, str] = {
     "Scatter": "Разбросать",

@@ -8,7 +8,7 @@ EXT_mesh_gpu_instancing, USD's PointInstancer and FBX store.
 >>> import numpy as np
 >>> mirrored = np.diag([-2.0, 1.0, 1.0, 1.0])
 >>> t, q, s = decompose(mirrored[None])
->>> s.round(6).tolist(), q.round(6).tolist()
+>>> s.round(6).tolist(), (q.round(6) + 0.0).tolist()
 ([[-2.0, 1.0, 1.0]], [[0.0, 0.0, 0.0, 1.0]])
 >>> bool(np.allclose(compose(t, q, s), mirrored[None]))
 True

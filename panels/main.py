@@ -26,6 +26,7 @@ class STREW_PT_main(bpy.types.Panel):
     def draw(self, context: bpy.types.Context) -> None:
         row = self.layout.row()
         row.label(text=f"Strew {__version__}", icon='OUTLINER_OB_POINTCLOUD')
+        row.operator("strew.export_level", text="", icon='EXPORT')
         row.operator("strew.about", text="", icon='INFO')
 
 

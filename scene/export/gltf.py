@@ -26,10 +26,11 @@ import numpy as np
 
 from ...core.modes import ExportFormat
 from ...core.trs import Y_UP, convert_axes, decompose
+from .compat import supported
 from .instances import Output, collect
 
 if TYPE_CHECKING:
-    from .job import ExportRequest
+    from .request import ExportRequest
 
 GPU_INSTANCING = "EXT_mesh_gpu_instancing"
 FLOAT, UNSIGNED_INT = 5126, 5125
@@ -225,10 +226,11 @@ def write_gltf(context: bpy.types.Context, request: ExportRequest, outputs: list
     outputs_override = outputs
     try:
         with discoverable():
-            bpy.ops.export_scene.gltf(
-                filepath=str(path), export_format='GLB' if request.format is ExportFormat.GLB else 'GLTF_SEPARATE',
+            exporter = bpy.ops.export_scene.gltf
+            exporter(filepath=str(path), **supported(
+                exporter, export_format='GLB' if request.format is ExportFormat.GLB else 'GLTF_SEPARATE',
                 use_selection=True, export_gn_mesh=True, export_gpu_instances=request.gpu_instancing,
-                export_extras=True, export_apply=True)
+                export_extras=True, export_apply=True))
     finally:
         outputs_override = None
     return list(last_notes)

@@ -158,7 +158,8 @@ def _values(output: Output) -> dict[str, np.ndarray]:
     """One array per :class:`Value` of the output's kind, indexed by its instances."""
     out: dict[str, np.ndarray] = {}
     if output.obj.type == 'MESH':
-        per_point = _point_attributes(output.obj.data, VALUES[output.kind])
+        mesh: bpy.types.Mesh = output.obj.data  # type: ignore[assignment]
+        per_point = _point_attributes(mesh, VALUES[output.kind])
     else:
         per_point = _child_properties(_point_children(output.obj), VALUES[output.kind])
     for value in VALUES[output.kind]:

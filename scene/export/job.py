@@ -19,34 +19,11 @@ from pathlib import Path
 
 import bpy
 
-from ...core.modes import EngineAxes, ExportFormat
+from ...core.modes import ExportFormat
 from .instances import Output, collect
+from .request import FORMATS, ExportError, ExportRequest, format_of
 
-FORMATS: dict[str, ExportFormat] = {
-    ".glb": ExportFormat.GLB, ".gltf": ExportFormat.GLTF, ".usd": ExportFormat.USD, ".usdc": ExportFormat.USD,
-    ".usda": ExportFormat.USD, ".fbx": ExportFormat.FBX,
-}
-
-
-class ExportError(Exception):
-    """A one-line reason the level was not exported; nothing was written."""
-
-
-@dataclass(frozen=True)
-class ExportRequest:
-    """What to export and how (the Export Level operator's and ``python -m strew export``'s options)."""
-
-    path: Path
-    selection_only: bool = False
-    strew_only: bool = False
-    terrain: bool = True
-    engine: EngineAxes = EngineAxes.BLENDER
-    gpu_instancing: bool = True
-
-    @property
-    def format(self) -> ExportFormat:
-        return format_of(self.path)
-
+__all__ = ["FORMATS", "ExportError", "ExportRequest", "ExportResult", "export_level"]
 
 @dataclass
 class ExportResult:
@@ -60,15 +37,6 @@ class ExportResult:
 
 
 Writer = Callable[[bpy.types.Context, ExportRequest, list[Output], Path], list[str]]
-
-
-def format_of(path: Path) -> ExportFormat:
-    """The format a file name asks for (ExportError naming the extensions Strew writes for any other)."""
-    found = FORMATS.get(path.suffix.lower())
-    if found is None:
-        known = ", ".join(FORMATS)
-        raise ExportError(f'Cannot export to "{path.name}": use one of the extensions {known}')
-    return found
 
 
 def check_path(path: Path) -> None:
@@ -133,7 +101,11 @@ def _beside(path: Path) -> Iterator[Path]:
     """A draft path in a fresh folder next to ``path``; on success every file written there is moved beside
     ``path`` (replacing older ones of the same names), on failure the folder is removed and nothing is moved."""
     folder = path.parent / f".strew-export-{uuid.uuid4().hex[:8]}"
-    folder.mkdir()
+    try:
+        folder.mkdir()
+    except OSError as error:
+        raise ExportError(f'Cannot export to "{path}": it is not writable ({error.strerror}); choose another place'
+                          ) from None
     try:
         yield folder / path.name
         for written in sorted(folder.rglob("*")):
