@@ -59,10 +59,15 @@ def unregister() -> None:
 
 
 def __getattr__(name: str) -> object:
-    """``glTF2ExportUserExtension``: Blender's glTF exporter looks it up on enabled add-ons, so a plain File ▸
-    Export ▸ glTF 2.0 carries Strew's instances and their values too (imported only when asked: ``bpy``)."""
-    if name == "glTF2ExportUserExtension":
-        from .scene.export.gltf import StrewGltf
+    """Blender's glTF exporter looks up ``glTF2ExportUserExtension`` and its pre/post export callbacks on enabled
+    add-ons, so a plain File ▸ Export ▸ glTF 2.0 carries Strew's instances and their values too (imported only
+    when asked: ``bpy``)."""
+    if name in _GLTF_HOOKS:
+        from .scene.export import gltf
 
-        return StrewGltf
+        return getattr(gltf, _GLTF_HOOKS[name])
     raise AttributeError(name)
+
+
+_GLTF_HOOKS = {"glTF2ExportUserExtension": "StrewGltf", "glTF2_pre_export_callback": "pre_export",
+               "glTF2_post_export_callback": "post_export"}

@@ -1,10 +1,11 @@
 """Strew's outputs in Blender's own glTF exporter, through its user-extension hooks.
 
 Blender's exporter finds user extensions as ``glTF2ExportUserExtension`` on an enabled add-on's module; the
-extension's ``__init__`` exposes :class:`StrewGltf` under that name, so a plain *File ▸ Export ▸ glTF 2.0* of a
+extension's ``__init__`` exposes :class:`StrewGltf` under that name (and :func:`pre_export`, :func:`post_export` as
+its callbacks), so a plain *File ▸ Export ▸ glTF 2.0* of a
 scene with Strew outputs carries them as well as Strew's own Export Level does:
 
-- ``pre_export_hook`` switches on the exporter's Geometry Nodes instances when the scene has a Strew output
+- the pre-export callback switches on the exporter's Geometry Nodes instances when the scene has a Strew output
   (without it a default export holds none of them) and reads the outputs once (:mod:`.instances`);
 - ``gather_gltf_hook`` (before the exporter packs its buffers) gives each output's instance nodes the exact
   transforms, mirrored tiles included (:mod:`strew.core.trs`), and, with GPU instancing, folds them into one node
@@ -64,35 +65,41 @@ def _io() -> tuple[Any, Any, Any]:
 class StrewGltf:
     """The glTF exporter's user extension for Strew outputs (one object per export, made by the exporter)."""
 
-    def __init__(self) -> None:
-        self.outputs: list[Output] = []
-        self.notes: list[str] = []
-
-    def pre_export_hook(self, export_settings: dict) -> None:
-        depsgraph = bpy.context.evaluated_depsgraph_get()
-        self.outputs = outputs_override if outputs_override is not None else collect(depsgraph)
-        if any(output.obj.type == 'MESH' for output in self.outputs):
-            export_settings['gltf_gn_mesh'] = True
-
     def gather_gltf_hook(self, active_scene_idx: int, scenes: list, animations: list, export_settings: dict) -> None:
-        if not self.outputs:
-            return
-        by_name = {output.name: output for output in self.outputs}
+        outputs = _current if _current is not None else collect(bpy.context.evaluated_depsgraph_get())
+        by_name = {output.name: output for output in outputs}
         gpu = bool(export_settings.get('gltf_gpu_instances'))
         for scene in scenes:
             for node in _walk(scene.nodes):
                 output = by_name.get(getattr(node, "name", None))
                 if output is not None and output.obj.type == 'MESH':
-                    self.notes.extend(_rebuild(node, output, gpu))
+                    last_notes.extend(_rebuild(node, output, gpu))
                 elif output is not None:
                     _add_extras(node, {"strew_output": output.kind})
 
-    def post_export_hook(self, export_settings: dict) -> None:
-        last_notes[:] = self.notes
-        log = export_settings.get('log')
-        for note in self.notes:
-            if log is not None:
-                log.warning(f"Strew: {note}")
+
+_current: list[Output] | None = None
+
+
+def pre_export(export_settings: dict) -> None:
+    """Before the exporter gathers anything: read the outputs once and switch on its Geometry Nodes instances
+    when there is a Strew instancer (``glTF2_pre_export_callback``, called by every supported exporter)."""
+    global _current
+    last_notes.clear()
+    _current = outputs_override if outputs_override is not None else collect(
+        bpy.context.evaluated_depsgraph_get())
+    if any(output.obj.type == 'MESH' for output in _current):
+        export_settings['gltf_gn_mesh'] = True
+
+
+def post_export(export_settings: dict) -> None:
+    """After the export: forget the outputs and pass on what the hook noticed (``glTF2_post_export_callback``)."""
+    global _current
+    _current = None
+    log = export_settings.get('log')
+    for note in last_notes:
+        if log is not None:
+            log.warning(f"Strew: {note}")
 
 
 def _walk(nodes: list) -> Any:
@@ -138,8 +145,10 @@ def _rebuild(node: Any, output: Output, gpu: bool) -> list[str]:
     if output.tiles:
         extras["strew_tiles"] = list(output.tiles)
     _add_extras(node, extras)
-    children = [child for child in (node.children or []) if not child.children and child.mesh is not None]
-    others = [child for child in (node.children or []) if child not in children]
+    every = list(node.children or [])
+    leaves = {id(child) for child in every if not child.children and child.mesh is not None}
+    children = [child for child in every if id(child) in leaves]
+    others = [child for child in every if id(child) not in leaves]
     local = _local_y_up(output)
     matched = _match(children, local)
     if matched is None:
