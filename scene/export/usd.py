@@ -1,0 +1,282 @@
+"""Strew's outputs in USD: Blender's exporter writes the file, then each output gets an exact PointInstancer.
+
+Blender's USD exporter writes a scatter layer's or room's instances differently per version (5.x: a
+PointInstancer whose orientations are half floats, mirrored tiles turned upside down and per-instance values
+marked *constant*; 4.2: one Xform per instance). The file is opened again with ``pxr`` (usd-core beside the
+``bpy`` wheel, the bundled one in Blender) and, under each output's prim, what Blender wrote for its instances
+gives way to one ``PointInstancer`` named ``Instances``:
+
+- ``prototypes``: each source mesh once, a prim referencing the mesh Blender wrote (named after the object,
+  ``userProperties:blender:data_name`` the mesh's name), kept under an ``over`` so it is drawn only as instanced;
+- ``positions``, ``orientationsf`` (and half-float ``orientations`` for older readers), ``scales``: each
+  instance's exact transform relative to the instancer, mirrors as a negative x scale (:mod:`strew.core.trs`);
+- primvars with ``vertex`` interpolation, one value per instance: ``strew_random``, ``strew_id``,
+  ``strew_prefab``; for rooms ``strew_tile``, ``strew_cell`` (int3), ``strew_rotation``, ``strew_mirror`` and
+  ``strew_id`` (:data:`.instances.VALUES`), plus every other per-point attribute Blender 5.x wrote;
+- ``string[] strew:tiles`` (a room's tile names, which ``strew_tile`` indexes) and ``string strew:output``
+  (``scatter`` or ``room``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import bpy
+import numpy as np
+
+from ...core.modes import EngineAxes
+from ...core.trs import decompose
+from .compat import supported
+from .instances import Output
+from .request import ExportError
+
+if TYPE_CHECKING:
+    from .request import ExportRequest
+
+INSTANCER = "Instances"
+NAMESPACE = "userProperties"
+OBJECT_NAME = f"{NAMESPACE}:blender:object_name"
+DATA_NAME = f"{NAMESPACE}:blender:data_name"
+INSTALL = "USD export needs the pxr module: pip install usd-core (into the Python that runs Blender)"
+
+AXES: dict[EngineAxes, dict[str, Any]] = {
+    EngineAxes.BLENDER: {},
+    EngineAxes.UNITY: {"convert_orientation": True, "export_global_up_selection": 'Y',
+                       "export_global_forward_selection": 'NEGATIVE_Z', "convert_scene_units": 'METERS'},
+    EngineAxes.GODOT: {"convert_orientation": True, "export_global_up_selection": 'Y',
+                       "export_global_forward_selection": 'NEGATIVE_Z', "convert_scene_units": 'METERS'},
+    EngineAxes.UNREAL: {"convert_orientation": False, "convert_scene_units": 'CENTIMETERS'},
+}
+"""The USD exporter's axis and unit options per engine preset (Unreal: Z up in centimetres, Unity and Godot:
+Y up in metres)."""
+METERS_PER_UNIT = {'METERS': 1.0, 'CENTIMETERS': 0.01}
+
+
+def pxr_modules() -> Any:
+    """The ``pxr`` package (ExportError saying what to install where it is missing)."""
+    try:
+        import pxr
+        from pxr import Gf, Sdf, Usd, UsdGeom, Vt  # noqa: F401
+    except ImportError:
+        raise ExportError(INSTALL) from None
+    return pxr
+
+
+def write_usd(context: bpy.types.Context, request: ExportRequest, outputs: list[Output], path: Path) -> list[str]:
+    """Write the selection with Blender's USD exporter, then give each output its exact PointInstancer."""
+    pxr_modules()
+    options = AXES[request.engine]
+    exporter = bpy.ops.wm.usd_export
+    exporter(filepath=str(path), **supported(
+        exporter, selected_objects_only=True, use_instancing=True, export_custom_properties=True,
+        custom_properties_namespace=NAMESPACE, author_blender_name=True, merge_parent_xform=False, **options))
+    from pxr import Usd
+
+    stage = Usd.Stage.Open(str(path))
+    notes = []
+    wanted = METERS_PER_UNIT.get(options.get("convert_scene_units", ""))
+    if wanted is not None:
+        notes.extend(_units(stage, wanted))
+    notes.extend(fix_stage(stage, outputs))
+    stage.GetRootLayer().Save()
+    return notes
+
+
+def _units(stage: Any, meters_per_unit: float) -> list[str]:
+    """Scale the root prim where the exporter could not write ``meters_per_unit`` itself (Blender 4.2)."""
+    from pxr import Gf, UsdGeom
+
+    have = UsdGeom.GetStageMetersPerUnit(stage)
+    if abs(have - meters_per_unit) <= 1e-12 * meters_per_unit:
+        return []
+    root = stage.GetDefaultPrim()
+    xformable = UsdGeom.Xformable(root)
+    ops = list(xformable.GetOrderedXformOps())
+    factor = have / meters_per_unit
+    scale = xformable.AddScaleOp(UsdGeom.XformOp.PrecisionDouble, "strewUnits")
+    scale.Set(Gf.Vec3d(factor, factor, factor))
+    xformable.SetXformOpOrder([scale, *ops])
+    UsdGeom.SetStageMetersPerUnit(stage, meters_per_unit)
+    return []
+
+
+def fix_stage(stage: Any, outputs: list[Output]) -> list[str]:
+    """Replace what the exporter wrote for each mesh output's instances on ``stage`` by Strew's PointInstancer
+    (notes for outputs it could not find there; those stay as the exporter wrote them)."""
+    from pxr import Sdf
+
+    layer = stage.GetRootLayer()
+    wanted = {output.name: output for output in outputs if output.obj.type == 'MESH' and len(output)}
+    found: dict[str, Any] = {}
+    meshes: dict[tuple[str, str], Any] = {}
+    for spec in layer.rootPrims:
+        _walk(spec, wanted, found, meshes)
+    notes = []
+    for name, output in wanted.items():
+        spec = found.get(name)
+        if spec is None:
+            notes.append(f"{name}: not in the USD file (hidden or not selected); its instances are not exported")
+            continue
+        for child in spec.nameChildren:
+            _find_meshes(child, meshes, depth=2)
+        missing = [source.name for source in dict.fromkeys(output.sources) if _mesh_for(source, meshes) is None]
+        if missing:
+            notes.append(f"{name}: the exporter wrote no mesh for {', '.join(missing)}; its instances are exported "
+                         "as the exporter wrote them")
+            continue
+        extra = _point_primvars(spec, output)
+        with Sdf.ChangeBlock():
+            _clear(spec, output, meshes)
+        _author(stage, spec.path, output, meshes, extra)
+    return notes
+
+
+def _attr(spec: Any, name: str) -> Any:
+    attribute = spec.attributes.get(name) if spec.attributes else None
+    return None if attribute is None else attribute.default
+
+
+def _walk(spec: Any, wanted: dict[str, Output], found: dict[str, Any], meshes: dict[tuple[str, str], Any]) -> None:
+    """Find the output prims (not entering them) and the meshes written outside them."""
+    name = _attr(spec, OBJECT_NAME)
+    if name in wanted:
+        found[name] = spec
+        return
+    _find_meshes(spec, meshes, depth=1)
+    for child in spec.nameChildren:
+        _walk(child, wanted, found, meshes)
+
+
+def _find_meshes(spec: Any, meshes: dict[tuple[str, str], Any], depth: int) -> None:
+    """Record each Mesh spec holding its own data (no reference) at most ``depth`` levels down, keyed by
+    (object name, mesh name) and ("", mesh name)."""
+    if spec.typeName == "Mesh" and not spec.referenceList.GetAddedOrExplicitItems():
+        data = _attr(spec, DATA_NAME)
+        if data is not None and spec.attributes.get("points") is not None:
+            owner = _attr(spec.nameParent, OBJECT_NAME) or ""
+            meshes.setdefault((owner, data), spec)
+            meshes.setdefault(("", data), spec)
+    if depth > 1:
+        for child in spec.nameChildren:
+            _find_meshes(child, meshes, depth - 1)
+
+
+def _mesh_for(source: bpy.types.Object, meshes: dict[tuple[str, str], Any]) -> Any:
+    return meshes.get((source.name, source.data.name)) or meshes.get(("", source.data.name))
+
+
+def _clear(spec: Any, output: Output, meshes: dict[tuple[str, str], Any]) -> None:
+    """Remove what the exporter wrote for the output's instances, keeping (as ``over``, not drawn) the prims
+    that hold the meshes the prototypes reference."""
+    from pxr import Sdf
+
+    keep = {mesh.path for mesh in meshes.values()}
+    sources = {source.name for source in output.sources}
+    for child in list(spec.nameChildren):
+        holds = any(path.HasPrefix(child.path) for path in keep)
+        if child.typeName == "PointInstancer" or child.name == INSTANCER:
+            del spec.nameChildren[child.name]
+        elif holds:
+            child.specifier = Sdf.SpecifierOver
+        elif _attr(child, OBJECT_NAME) in sources:
+            del spec.nameChildren[child.name]
+
+
+def _author(stage: Any, path: Any, output: Output, meshes: dict[tuple[str, str], Any],
+            extra: dict[str, tuple[Any, Any]]) -> None:
+    """Define the output's PointInstancer from Strew's own instance arrays."""
+    from pxr import Sdf, Usd, UsdGeom, Vt
+
+    instancer = UsdGeom.PointInstancer.Define(stage, path.AppendChild(INSTANCER))
+    holder = stage.OverridePrim(instancer.GetPath().AppendChild("Prototypes"))
+    order = list(dict.fromkeys(source.name for source in output.sources))
+    sources = {source.name: source for source in output.sources}
+    targets = []
+    for number, name in enumerate(order):
+        prototype = stage.DefinePrim(holder.GetPath().AppendChild(f"Prototype_{number}"))
+        prototype.GetReferences().AddInternalReference(_mesh_for(sources[name], meshes).path)
+        UsdGeom.Xformable(prototype).GetXformOpOrderAttr().Set(Vt.TokenArray([]))
+        prototype.CreateAttribute(OBJECT_NAME, Sdf.ValueTypeNames.String, custom=True).Set(name)
+        targets.append(prototype.GetPath())
+    instancer.CreatePrototypesRel().SetTargets(targets)
+    index = {name: number for number, name in enumerate(order)}
+    instancer.CreateProtoIndicesAttr(Vt.IntArray.FromNumpy(
+        np.array([index[source.name] for source in output.sources], dtype=np.int32)))
+    local = _local(stage, instancer.GetPrim(), output)
+    translations, quats, scales = decompose(local)
+    instancer.CreatePositionsAttr(Vt.Vec3fArray.FromNumpy(translations.astype(np.float32)))
+    instancer.CreateOrientationsfAttr(Vt.QuatfArray.FromNumpy(quats.astype(np.float32)))
+    instancer.CreateOrientationsAttr(Vt.QuathArray.FromNumpy(quats.astype(np.float16)))
+    instancer.CreateScalesAttr(Vt.Vec3fArray.FromNumpy(scales.astype(np.float32)))
+    ids = output.values.get("_STREW_ID")
+    if ids is not None and len(np.unique(ids)) == len(ids):
+        instancer.CreateIdsAttr(Vt.Int64Array.FromNumpy(ids.astype(np.int64)))
+    _primvars(instancer, output, extra)
+    prim = instancer.GetPrim()
+    prim.CreateAttribute("strew:output", Sdf.ValueTypeNames.String, custom=True).Set(output.kind)
+    if output.tiles:
+        prim.CreateAttribute("strew:tiles", Sdf.ValueTypeNames.StringArray, custom=True).Set(
+            Vt.StringArray(list(output.tiles)))
+    extent = instancer.ComputeExtentAtTime(Usd.TimeCode.Default(), Usd.TimeCode.Default())
+    if extent is not None:
+        instancer.CreateExtentAttr(extent)
+
+
+def _local(stage: Any, prim: Any, output: Output) -> np.ndarray:
+    """Each instance's matrix relative to ``prim`` on the stage, in the stage's axes and units: Blender's world
+    matrices taken into the stage by the default prim's transform (the exporter's axis and unit conversion)."""
+    from pxr import UsdGeom
+
+    cache = UsdGeom.XformCache()
+    convert = np.array(cache.GetLocalToWorldTransform(stage.GetDefaultPrim()), dtype=np.float64).T
+    here = np.array(cache.GetLocalToWorldTransform(prim), dtype=np.float64).T
+    return np.linalg.inv(here) @ convert @ output.matrices
+
+
+def _primvars(instancer: Any, output: Output, extra: dict[str, tuple[Any, Any]]) -> None:
+    """Per-instance primvars (``vertex``): Strew's values, then the other per-point attributes Blender wrote."""
+    from pxr import Sdf, UsdGeom, Vt
+
+    api = UsdGeom.PrimvarsAPI(instancer)
+    ours = set()
+    for key, column in output.values.items():
+        name = key[1:].lower()
+        ours.add(name)
+        if column.ndim == 2:
+            kind, data = Sdf.ValueTypeNames.Int3Array, Vt.Vec3iArray.FromNumpy(np.rint(column).astype(np.int32))
+        elif key in _INTEGERS[output.kind]:
+            kind, data = Sdf.ValueTypeNames.IntArray, Vt.IntArray.FromNumpy(np.rint(column).astype(np.int32))
+        else:
+            kind, data = Sdf.ValueTypeNames.FloatArray, Vt.FloatArray.FromNumpy(column.astype(np.float32))
+        api.CreatePrimvar(name, kind, UsdGeom.Tokens.vertex).Set(data)
+    for name, (kind, values) in extra.items():
+        if name not in ours:
+            api.CreatePrimvar(name, kind, UsdGeom.Tokens.vertex).Set(values)
+
+
+def _integers() -> dict[str, set[str]]:
+    from .instances import VALUES
+
+    return {kind: {value.name for value in values if value.integer} for kind, values in VALUES.items()}
+
+
+_INTEGERS = _integers()
+
+
+def _point_primvars(spec: Any, output: Output) -> dict[str, tuple[Any, Any]]:
+    """The per-point primvars the exporter wrote on its PointInstancer under the output's prim (Blender 5.x,
+    marked *constant*), one value per instance: each row taken from the instance's point."""
+    points = len(output.obj.data.vertices)
+    out: dict[str, tuple[Any, Any]] = {}
+    for child in spec.nameChildren:
+        if child.typeName != "PointInstancer":
+            continue
+        for attribute in child.attributes:
+            value = attribute.default
+            if not attribute.name.startswith("primvars:") or value is None or not hasattr(value, "__len__"):
+                continue
+            if len(value) == points and points:
+                rows = np.asarray(value)[output.points]
+                out[attribute.name.removeprefix("primvars:")] = (attribute.typeName, type(value).FromNumpy(rows))
+    return out
