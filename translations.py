@@ -1090,6 +1090,13 @@ RUSSIAN.update({
         "ячеек; увеличьте комнату или разрешите в области другие плитки",
 })
 
+RUSSIAN.update({
+    "Preset {file} is nested too deep or holds a number too long to read: pick another file":
+        "Пресет {file} вложен слишком глубоко или содержит слишком длинное число: выберите другой файл",
+    "{where}: takes a {expected}, not the {found} '{name}': name a {expected}":
+        "{where}: здесь нужен {expected}, а не {found} «{name}»: укажите {expected}",
+})
+
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.
 OPERATOR_RUSSIAN: dict[str, str] = {
     "Scatter": "Разбросать",
