@@ -1095,6 +1095,11 @@ RUSSIAN.update({
         "Пресет {file} вложен слишком глубоко или содержит слишком длинное число: выберите другой файл",
     "{where}: takes a {expected}, not the {found} '{name}': name a {expected}":
         "{where}: здесь нужен {expected}, а не {found} «{name}»: укажите {expected}",
+    "{name}: {far:,.0f} m from the world origin Blender draws and renders instances only to within {blur:.3g} m, "
+    "{share:.2g}% of their {spacing:.3g} m spacing: move the terrain nearer the world origin for exact spacing":
+        "{name}: в {far:,.0f} м от начала координат Blender рисует и рендерит экземпляры лишь с точностью "
+        "{blur:.3g} м, {share:.2g}% их расстояния {spacing:.3g} м: для точного расстояния перенесите ландшафт ближе "
+        "к началу координат",
 })
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.
