@@ -1134,6 +1134,23 @@ RUSSIAN.update({
     "Strew Level (.glb, .usd, .fbx)": "Уровень Strew (.glb, .usd, .fbx)",
 })
 
+RUSSIAN.update({
+    "Preset {file} is nested too deep or holds a number too long to read: pick another file":
+        "Пресет {file} вложен слишком глубоко или содержит слишком длинное число: выберите другой файл",
+    "{where}: takes a {expected}, not the {found} '{name}': name a {expected}":
+        "{where}: здесь нужен {expected}, а не {found} «{name}»: укажите {expected}",
+    "Counts ask for at least {minimum} of {tile!r}, but its bottom or top fits no Below {below!r} / Above {above!r} "
+    "label of a one-storey room; give the room more storeys, change those labels or lower its count":
+        "«Количество» требует не меньше {minimum} плиток {tile!r}, но её низ или верх не подходит ни к метке «Снизу» "
+        "{below!r}, ни к «Сверху» {above!r} одноэтажной комнаты; добавьте комнате этажей, смените эти метки или "
+        "уменьшите её количество",
+    "{name}: {far:,.0f} m from the world origin Blender draws and renders instances only to within {blur:.3g} m, "
+    "{share:.2g}% of their {spacing:.3g} m spacing: move the terrain nearer the world origin for exact spacing":
+        "{name}: в {far:,.0f} м от начала координат Blender рисует и рендерит экземпляры лишь с точностью "
+        "{blur:.3g} м, {share:.2g}% их расстояния {spacing:.3g} м: для точного расстояния перенесите ландшафт ближе "
+        "к началу координат",
+})
+
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.
 OPERATOR_RUSSIAN: dict[str, str] = {
     "Scatter": "Разбросать",

@@ -76,10 +76,6 @@ class Circle:
         """``(N,) bool``: the points of ``positions`` (N, 2 or 3; x, y used) inside the disk."""
         return ((_xy(positions) - self.centre) ** 2).sum(axis=1) <= self.radius * self.radius
 
-    def near(self, xy: np.ndarray, reach: float) -> np.ndarray:
-        """``(N,) bool``: the points of ``xy`` (N, 2) within ``reach`` of the disk's bounds."""
-        return (np.abs(xy - self.centre) <= self.radius + reach).all(axis=1)
-
 
 @dataclass(frozen=True, init=False)
 class Box:
@@ -107,38 +103,63 @@ class Box:
         xy = _xy(positions)
         return (xy >= self.low).all(axis=1) & (xy <= self.high).all(axis=1)
 
-    def near(self, xy: np.ndarray, reach: float) -> np.ndarray:
-        """``(N,) bool``: the points of ``xy`` (N, 2) within ``reach`` of the box."""
-        return ((xy >= self.low - reach) & (xy <= self.high + reach)).all(axis=1)
-
 
 Region = Circle | Box
 
 
-def probes(region: Region, across: int = 33) -> np.ndarray:
-    """``(M, 2)``: a grid of ``across`` × ``across`` places over the region's bounds, those inside it (to ask
-    whether any ground lies under a region)."""
+Bounds = tuple[np.ndarray, np.ndarray]
+
+
+def clipped(region: Region, within: Bounds | None) -> Bounds | None:
+    """The region's x, y bounds cut to ``within`` (low, high corners), or None when they do not meet."""
+    if within is None:
+        return region.low, region.high
+    low, high = np.maximum(region.low, within[0]), np.minimum(region.high, within[1])
+    return None if (high < low).any() else (low, high)
+
+
+def probes(region: Region, across: int = 33, within: Bounds | None = None) -> np.ndarray:
+    """``(M, 2)``: a grid of ``across`` × ``across`` places over the region's bounds (cut to ``within``), those
+    inside it (to ask whether any ground lies under a region)."""
+    bounds = clipped(region, within)
+    if bounds is None:
+        return np.zeros((0, 2))
+    low, high = bounds
     t = np.linspace(0.0, 1.0, across)
-    gx, gy = np.meshgrid(region.low[0] + t * (region.high[0] - region.low[0]),
-                         region.low[1] + t * (region.high[1] - region.low[1]), indexing="ij")
+    gx, gy = np.meshgrid(low[0] + t * (high[0] - low[0]), low[1] + t * (high[1] - low[1]), indexing="ij")
     xy = np.column_stack([gx.ravel(), gy.ravel()])
     return xy[region.contains(xy)]
 
 
+def _domain(region: Region, within: Bounds | None, min_radius: float) -> Bounds | None:
+    """The rectangle sampled for ``region``: its bounds cut to ``within``, each side at least one background cell
+    (a region narrower than a cell holds one point at most and needs no finer grid)."""
+    bounds = clipped(region, within)
+    if bounds is None:
+        return None
+    low, high = bounds
+    grow = np.maximum(min_radius / math.sqrt(2.0) - (high - low), 0.0) / 2.0
+    return low - grow, high + grow
+
+
 def fill(existing: Samples | None, region: Region, min_radius: float, max_radius: float | None = None,
          radius_at: ArrayFunction | None = None, is_allowed: ArrayFunction | None = None, seed: int = 0,
-         conflict: str = "larger") -> Samples:
-    """New points inside ``region``, maximal against themselves and ``existing``.
+         conflict: str = "larger", within: Bounds | None = None) -> Samples:
+    """New points inside ``region`` (and inside ``within``, the x, y bounds of the ground when given: a region
+    much larger than the terrain costs what the terrain does), maximal against themselves and ``existing``.
 
     ``radius_at`` and ``is_allowed`` take world ``xy`` like the layer's own functions; only existing points
     within reach of the region take part, so a region costs the same in a small scene and a huge one. ``conflict``
     as in :class:`~strew.core.poisson.PoissonSettings` (``"sum"``: radii are the objects' own reach).
     """
     positions, radii = validate_blockers(existing)
+    domain = _domain(region, within, float(min_radius))
+    if domain is None:
+        return Samples(positions=np.zeros((0, 2)), radii=np.zeros(0))
     largest, own = float(radii.max(initial=0.0)), float(max_radius or min_radius)
     reach = largest + own if conflict == "sum" else max(largest, own)
-    origin = region.low
-    near = region.near(positions, reach)
+    origin, size = domain[0], domain[1] - domain[0]
+    near = ((positions >= domain[0] - reach) & (positions <= domain[1] + reach)).all(axis=1)
     blockers = Samples(positions=positions[near] - origin, radii=radii[near]) if near.any() else None
 
     def allowed(xy: np.ndarray) -> np.ndarray:
@@ -149,7 +170,7 @@ def fill(existing: Samples | None, region: Region, min_radius: float, max_radius
         return inside & np.asarray(is_allowed(world), dtype=bool)
 
     shifted = None if radius_at is None else (lambda xy: radius_at(xy + origin))
-    settings = PoissonSettings(size=region.size, min_radius=min_radius, max_radius=max_radius,
+    settings = PoissonSettings(size=(float(size[0]), float(size[1])), min_radius=min_radius, max_radius=max_radius,
                                radius_at=shifted, is_allowed=allowed, seed=seed, conflict=conflict)
     new = sample(settings, blockers)
     return Samples(positions=new.positions + origin, radii=new.radii)
@@ -169,4 +190,4 @@ def erase(positions: np.ndarray, centre: tuple[float, float], brush_radius: floa
     return Circle(centre, brush_radius).contains(positions)
 
 
-__all__ = ["Box", "Circle", "Region", "erase", "fill", "paint", "probes"]
+__all__ = ["Box", "Circle", "Region", "clipped", "erase", "fill", "paint", "probes"]

@@ -14,6 +14,12 @@ def _report_result(operator: bpy.types.Operator, result: scatter_job.JobResult) 
     for item in result.reports:
         operator.report({'INFO'}, rpt_("{name}: {count:,} instances in {seconds:.2f} s").format(
             name=item.name, count=item.count, seconds=item.seconds))
+        if item.blur:
+            operator.report({'WARNING'}, rpt_(
+                "{name}: {far:,.0f} m from the world origin Blender draws and renders instances only to within "
+                "{blur:.3g} m, {share:.2g}% of their {spacing:.3g} m spacing: move the terrain nearer the world "
+                "origin for exact spacing").format(name=item.name, far=item.far, blur=item.blur,
+                                                   share=100.0 * item.blur / item.spacing, spacing=item.spacing))
     total = sum(result.stages.values())
     operator.report({'INFO'}, rpt_("Scatter finished in {seconds:.2f} s").format(seconds=total))
 

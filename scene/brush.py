@@ -17,7 +17,7 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core.brush import Box, Circle, Region, erase, fill, paint, probes
+from ..core.brush import Box, Circle, Region, clipped, erase, fill, paint, probes
 from ..core.modes import OutputMode, SurfaceMode
 from ..core.poisson import Samples
 from ..core.scatter import blocker_radii, layer_functions, place
@@ -116,18 +116,22 @@ class Brush:
         self.points = self.points.take(~gone)
         spec = self.layer.spec
         low, high, conflict = self._spacing()
-        new = fill(self._blockers(), region, low, high, self.radius_at, self.is_allowed, seed, conflict)
+        new = fill(self._blockers(), region, low, high, self.radius_at, self.is_allowed, seed, conflict,
+                   within=self._ground())
         self.points = PointSet.join(self.points, PointSet.of(place(self.terrain, spec, new), True))
         return int(gone.sum()), len(new.radii)
 
+    def _ground(self) -> tuple[np.ndarray, np.ndarray]:
+        """The terrain's x, y bounds: a region is sampled only where they meet it."""
+        return self.terrain.bounds.min, self.terrain.bounds.max
+
     def on_terrain(self, region: Region) -> bool:
         """Whether any ground of the terrain lies in ``region`` (or an instance of the layer does)."""
-        low, high = self.terrain.bounds.min, self.terrain.bounds.max
-        if (region.high < low).any() or (region.low > high).any():
+        if clipped(region, self._ground()) is None:
             return False
         if region.contains(self.points.positions).any():
             return True
-        return bool(self.terrain.sample(probes(region)).mask.any())
+        return bool(self.terrain.sample(probes(region, within=self._ground())).mask.any())
 
     def commit(self, keep_origin: bool = False) -> bpy.types.Object:
         return replace_points(self.scene, self.layer.mark, self.layer.collection, self.points, keep_origin)

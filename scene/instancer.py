@@ -190,6 +190,16 @@ def origin_of(positions: np.ndarray) -> np.ndarray:
     return np.round(centre).astype(np.float32).astype(np.float64)
 
 
+BLUR_SHARE = 1e-3  # the share of a layer's spacing that Blender's world precision may take before a warning
+
+
+def world_blur(far: float) -> float:
+    """How much closer or farther apart than they are stored Blender may draw and render two instances ``far``
+    metres from the world origin: its world space is float32 (instance matrices, whatever the output's origin), so
+    each x and y rounds by up to half a float32 step there, and a distance by up to √2 steps."""
+    return float(np.sqrt(2.0) * np.spacing(np.float32(far), dtype=np.float32))
+
+
 def offsets(positions: np.ndarray, origin: np.ndarray) -> np.ndarray:
     """``positions - origin`` as float32, computed in float64 a block at a time (half the time of one pass)."""
     out = np.empty(positions.shape, dtype=np.float32)

@@ -22,6 +22,7 @@ import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..properties.numbers import check_value
+from .preset_names import Names, with_rules_renamed
 
 FORMAT = "strew-layer-preset"
 VERSION = 1
@@ -201,6 +202,9 @@ def read(path: Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise PresetError(rpt_("Preset {file} cannot be read ({reason}): pick another file").format(
             file=path.name, reason=exc.__class__.__name__)) from None
+    except (RecursionError, ValueError, MemoryError):  # nested too deep, a number of thousands of digits
+        raise PresetError(rpt_("Preset {file} is nested too deep or holds a number too long to read: pick another "
+                               "file").format(file=path.name)) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise PresetError(rpt_("{file} is not a Strew layer preset (no \"format\": \"{format}\")").format(
             file=path.name, format=FORMAT))
@@ -223,6 +227,10 @@ def _check_value(prop: Any, value: Any, where: str) -> Any:
                 and value.get("id") in _ID_COLLECTIONS):
             raise PresetError(rpt_("{where}: expected null or a data-block {{\"id\": …, \"name\": …}}").format(
                 where=where))
+        expected = prop.fixed_type.identifier
+        if value["id"] != expected:
+            raise PresetError(rpt_("{where}: takes a {expected}, not the {found} '{name}': name a {expected}").format(
+                where=where, expected=expected, found=value["id"], name=value["name"]))
         return value
     if kind == 'BOOLEAN':
         if not isinstance(value, bool):
@@ -282,18 +290,11 @@ def _resolve(value: dict[str, str] | None, report: LoadReport) -> bpy.types.ID |
     return found
 
 
-def _unique(name: str, taken: set[str]) -> str:
-    """``name``, or ``name 2``, ``name 3`` … when a layer of that name exists (outputs are named by layer)."""
-    candidate, number = name, 2
-    while candidate in taken:
-        candidate, number = f"{name} {number}", number + 1
-    return candidate
-
-
 def load(settings: bpy.types.PropertyGroup, data: dict[str, Any], replace: bool = False) -> LoadReport:
     """Add the preset's layers below the existing ones (or instead of them with ``replace``).
 
-    Every value is checked before the first layer changes, so a bad preset leaves the scene as it was.
+    Every value is checked before the first layer changes, so a bad preset leaves the scene as it was. Layers
+    are held by index, never by reference: adding to a list may move its items in memory.
     """
     props = _saved(type(settings).bl_rna.properties["layers"].fixed_type)
     report = LoadReport()
@@ -310,20 +311,16 @@ def load(settings: bpy.types.PropertyGroup, data: dict[str, Any], replace: bool 
         checked.append(values)
     if replace:
         settings.layers.clear()
-    taken = {layer.name for layer in settings.layers}
-    renamed: dict[str, str] = {}
-    added = []
-    for values in checked:
-        layer = settings.layers.add()
-        _apply(layer, values, props, report)
-        old = layer.name
-        layer.name = _unique(layer.name or "Layer", taken)
-        renamed[old] = layer.name
-        taken.add(layer.name)
-        report.layers.append(layer.name)
-        added.append(layer)
-    for layer in added:  # a rule names a layer of the preset: follow it when the load had to rename that layer
-        for rule in layer.keep_away_rules:
-            rule.layer = renamed.get(rule.layer, rule.layer)
+    names = Names({layer.name for layer in settings.layers})
+    new_names = [names.unique(values.get("name") or "Layer") for values in checked]
+    everywhere = {values.get("name", ""): new for values, new in zip(checked, new_names, strict=True)}
+    above: dict[str, str] = {}
+    start = len(settings.layers)
+    for offset, values in enumerate(checked):
+        settings.layers.add()
+        _apply(settings.layers[start + offset],
+               {**with_rules_renamed(values, above, everywhere), "name": new_names[offset]}, props, report)
+        above[values.get("name", "")] = new_names[offset]
+    report.layers.extend(new_names)
     settings.active_layer_index = len(settings.layers) - 1
     return report

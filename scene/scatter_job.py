@@ -22,7 +22,15 @@ from ..core.steps import run_to_end as run_steps
 from ..core.terrain import NoAreaError
 from . import layer_ids, layer_surface, scatter_spec, worker_pool
 from .display import remove_unused_bounds, show_as_set
-from .instancer import OUTPUT_COLLECTION, OWNER, RADIUS_ATTRIBUTE, world_positions, write_objects
+from .instancer import (
+    BLUR_SHARE,
+    OUTPUT_COLLECTION,
+    OWNER,
+    RADIUS_ATTRIBUTE,
+    world_blur,
+    world_positions,
+    write_objects,
+)
 from .instances import PointSet
 from .job_cache import JobCache, source_id
 from .layer_points import painted_points, read_points, write_instancer
@@ -42,6 +50,20 @@ class LayerReport:
     name: str
     count: int
     seconds: float
+    far: float = 0.0  # the farthest instance's distance from the world origin along x or y
+    blur: float = 0.0  # how far apart Blender's float32 world space may put two instances there (0: exact enough)
+    spacing: float = 0.0  # the closest the layer's rules let two instances be
+
+
+def layer_report(name: str, points: PointSet, seconds: float) -> LayerReport:
+    """The report of a written layer: how many instances, and whether the world space Blender draws and renders
+    them in (float32 about the world origin) can still hold their spacing where they stand."""
+    if not len(points.radii):
+        return LayerReport(name, 0, seconds)
+    far = float(np.abs(points.positions[:, :2]).max())
+    blur = world_blur(far)
+    spacing = float(points.radii.min())
+    return LayerReport(name, len(points.radii), seconds, far, blur if blur > BLUR_SHARE * spacing else 0.0, spacing)
 
 
 @dataclass
@@ -196,7 +218,7 @@ def _run(
                         {source_id(obj) for obj in (job.terrain,) if obj is not None}
                         | {source_id(layer.targets) for layer in every if layer.targets is not None})
     yield 1.0, rpt_("Writing the output")
-    return JobResult([LayerReport(layer.name, len(points), took) for layer, points, took in results], stages)
+    return JobResult([layer_report(layer.name, points, took) for layer, points, took in results], stages)
 
 
 def blockers_for(placed: dict[str, Samples], keep_away: dict[str, float], painted: PointSet | None = None,

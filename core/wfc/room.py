@@ -23,7 +23,7 @@ import numpy as np
 
 from ..steps import run_to_end
 from .counts import count_groups, parse_counts
-from .room_fit import LeftOut, counts_without, fitting_tiles
+from .room_fit import LeftOut, counts_in_one_storey, counts_without, fitting_tiles
 from .room_input import FixedTile, RoomInputError, parse_cells, parse_fixed
 from .room_regions import (
     REGION_EXAMPLE,
@@ -260,7 +260,10 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
     given_counts = dict(spec.counts) if isinstance(spec.counts, Mapping) else parse_counts(spec.counts)
     tiles, left_out = fitting_tiles(tiles, spec.size, spec.fixed, given_counts)
     if spec.one_storey:
+        kit = [tile.name for tile in tiles]
         tiles = one_storey_tiles(tiles, compatible, spec.border_bottom, spec.border_top)
+        given_counts = counts_in_one_storey(given_counts, kit, [tile.name for tile in tiles], spec.border_bottom,
+                                            spec.border_top)
         if not tiles:
             raise RoomInputError("no tile fits Below {below!r} and Above {above!r}; change those labels",
                                  below=spec.border_bottom, above=spec.border_top)

@@ -133,3 +133,26 @@ def counts_without(counts: Mapping[str, Any], left_out: Iterable[LeftOut]) -> di
     """
     names = {item.tile for item in left_out}
     return {tile: given for tile, given in counts.items() if tile not in names}
+
+
+def counts_in_one_storey(counts: Mapping[str, Any], kit: Iterable[str], kept: Iterable[str], below: str,
+                         above: str) -> dict[str, Any]:
+    """``counts`` for a one-storey room that holds only the ``kept`` tiles of the ``kit``: a tile of the kit
+    that fits neither Below nor Above can stand in it none of its turns, so it is dropped from ``counts``, and
+    a minimum above 0 for it refuses the room with what to change (not as a tile the kit lacks).
+
+    Raises
+    ------
+    RoomInputError
+        Naming the counted tile the room asks for and cannot hold.
+    """
+    dropped = set(kit) - set(kept)
+    for tile, given in counts.items():
+        least = _least(given)
+        if tile in dropped and least > 0:
+            raise RoomInputError("Counts ask for at least {minimum} of {tile!r}, but its bottom or top fits no Below "
+                                 "{below!r} / Above {above!r} label of a one-storey room; give the room more "
+                                 "storeys, change those labels or lower its count", minimum=least, tile=tile,
+                                 below=below, above=above)
+    return {tile: given for tile, given in counts.items() if tile not in dropped}
+

@@ -121,3 +121,28 @@ def test_a_live_update_far_from_the_origin_keeps_the_spacing() -> None:
     assert not np.array_equal(np.sort(rocks, axis=0), np.sort(before, axis=0))  # the rocks moved with the trees
     assert _closest(trees) >= 2.0 * (1 - 1e-6) and _closest(rocks) >= RADIUS * (1 - 1e-6)
     assert _closest(rocks, trees) >= KEEP * (1 - 1e-6)
+
+
+def _drawn_closest(layer_name: str) -> float:
+    """The closest pair of a layer's instances as Blender draws and renders them (float32 world matrices)."""
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    drawn = np.array([inst.matrix_world.translation[:] for inst in depsgraph.object_instances
+                      if inst.is_instance and inst.parent is not None
+                      and inst.parent.original.name == f"Strew {layer_name}"])
+    return _closest(drawn)
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e3, 1e4, 3e5, 1e6], ids=["origin", "1 km", "10 km", "300 km", "1000 km"])
+def test_where_blender_cannot_draw_the_spacing_the_scatter_says_so_in_one_line(offset: float, capfd) -> None:
+    _scene(offset, 'GEOMETRY_NODES')
+    capfd.readouterr()
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    warnings = [line for line in capfd.readouterr().out.splitlines() if line.startswith("Warning: ")]
+    rocks = [line for line in warnings if line.startswith("Warning: Rocks: ")]
+    assert _closest(_stored("Rocks")) >= RADIUS * (1 - 1e-6)  # as stored: exact however far
+    if _drawn_closest("Rocks") < RADIUS * 0.999:  # drawn closer than the spacing: never without a word
+        assert rocks
+    # Said where float32 world space may take more than a thousandth of the spacing (from about 8 km for 1 m).
+    assert bool(rocks) == (offset >= 1e4)
+    for said in rocks:
+        assert "move the terrain nearer the world origin" in said and "of their 1 m spacing" in said

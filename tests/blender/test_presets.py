@@ -77,6 +77,8 @@ def _user_presets() -> Path:
     ({"min_radius": -3.0}, "outside"),
     ({"density_mode": "FOG"}, "expected one of"),
     ({"collection": "Trees"}, "data-block"),
+    ({"collection": {"id": "Object", "name": "Oaks"}}, "'collection': takes a Collection, not the Object 'Oaks'"),
+    ({"camera": {"id": "Collection", "name": "Trees"}}, "'camera': takes a Object, not the Collection"),
 ])
 def test_bad_values_are_refused_and_nothing_changes(layer: dict, message: str) -> None:
     add_layer("Existing", make_prefabs("Trees"), 2.0, 2.0)
@@ -85,6 +87,19 @@ def test_bad_values_are_refused_and_nothing_changes(layer: dict, message: str) -
     (_user_presets() / "Bad.json").write_text(json.dumps(doc))
     with pytest.raises(RuntimeError, match=message):
         bpy.ops.strew.preset_load(preset="Bad", replace=True)
+    assert [layer.name for layer in bpy.context.scene.strew.layers] == ["Existing"]
+
+
+@pytest.mark.parametrize("text", [
+    '{"layers": ' + "[" * 200_000 + "]" * 200_000 + "}",
+    '{"format": "strew-layer-preset", "version": 1, "layers": [{"seed": ' + "9" * 5000 + "}]}",
+])
+def test_an_unparseable_preset_is_one_line_and_changes_nothing(text: str) -> None:
+    add_layer("Existing", make_prefabs("Trees"), 2.0, 2.0)
+    (_user_presets() / "Deep.json").write_text(text)
+    with pytest.raises(RuntimeError, match=r"Deep\.json is nested too deep or holds a number too long") as error:
+        bpy.ops.strew.preset_load(preset="Deep", replace=True)
+    _one_line_error(error)
     assert [layer.name for layer in bpy.context.scene.strew.layers] == ["Existing"]
 
 

@@ -195,3 +195,49 @@ def test_bad_input_is_one_line_and_leaves_the_scene_as_it_was() -> None:
     _refused("Nothing to rescatter", layer_index=1, shape='BOX', box_min=tuple(tree - 0.2), box_max=tuple(tree + 0.2))
     bpy.context.scene.strew.terrain = None
     _refused("terrain", layer_index=1, **box)
+
+
+@pytest.mark.parametrize("region", [('CIRCLE', (0.0, 0.0), 1e4), ('BOX', (-1e4, -1e4), (1e4, 1e4)),
+                                    ('BOX', (-1e9, -1e9), (1e9, 1e9)), ('BOX', (-np.inf, -np.inf), (30.0, 30.0))],
+                         ids=["circle 10 km", "box 1e4", "box 1e9", "corner at -inf"])
+def test_a_region_larger_than_the_terrain_rescatters_the_whole_layer(region: tuple) -> None:
+    _build()
+    assert _rescatter(region, seed=9) == {'FINISHED'}
+    after = _rows()
+    assert len(after) > 100 and after[:, PAINTED].all()
+    _check_rules()
+
+
+@pytest.mark.parametrize("options", [dict(shape='CIRCLE', centre=(3.0, 3.0), radius=1e-4),
+                                     dict(shape='BOX', box_min=(0.0, 0.0), box_max=(1e-9, 1e-9))],
+                         ids=["circle 1e-4", "box 1e-9"])
+def test_a_tiny_region_rescatters_or_says_nothing_fits(options: dict) -> None:
+    _build()
+    before = _rows()
+    try:
+        assert bpy.ops.strew.rescatter_region(layer_index=1, seed=3, **options) == {'FINISHED'}
+    except RuntimeError as error:
+        message = str(error).strip()
+        assert message.startswith("Error: Nothing to rescatter") and "\n" not in message, message
+    after = _rows()
+    assert abs(len(after) - len(before)) <= 1
+    _check_rules()
+
+
+@pytest.mark.parametrize(("size", "scale"), [(0.0, 1.0), (1.0, 1e-9), (1.0, 0.0)])
+def test_a_selected_empty_of_no_size_is_one_line(size: float, scale: float) -> None:
+    _build()
+    empty = bpy.data.objects.new("Marker", None)
+    bpy.context.scene.collection.objects.link(empty)
+    empty.empty_display_size, empty.location, empty.scale = size, (3.0, 3.0, 0.0), (scale, scale, scale)
+    bpy.context.view_layer.objects.active = empty
+    empty.select_set(True)
+    bpy.context.view_layer.update()
+    before = _rows()
+    try:
+        assert bpy.ops.strew.rescatter_region(layer_index=1, shape='BOX', seed=2) == {'FINISHED'}
+    except RuntimeError as error:
+        message = str(error).strip()
+        assert "\n" not in message and ("Nothing to rescatter" in message or "Empty region" in message), message
+    assert abs(len(_rows()) - len(before)) <= 1
+    _check_rules()

@@ -105,6 +105,31 @@ def test_regions_refuse_no_area_and_paint_is_a_circle() -> None:
     assert np.array_equal(a.positions, b.positions)
 
 
+GROUND = (np.array([-20.0, -20.0]), np.array([20.0, 20.0]))
+
+
+@pytest.mark.parametrize("region", [Circle((0.0, 0.0), 1e4), Circle((5.0, -3.0), 1e9), Box((-1e9, -1e9), (1e9, 1e9)),
+                                    Box((-1e9, 0.0), (1e4, 1e9))], ids=["circle 10 km", "circle 1e9", "box 1e9",
+                                                                         "half plane"])
+def test_a_region_far_larger_than_the_ground_is_sampled_only_over_the_ground(region: Box | Circle) -> None:
+    new = fill(None, region, min_radius=1.0, max_radius=2.0, radius_at=lambda xy: 1.0 + 0.0 * xy[:, 0], seed=4,
+               within=GROUND)
+    assert len(new.radii) > 100
+    assert region.contains(new.positions).all()
+    assert ((new.positions >= GROUND[0]) & (new.positions <= GROUND[1])).all()
+    assert _conflicts(new, Samples(np.zeros((0, 2)), np.zeros(0))) == 0
+    assert len(fill(None, region, min_radius=1.0, within=(GROUND[0] + 3e9, GROUND[1] + 3e9)).radii) == 0
+
+
+@pytest.mark.parametrize("region", [Circle((1.0, 1.0), 1e-4), Box((1.0, 1.0), (1.0 + 1e-9, 1.0 + 1e-9)),
+                                    Box((0.0, 0.0), (1e-12, 30.0))], ids=["circle 1e-4", "box 1e-9", "sliver"])
+def test_a_region_narrower_than_a_cell_costs_one_cell(region: Box | Circle) -> None:
+    existing = Samples(np.array([[10.0, 10.0]]), np.array([1.0]))
+    new = fill(existing, region, min_radius=1.0, max_radius=2.0, radius_at=lambda xy: 1.0 + 0.0 * xy[:, 0], seed=1)
+    assert region.contains(new.positions).all()
+    assert _conflicts(new, existing) == 0
+
+
 def test_erase_takes_the_disk_only() -> None:
     xy = np.array([[0.0, 0.0, 5.0], [2.9, 0.0, 0.0], [3.1, 0.0, 0.0]])
     assert erase(xy, (0.0, 0.0), 3.0).tolist() == [True, True, False]

@@ -113,6 +113,20 @@ def test_one_storey_room_keeps_the_turns_that_fit_below_and_above():
         room_problem(tiles, [], RoomSpec(size=(5, 4, 1), border_bottom="lava"))
 
 
+def test_a_count_for_a_tile_a_one_storey_room_cannot_hold_says_why():
+    tiles = stair_tiles()  # the stair's top and the landing's bottom fit no "lvl": one storey holds neither
+    spec = dict(size=(5, 4, 1), border="h", border_bottom="lvl", border_top="lvl")
+    with pytest.raises(RoomInputError, match=r"Counts ask for at least 3 of 'stair', but its bottom or top fits no "
+                                             r"Below 'lvl' / Above 'lvl' label of a one-storey room; give the room "
+                                             r"more storeys") as error:
+        room_problem(tiles, [], RoomSpec(**spec, counts="stair=3"))
+    assert "no tile named" not in str(error.value)
+    problem = room_problem(tiles, [], RoomSpec(**spec, counts="stair=0..4; room=2..40"))  # no minimum: it holds
+    assert set(problem.rules.tiles) == {"room", "rock"}
+    with pytest.raises(RoomInputError, match="no tile named 'door'"):
+        room_problem(tiles, [], RoomSpec(**spec, counts="door=1"))
+
+
 def test_room_errors_name_what_to_change():
     tiles = stair_tiles()
     with pytest.raises(RoomInputError, match="Border 'wall': no tile has a n side"):
