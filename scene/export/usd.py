@@ -19,7 +19,9 @@ gives way to one ``PointInstancer`` named ``Instances``:
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import bpy
@@ -38,6 +40,9 @@ INSTANCER = "Instances"
 NAMESPACE = "userProperties"
 OBJECT_NAME = f"{NAMESPACE}:blender:object_name"
 DATA_NAME = f"{NAMESPACE}:blender:data_name"
+_writing = False
+"""True while :func:`write_usd` runs the exporter (it fixes the written file itself; the hook stands aside)."""
+PXR = ("Gf", "Sdf", "Usd", "UsdGeom", "Vt")
 INSTALL = "USD export needs the pxr module: pip install usd-core (into the Python that runs Blender)"
 
 AXES: dict[EngineAxes, dict[str, Any]] = {
@@ -54,58 +59,56 @@ METERS_PER_UNIT = {'METERS': 1.0, 'CENTIMETERS': 0.01}
 
 
 def pxr_modules() -> Any:
-    """The ``pxr`` package (ExportError saying what to install where it is missing)."""
+    """``pxr``'s modules (``.Usd``, ``.UsdGeom``, …), or ExportError saying what to install where it is missing."""
     try:
-        import pxr
-        from pxr import Gf, Sdf, Usd, UsdGeom, Vt  # noqa: F401
+        importlib.import_module("pxr")
+        return SimpleNamespace(**{name: importlib.import_module(f"pxr.{name}") for name in PXR})
     except ImportError:
         raise ExportError(INSTALL) from None
-    return pxr
 
 
 def write_usd(context: bpy.types.Context, request: ExportRequest, outputs: list[Output], path: Path) -> list[str]:
     """Write the selection with Blender's USD exporter, then give each output its exact PointInstancer."""
-    pxr_modules()
+    global _writing
+    px = pxr_modules()
     options = AXES[request.engine]
     exporter = bpy.ops.wm.usd_export
-    exporter(filepath=str(path), **supported(
-        exporter, selected_objects_only=True, use_instancing=True, export_custom_properties=True,
-        custom_properties_namespace=NAMESPACE, author_blender_name=True, merge_parent_xform=False, **options))
-    from pxr import Usd
-
-    stage = Usd.Stage.Open(str(path))
-    notes = []
+    _writing = True
+    try:
+        exporter(filepath=str(path), **supported(
+            exporter, selected_objects_only=True, use_instancing=True, export_custom_properties=True,
+            custom_properties_namespace=NAMESPACE, author_blender_name=True, merge_parent_xform=False, **options))
+    finally:
+        _writing = False
+    stage = px.Usd.Stage.Open(str(path))
     wanted = METERS_PER_UNIT.get(options.get("convert_scene_units", ""))
     if wanted is not None:
-        notes.extend(_units(stage, wanted))
-    notes.extend(fix_stage(stage, outputs))
+        _units(stage, wanted)
+    notes = fix_stage(stage, outputs)
     stage.GetRootLayer().Save()
     return notes
 
 
-def _units(stage: Any, meters_per_unit: float) -> list[str]:
+def _units(stage: Any, meters_per_unit: float) -> None:
     """Scale the root prim where the exporter could not write ``meters_per_unit`` itself (Blender 4.2)."""
-    from pxr import Gf, UsdGeom
-
-    have = UsdGeom.GetStageMetersPerUnit(stage)
+    px = pxr_modules()
+    have = px.UsdGeom.GetStageMetersPerUnit(stage)
     if abs(have - meters_per_unit) <= 1e-12 * meters_per_unit:
-        return []
+        return
     root = stage.GetDefaultPrim()
-    xformable = UsdGeom.Xformable(root)
+    xformable = px.UsdGeom.Xformable(root)
     ops = list(xformable.GetOrderedXformOps())
     factor = have / meters_per_unit
-    scale = xformable.AddScaleOp(UsdGeom.XformOp.PrecisionDouble, "strewUnits")
-    scale.Set(Gf.Vec3d(factor, factor, factor))
+    scale = xformable.AddScaleOp(px.UsdGeom.XformOp.PrecisionDouble, "strewUnits")
+    scale.Set(px.Gf.Vec3d(factor, factor, factor))
     xformable.SetXformOpOrder([scale, *ops])
-    UsdGeom.SetStageMetersPerUnit(stage, meters_per_unit)
-    return []
+    px.UsdGeom.SetStageMetersPerUnit(stage, meters_per_unit)
 
 
 def fix_stage(stage: Any, outputs: list[Output]) -> list[str]:
     """Replace what the exporter wrote for each mesh output's instances on ``stage`` by Strew's PointInstancer
     (notes for outputs it could not find there; those stay as the exporter wrote them)."""
-    from pxr import Sdf
-
+    px = pxr_modules()
     layer = stage.GetRootLayer()
     wanted = {output.name: output for output in outputs if output.obj.type == 'MESH' and len(output)}
     found: dict[str, Any] = {}
@@ -126,7 +129,7 @@ def fix_stage(stage: Any, outputs: list[Output]) -> list[str]:
                          "as the exporter wrote them")
             continue
         extra = _point_primvars(spec, output)
-        with Sdf.ChangeBlock():
+        with px.Sdf.ChangeBlock():
             _clear(spec, output, meshes)
         _author(stage, spec.path, output, meshes, extra)
     return notes
@@ -169,8 +172,7 @@ def _mesh_for(source: bpy.types.Object, meshes: dict[tuple[str, str], Any]) -> A
 def _clear(spec: Any, output: Output, meshes: dict[tuple[str, str], Any]) -> None:
     """Remove what the exporter wrote for the output's instances, keeping (as ``over``, not drawn) the prims
     that hold the meshes the prototypes reference."""
-    from pxr import Sdf
-
+    px = pxr_modules()
     keep = {mesh.path for mesh in meshes.values()}
     sources = {source.name for source in output.sources}
     for child in list(spec.nameChildren):
@@ -178,7 +180,7 @@ def _clear(spec: Any, output: Output, meshes: dict[tuple[str, str], Any]) -> Non
         if child.typeName == "PointInstancer" or child.name == INSTANCER:
             del spec.nameChildren[child.name]
         elif holds:
-            child.specifier = Sdf.SpecifierOver
+            child.specifier = px.Sdf.SpecifierOver
         elif _attr(child, OBJECT_NAME) in sources:
             del spec.nameChildren[child.name]
 
@@ -186,9 +188,8 @@ def _clear(spec: Any, output: Output, meshes: dict[tuple[str, str], Any]) -> Non
 def _author(stage: Any, path: Any, output: Output, meshes: dict[tuple[str, str], Any],
             extra: dict[str, tuple[Any, Any]]) -> None:
     """Define the output's PointInstancer from Strew's own instance arrays."""
-    from pxr import Sdf, Usd, UsdGeom, Vt
-
-    instancer = UsdGeom.PointInstancer.Define(stage, path.AppendChild(INSTANCER))
+    px = pxr_modules()
+    instancer = px.UsdGeom.PointInstancer.Define(stage, path.AppendChild(INSTANCER))
     holder = stage.OverridePrim(instancer.GetPath().AppendChild("Prototypes"))
     order = list(dict.fromkeys(source.name for source in output.sources))
     sources = {source.name: source for source in output.sources}
@@ -196,29 +197,29 @@ def _author(stage: Any, path: Any, output: Output, meshes: dict[tuple[str, str],
     for number, name in enumerate(order):
         prototype = stage.DefinePrim(holder.GetPath().AppendChild(f"Prototype_{number}"))
         prototype.GetReferences().AddInternalReference(_mesh_for(sources[name], meshes).path)
-        UsdGeom.Xformable(prototype).GetXformOpOrderAttr().Set(Vt.TokenArray([]))
-        prototype.CreateAttribute(OBJECT_NAME, Sdf.ValueTypeNames.String, custom=True).Set(name)
+        px.UsdGeom.Xformable(prototype).GetXformOpOrderAttr().Set(px.Vt.TokenArray([]))
+        prototype.CreateAttribute(OBJECT_NAME, px.Sdf.ValueTypeNames.String, custom=True).Set(name)
         targets.append(prototype.GetPath())
     instancer.CreatePrototypesRel().SetTargets(targets)
     index = {name: number for number, name in enumerate(order)}
-    instancer.CreateProtoIndicesAttr(Vt.IntArray.FromNumpy(
+    instancer.CreateProtoIndicesAttr(px.Vt.IntArray.FromNumpy(
         np.array([index[source.name] for source in output.sources], dtype=np.int32)))
     local = _local(stage, instancer.GetPrim(), output)
     translations, quats, scales = decompose(local)
-    instancer.CreatePositionsAttr(Vt.Vec3fArray.FromNumpy(translations.astype(np.float32)))
-    instancer.CreateOrientationsfAttr(Vt.QuatfArray.FromNumpy(quats.astype(np.float32)))
-    instancer.CreateOrientationsAttr(Vt.QuathArray.FromNumpy(quats.astype(np.float16)))
-    instancer.CreateScalesAttr(Vt.Vec3fArray.FromNumpy(scales.astype(np.float32)))
+    instancer.CreatePositionsAttr(px.Vt.Vec3fArray.FromNumpy(translations.astype(np.float32)))
+    instancer.CreateOrientationsfAttr(px.Vt.QuatfArray.FromNumpy(quats.astype(np.float32)))
+    instancer.CreateOrientationsAttr(px.Vt.QuathArray.FromNumpy(quats.astype(np.float16)))
+    instancer.CreateScalesAttr(px.Vt.Vec3fArray.FromNumpy(scales.astype(np.float32)))
     ids = output.values.get("_STREW_ID")
     if ids is not None and len(np.unique(ids)) == len(ids):
-        instancer.CreateIdsAttr(Vt.Int64Array.FromNumpy(ids.astype(np.int64)))
+        instancer.CreateIdsAttr(px.Vt.Int64Array.FromNumpy(ids.astype(np.int64)))
     _primvars(instancer, output, extra)
     prim = instancer.GetPrim()
-    prim.CreateAttribute("strew:output", Sdf.ValueTypeNames.String, custom=True).Set(output.kind)
+    prim.CreateAttribute("strew:output", px.Sdf.ValueTypeNames.String, custom=True).Set(output.kind)
     if output.tiles:
-        prim.CreateAttribute("strew:tiles", Sdf.ValueTypeNames.StringArray, custom=True).Set(
-            Vt.StringArray(list(output.tiles)))
-    extent = instancer.ComputeExtentAtTime(Usd.TimeCode.Default(), Usd.TimeCode.Default())
+        prim.CreateAttribute("strew:tiles", px.Sdf.ValueTypeNames.StringArray, custom=True).Set(
+            px.Vt.StringArray(list(output.tiles)))
+    extent = instancer.ComputeExtentAtTime(px.Usd.TimeCode.Default(), px.Usd.TimeCode.Default())
     if extent is not None:
         instancer.CreateExtentAttr(extent)
 
@@ -226,33 +227,36 @@ def _author(stage: Any, path: Any, output: Output, meshes: dict[tuple[str, str],
 def _local(stage: Any, prim: Any, output: Output) -> np.ndarray:
     """Each instance's matrix relative to ``prim`` on the stage, in the stage's axes and units: Blender's world
     matrices taken into the stage by the default prim's transform (the exporter's axis and unit conversion)."""
-    from pxr import UsdGeom
-
-    cache = UsdGeom.XformCache()
-    convert = np.array(cache.GetLocalToWorldTransform(stage.GetDefaultPrim()), dtype=np.float64).T
+    px = pxr_modules()
+    cache = px.UsdGeom.XformCache()
+    root = stage.GetDefaultPrim()
+    if root:
+        convert = np.array(cache.GetLocalToWorldTransform(root), dtype=np.float64).T
+    else:
+        placed = np.array(cache.GetLocalToWorldTransform(prim.GetParent()), dtype=np.float64).T
+        convert = placed @ np.linalg.inv(output.matrix)
     here = np.array(cache.GetLocalToWorldTransform(prim), dtype=np.float64).T
     return np.linalg.inv(here) @ convert @ output.matrices
 
 
 def _primvars(instancer: Any, output: Output, extra: dict[str, tuple[Any, Any]]) -> None:
     """Per-instance primvars (``vertex``): Strew's values, then the other per-point attributes Blender wrote."""
-    from pxr import Sdf, UsdGeom, Vt
-
-    api = UsdGeom.PrimvarsAPI(instancer)
+    px = pxr_modules()
+    api = px.UsdGeom.PrimvarsAPI(instancer)
     ours = set()
     for key, column in output.values.items():
         name = key[1:].lower()
         ours.add(name)
         if column.ndim == 2:
-            kind, data = Sdf.ValueTypeNames.Int3Array, Vt.Vec3iArray.FromNumpy(np.rint(column).astype(np.int32))
+            kind, data = px.Sdf.ValueTypeNames.Int3Array, px.Vt.Vec3iArray.FromNumpy(np.rint(column).astype(np.int32))
         elif key in _INTEGERS[output.kind]:
-            kind, data = Sdf.ValueTypeNames.IntArray, Vt.IntArray.FromNumpy(np.rint(column).astype(np.int32))
+            kind, data = px.Sdf.ValueTypeNames.IntArray, px.Vt.IntArray.FromNumpy(np.rint(column).astype(np.int32))
         else:
-            kind, data = Sdf.ValueTypeNames.FloatArray, Vt.FloatArray.FromNumpy(column.astype(np.float32))
-        api.CreatePrimvar(name, kind, UsdGeom.Tokens.vertex).Set(data)
+            kind, data = px.Sdf.ValueTypeNames.FloatArray, px.Vt.FloatArray.FromNumpy(column.astype(np.float32))
+        api.CreatePrimvar(name, kind, px.UsdGeom.Tokens.vertex).Set(data)
     for name, (kind, values) in extra.items():
         if name not in ours:
-            api.CreatePrimvar(name, kind, UsdGeom.Tokens.vertex).Set(values)
+            api.CreatePrimvar(name, kind, px.UsdGeom.Tokens.vertex).Set(values)
 
 
 def _integers() -> dict[str, set[str]]:
@@ -280,3 +284,43 @@ def _point_primvars(spec: Any, output: Output) -> dict[str, tuple[Any, Any]]:
                 rows = np.asarray(value)[output.points]
                 out[attribute.name.removeprefix("primvars:")] = (attribute.typeName, type(value).FromNumpy(rows))
     return out
+
+
+class StrewUsdHook(bpy.types.USDHook):
+    """A plain *File ▸ Export ▸ USD* gives Strew's outputs their PointInstancers too, on the stage Blender is
+    writing. Only where the exporter hands that stage to Python (Blender with its bundled ``pxr``; the ``bpy``
+    wheel cannot convert it): anywhere else the export goes on as Blender writes it."""
+
+    bl_idname = "strew_usd_hook"
+    bl_label = "Strew instances"
+    bl_description = "Strew's scatter layers and rooms as exact PointInstancers with per-instance primvars"
+
+    @staticmethod
+    def on_export(export_context: Any) -> bool:
+        if _writing:
+            return True
+        from .instances import collect
+
+        try:
+            outputs = collect(export_context.get_depsgraph())
+            if not outputs:
+                return True
+            for note in fix_stage(export_context.get_stage(), outputs):
+                print(f"Strew: {note}")
+        except Exception as error:  # a hook that raises would fail the user's whole export
+            print(f"Strew: Strew's outputs are exported as Blender writes them ({type(error).__name__}: {error})")
+        return True
+
+
+_register, _unregister = bpy.utils.register_classes_factory((StrewUsdHook,))
+
+
+def register() -> None:
+    """Register the USD export hook (where this Blender has USD hooks)."""
+    if hasattr(bpy.types, "USDHook"):
+        _register()
+
+
+def unregister() -> None:
+    if getattr(StrewUsdHook, "is_registered", False):
+        _unregister()

@@ -98,3 +98,40 @@ def test_a_deleted_prefab_collection_is_refused(tmp_path: Path) -> None:
     with pytest.raises(job.ExportError, match='"Strew Stones" draws none of its'):
         _export(tmp_path / "level.usda")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_hooks_fix_of_a_plain_export_finds_every_instance(tmp_path: Path) -> None:
+    """What the USD hook does to the stage in Blender (whose exporter hands it over), done here on a file written
+    with the exporter's default options (instances realized on 5.x, one Xform each on 4.2)."""
+    level_scene()
+    drawn = drawn_instances()
+    usd = module("scene.export.usd")
+    instances = module("scene.export.instances")
+    path = tmp_path / "plain.usda"
+    assert bpy.ops.wm.usd_export(filepath=str(path)) == {'FINISHED'}
+    from pxr import Usd
+
+    stage = Usd.Stage.Open(str(path))
+    assert usd.fix_stage(stage, instances.collect(bpy.context.evaluated_depsgraph_get())) == []
+    stage.GetRootLayer().Save()
+    read = read_usd(path)
+    instanced = [item for item in read.placed if item.instancer]
+    assert len(instanced) == len(drawn)
+    assert len(match(drawn, instanced, TOLERANCE)) == len(drawn)
+    stones = {item.mesh for item in drawn if item.output == "Strew Stones"}
+    assert not [item.mesh for item in read.placed if not item.instancer and item.mesh in stones]
+
+
+def test_a_plain_usd_export_with_the_hook_registered_still_writes(tmp_path: Path) -> None:
+    """The bpy wheel cannot hand the hook its stage: the export must go on as Blender writes it."""
+    level_scene()
+    usd = module("scene.export.usd")
+    registered = usd.StrewUsdHook.is_registered
+    if not registered:
+        usd.register()
+    try:
+        assert bpy.ops.wm.usd_export(filepath=str(tmp_path / "plain.usdc")) == {'FINISHED'}
+    finally:
+        if not registered:
+            usd.unregister()
+    assert read_usd(tmp_path / "plain.usdc").placed
