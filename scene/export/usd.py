@@ -30,7 +30,7 @@ import numpy as np
 from ...core.modes import EngineAxes
 from ...core.trs import decompose
 from .compat import supported
-from .instances import Output
+from .instances import VALUES, Output
 from .request import ExportError
 
 if TYPE_CHECKING:
@@ -80,12 +80,15 @@ def write_usd(context: bpy.types.Context, request: ExportRequest, outputs: list[
             custom_properties_namespace=NAMESPACE, author_blender_name=True, merge_parent_xform=False, **options))
     finally:
         _writing = False
-    stage = px.Usd.Stage.Open(str(path))
+    layer = px.Sdf.Layer.FindOrOpen(str(path))
+    plans, notes = clear_layer(layer, outputs)
+    stage = px.Usd.Stage.Open(layer)
     wanted = METERS_PER_UNIT.get(options.get("convert_scene_units", ""))
     if wanted is not None:
         _units(stage, wanted)
-    notes = fix_stage(stage, outputs)
-    stage.GetRootLayer().Save()
+    for plan in plans:
+        _author(stage, *plan)
+    layer.Save()
     return notes
 
 
@@ -108,13 +111,25 @@ def _units(stage: Any, meters_per_unit: float) -> None:
 def fix_stage(stage: Any, outputs: list[Output]) -> list[str]:
     """Replace what the exporter wrote for each mesh output's instances on ``stage`` by Strew's PointInstancer
     (notes for outputs it could not find there; those stay as the exporter wrote them)."""
+    plans, notes = clear_layer(stage.GetRootLayer(), outputs)
+    for plan in plans:
+        _author(stage, *plan)
+    return notes
+
+
+Plan = tuple[Any, Output, dict[tuple[str, str], Any], dict[str, tuple[Any, Any]]]
+
+
+def clear_layer(layer: Any, outputs: list[Output]) -> tuple[list[Plan], list[str]]:
+    """Remove what the exporter wrote for each mesh output's instances from ``layer`` (best with no stage open
+    on it: no recomposition), keeping the meshes to reference; per output found, what :func:`_author` needs."""
     px = pxr_modules()
-    layer = stage.GetRootLayer()
     wanted = {output.name: output for output in outputs if output.obj.type == 'MESH' and len(output)}
     found: dict[str, Any] = {}
     meshes: dict[tuple[str, str], Any] = {}
     for spec in layer.rootPrims:
         _walk(spec, wanted, found, meshes)
+    plans: list[Plan] = []
     notes = []
     for name, output in wanted.items():
         spec = found.get(name)
@@ -128,11 +143,10 @@ def fix_stage(stage: Any, outputs: list[Output]) -> list[str]:
             notes.append(f"{name}: the exporter wrote no mesh for {', '.join(missing)}; its instances are exported "
                          "as the exporter wrote them")
             continue
-        extra = _point_primvars(spec, output)
+        plans.append((spec.path, output, meshes, _point_primvars(spec, output)))
         with px.Sdf.ChangeBlock():
-            _clear(spec, output, meshes)
-        _author(stage, spec.path, output, meshes, extra)
-    return notes
+            _clear(layer, spec, output, meshes)
+    return plans, notes
 
 
 def _attr(spec: Any, name: str) -> Any:
@@ -152,14 +166,14 @@ def _walk(spec: Any, wanted: dict[str, Output], found: dict[str, Any], meshes: d
 
 
 def _find_meshes(spec: Any, meshes: dict[tuple[str, str], Any], depth: int) -> None:
-    """Record each Mesh spec holding its own data (no reference) at most ``depth`` levels down, keyed by
+    """Record the path of each Mesh spec holding its own data (no reference) at most ``depth`` levels down, keyed by
     (object name, mesh name) and ("", mesh name)."""
     if spec.typeName == "Mesh" and not spec.referenceList.GetAddedOrExplicitItems():
         data = _attr(spec, DATA_NAME)
         if data is not None and spec.attributes.get("points") is not None:
             owner = _attr(spec.nameParent, OBJECT_NAME) or ""
-            meshes.setdefault((owner, data), spec)
-            meshes.setdefault(("", data), spec)
+            meshes.setdefault((owner, data), spec.path)
+            meshes.setdefault(("", data), spec.path)
     if depth > 1:
         for child in spec.nameChildren:
             _find_meshes(child, meshes, depth - 1)
@@ -169,20 +183,31 @@ def _mesh_for(source: bpy.types.Object, meshes: dict[tuple[str, str], Any]) -> A
     return meshes.get((source.name, source.data.name)) or meshes.get(("", source.data.name))
 
 
-def _clear(spec: Any, output: Output, meshes: dict[tuple[str, str], Any]) -> None:
+def _clear(layer: Any, spec: Any, output: Output, meshes: dict[tuple[str, str], Any]) -> None:
     """Remove what the exporter wrote for the output's instances, keeping (as ``over``, not drawn) the prims
-    that hold the meshes the prototypes reference."""
+    that hold the meshes the prototypes reference. The kept children are set aside and the rest cleared at once
+    (removing children one by one takes time quadratic in their number)."""
     px = pxr_modules()
-    keep = {mesh.path for mesh in meshes.values()}
+    depth = spec.path.pathElementCount
+    holders = {path.GetPrefixes()[depth] for path in meshes.values()
+               if path.HasPrefix(spec.path) and path.pathElementCount > depth}
     sources = {source.name for source in output.sources}
-    for child in list(spec.nameChildren):
-        holds = any(path.HasPrefix(child.path) for path in keep)
-        if child.typeName == "PointInstancer" or child.name == INSTANCER:
-            del spec.nameChildren[child.name]
-        elif holds:
-            child.specifier = px.Sdf.SpecifierOver
-        elif _attr(child, OBJECT_NAME) in sources:
-            del spec.nameChildren[child.name]
+    kept = [child for child in spec.nameChildren if child.path in holders or (
+        child.typeName != "PointInstancer" and child.name != INSTANCER and _attr(child, OBJECT_NAME) not in sources)]
+    if len(kept) == len(spec.nameChildren):
+        return
+    scratch = px.Sdf.Layer.CreateAnonymous()
+    aside = px.Sdf.CreatePrimInLayer(scratch, "/Kept").path
+    names = [child.name for child in kept]
+    for name in names:
+        px.Sdf.CopySpec(layer, spec.path.AppendChild(name), scratch, aside.AppendChild(name))
+    spec.nameChildren.clear()
+    for name in names:
+        path = spec.path.AppendChild(name)
+        px.Sdf.CreatePrimInLayer(layer, path)
+        px.Sdf.CopySpec(scratch, aside.AppendChild(name), layer, path)
+        if path in holders:
+            layer.GetPrimAtPath(path).specifier = px.Sdf.SpecifierOver
 
 
 def _author(stage: Any, path: Any, output: Output, meshes: dict[tuple[str, str], Any],
@@ -196,7 +221,7 @@ def _author(stage: Any, path: Any, output: Output, meshes: dict[tuple[str, str],
     targets = []
     for number, name in enumerate(order):
         prototype = stage.DefinePrim(holder.GetPath().AppendChild(f"Prototype_{number}"))
-        prototype.GetReferences().AddInternalReference(_mesh_for(sources[name], meshes).path)
+        prototype.GetReferences().AddInternalReference(_mesh_for(sources[name], meshes))
         px.UsdGeom.Xformable(prototype).GetXformOpOrderAttr().Set(px.Vt.TokenArray([]))
         prototype.CreateAttribute(OBJECT_NAME, px.Sdf.ValueTypeNames.String, custom=True).Set(name)
         targets.append(prototype.GetPath())
@@ -259,13 +284,7 @@ def _primvars(instancer: Any, output: Output, extra: dict[str, tuple[Any, Any]])
             api.CreatePrimvar(name, kind, px.UsdGeom.Tokens.vertex).Set(values)
 
 
-def _integers() -> dict[str, set[str]]:
-    from .instances import VALUES
-
-    return {kind: {value.name for value in values if value.integer} for kind, values in VALUES.items()}
-
-
-_INTEGERS = _integers()
+_INTEGERS = {kind: {value.name for value in values if value.integer} for kind, values in VALUES.items()}
 
 
 def _point_primvars(spec: Any, output: Output) -> dict[str, tuple[Any, Any]]:
