@@ -189,8 +189,8 @@ def _clear(layer: Any, spec: Any, output: Output, meshes: dict[tuple[str, str], 
     (removing children one by one takes time quadratic in their number)."""
     px = pxr_modules()
     depth = spec.path.pathElementCount
-    holders = {path.GetPrefixes()[depth] for path in meshes.values()
-               if path.HasPrefix(spec.path) and path.pathElementCount > depth}
+    used = {_mesh_for(source, meshes) for source in dict.fromkeys(output.sources)}
+    holders = {path.GetPrefixes()[depth] for path in used if path.HasPrefix(spec.path) and path != spec.path}
     sources = {source.name for source in output.sources}
     kept = [child for child in spec.nameChildren if child.path in holders or (
         child.typeName != "PointInstancer" and child.name != INSTANCER and _attr(child, OBJECT_NAME) not in sources)]
@@ -225,6 +225,7 @@ def _author(stage: Any, path: Any, output: Output, meshes: dict[tuple[str, str],
         px.UsdGeom.Xformable(prototype).GetXformOpOrderAttr().Set(px.Vt.TokenArray([]))
         prototype.CreateAttribute(OBJECT_NAME, px.Sdf.ValueTypeNames.String, custom=True).Set(name)
         targets.append(prototype.GetPath())
+    holder.SetSpecifier(px.Sdf.SpecifierOver)  # defining the prototypes defined it: drawn only as instanced
     instancer.CreatePrototypesRel().SetTargets(targets)
     index = {name: number for number, name in enumerate(order)}
     instancer.CreateProtoIndicesAttr(px.Vt.IntArray.FromNumpy(

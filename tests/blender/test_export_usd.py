@@ -22,15 +22,17 @@ def _export(path: Path, **options) -> object:
     return job.export_level(bpy.context, job.ExportRequest(path, **options))
 
 
-@pytest.mark.parametrize("suffix, engine", [(".usdc", "BLENDER"), (".usda", "UNITY"), (".usd", "UNREAL")])
-def test_every_drawn_instance_arrives_in_a_point_instancer(tmp_path: Path, suffix: str, engine: str) -> None:
+@pytest.mark.parametrize("suffix, engine, strew_only", [(".usdc", "BLENDER", False), (".usda", "UNITY", False),
+                                                        (".usd", "UNREAL", True)])
+def test_every_drawn_instance_arrives_in_a_point_instancer(tmp_path: Path, suffix: str, engine: str,
+                                                           strew_only: bool) -> None:
     level_scene()
     drawn = drawn_instances()
     mirrored = point_values("Strew Room", "strew_mirror")
     room = [item for item in drawn if item.output == "Strew Room"]
     assert mirrored[[item.point for item in room]].any() and len(room) == 25, "the room must hold mirrored tiles"
     modes = sys.modules[module("scene.export.job").__name__.rsplit(".scene.", 1)[0] + ".core.modes"]
-    result = _export(tmp_path / f"level{suffix}", engine=modes.EngineAxes(engine))
+    result = _export(tmp_path / f"level{suffix}", engine=modes.EngineAxes(engine), strew_only=strew_only)
     assert result.instances == len(drawn)
     assert [p.name for p in tmp_path.iterdir()] == [f"level{suffix}"]
     read = read_usd(tmp_path / f"level{suffix}")
@@ -78,6 +80,9 @@ def test_prototypes_are_each_mesh_once_and_not_drawn_on_their_own(tmp_path: Path
         targets = instancer.GetPrototypesRel().GetTargets()
         output = next(item.output for item in drawn if item.output.replace(" ", "_") in path)
         assert len(targets) == len({item.mesh for item in drawn if item.output == output})
+        from pxr import Sdf
+
+        assert read.stage.GetPrimAtPath(targets[0]).GetParent().GetSpecifier() == Sdf.SpecifierOver
     stones = {item.mesh for item in drawn if item.output == "Strew Stones"}
     assert not [item.mesh for item in read.placed if not item.instancer and item.mesh in stones]
 
