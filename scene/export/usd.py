@@ -6,8 +6,9 @@ marked *constant*; 4.2: one Xform per instance). The file is opened again with `
 ``bpy`` wheel, the bundled one in Blender) and, under each output's prim, what Blender wrote for its instances
 gives way to one ``PointInstancer`` named ``Instances``:
 
-- ``prototypes``: each source mesh once, a prim referencing the mesh Blender wrote (named after the object,
-  ``userProperties:blender:data_name`` the mesh's name), kept under an ``over`` so it is drawn only as instanced;
+- ``prototypes``: each source mesh once, ``Prototype_<n>`` referencing the mesh Blender wrote (its
+  ``userProperties:blender:object_name`` the source object, ``…:data_name`` the mesh), under an ``over`` so it is
+  drawn only as instanced;
 - ``positions``, ``orientationsf`` (and half-float ``orientations`` for older readers), ``scales``: each
   instance's exact transform relative to the instancer, mirrors as a negative x scale (:mod:`strew.core.trs`);
 - primvars with ``vertex`` interpolation, one value per instance: ``strew_random``, ``strew_id``,
