@@ -11,9 +11,9 @@ attributes either, so :func:`write_fbx` stages the level for it:
   engine reads (Unity: ``OnPostprocessGameObjectWithUserProperties``): ``strew_random``, ``strew_id``,
   ``strew_prefab``; for rooms ``strew_tile`` (the tile's name), ``strew_cell`` (three floats),
   ``strew_rotation``, ``strew_mirror``, ``strew_id``;
-- the instances hang under their output: a layer of empties under its own parent empty, an instancer's under a
-  temporary empty "<output> Instances" (the instancer itself would export as an empty mesh, the point empties as
-  the slow path);
+- they stand at the root, named after their output ("Strew Trees.000042", "Strew Room wall 3_0_1"), in place of
+  the output's own objects (an instancer would export as an empty mesh, a layer's point empties take the
+  exporter's quadratic path); parenting them would make removing them quadratic in Blender;
 - integer triples of any exported object are written as three floats while the exporter runs, so a room of Real
   Objects exports with its custom properties; the user's data are never changed;
 - everything staged is removed afterwards in one batch, whatever happens, and the exporter's selection is given
@@ -95,8 +95,9 @@ def staged(context: bpy.types.Context, outputs: list[Output]) -> Iterator[list[b
     try:
         context.scene.collection.children.link(collection)
         matrices: list[np.ndarray] = []
+        depsgraph = context.evaluated_depsgraph_get()
         for output in outputs:
-            _stage(collection, output, created, matrices)
+            _stage(collection, output, depsgraph, created, matrices)
         if matrices:  # column-major, in the collection's (link) order
             flat = np.ascontiguousarray(np.array(matrices, dtype=np.float32).transpose(0, 2, 1)).ravel()
             collection.objects.foreach_set("matrix_basis", flat)
@@ -108,9 +109,6 @@ def staged(context: bpy.types.Context, outputs: list[Output]) -> Iterator[list[b
         staged_objects = [block for block in created if isinstance(block, bpy.types.Object)]
         for obj in staged_objects:
             obj.select_set(True)
-        for output in outputs:
-            if output.obj.type == 'EMPTY':
-                output.obj.select_set(True)
         yield staged_objects
     finally:
         for obj in hidden:
@@ -120,41 +118,41 @@ def staged(context: bpy.types.Context, outputs: list[Output]) -> Iterator[list[b
 
 
 def _replaced(output: Output) -> list[bpy.types.Object]:
-    """The scene objects the staged instances stand for: an instancer, or a layer's point empties/duplicates."""
-    if output.obj.type == 'MESH':
-        return [output.obj]
-    return list(output.obj.children_recursive)
+    """The scene objects the staged instances stand for: the output and its point empties or duplicates."""
+    return [output.obj, *output.obj.children_recursive]
 
 
-def _stage(collection: bpy.types.Collection, output: Output, created: list[bpy.types.ID],
-           matrices: list[np.ndarray]) -> None:
-    """One object per instance of ``output`` (and its group empty), their local matrices appended in link order."""
-    if output.obj.type == 'EMPTY':
-        parent, parent_matrix = output.obj, output.matrix
-    else:
-        parent = bpy.data.objects.new(f"{output.name} Instances", None)
-        collection.objects.link(parent)
-        created.append(parent)
-        matrices.append(np.eye(4))
-        parent_matrix = np.eye(4)
-        parent["strew_output"] = output.kind
-        if output.tiles:
-            parent["strew_tiles"] = ", ".join(output.tiles)
-    local = np.linalg.inv(parent_matrix) @ output.matrices
-    slots = {source.name: _object_materials(source) for source in dict.fromkeys(output.sources)}
+def _stage(collection: bpy.types.Collection, output: Output, depsgraph: bpy.types.Depsgraph,
+           created: list[bpy.types.ID], matrices: list[np.ndarray]) -> None:
+    """One object per instance of ``output``, their world matrices appended in link order."""
+    sources = list(dict.fromkeys(output.sources))
+    slots = {source.name: _object_materials(source) for source in sources}
+    meshes = {source.name: _mesh_of(source, depsgraph, created) for source in sources}
     names = _names(output)
     values = _properties(output)
     for number, source in enumerate(output.sources):
-        obj = bpy.data.objects.new(names[number], source.data)
+        obj = bpy.data.objects.new(names[number], meshes[source.name])
         collection.objects.link(obj)
         created.append(obj)
-        obj.parent = parent
         for key, value in values[number].items():
             obj[key] = value
         for index, material in slots[source.name]:
             obj.material_slots[index].link = 'OBJECT'
             obj.material_slots[index].material = material
-    matrices.extend(local)
+    matrices.extend(output.matrices)
+
+
+def _mesh_of(source: bpy.types.Object, depsgraph: bpy.types.Depsgraph,
+             created: list[bpy.types.ID]) -> bpy.types.Mesh:
+    """The mesh Blender draws for ``source``: its own, or (when modifiers change it) a temporary copy of the
+    evaluated one, named "<mesh> modified"."""
+    if not any(modifier.show_viewport for modifier in source.modifiers):
+        return source.data
+    mesh = bpy.data.meshes.new_from_object(source.evaluated_get(depsgraph), preserve_all_data_layers=True,
+                                           depsgraph=depsgraph)
+    mesh.name = f"{source.data.name} modified"
+    created.append(mesh)
+    return mesh
 
 
 def _object_materials(source: bpy.types.Object) -> list[tuple[int, bpy.types.Material | None]]:

@@ -21,7 +21,9 @@ def _level() -> None:
     scene = bpy.context.scene
     scene.strew.terrain = make_terrain(size=30.0, subdivisions=8)
     add_layer("Bushes", make_prefabs("Bushes", 2), 2.5, 3.0, seed=4, output_mode='EMPTIES', align_to_normal=1.0)
-    add_layer("Rocks", make_prefabs("Rocks", 3), 1.0, 1.6, seed=2, scale_min=0.5, scale_max=1.5)
+    rocks = make_prefabs("Rocks", 3)
+    rocks.objects[0].modifiers.new("Subdivision", 'SUBSURF').levels = 1  # drawn (and exported) subdivided
+    add_layer("Rocks", rocks, 1.0, 1.6, seed=2, scale_min=0.5, scale_max=1.5)
     assert bpy.ops.strew.scatter() == {'FINISHED'}
     kit = bpy.data.collections.new("Shelves")
     scene.collection.children.link(kit)
@@ -49,7 +51,9 @@ def _drawn() -> list[dict]:
         owner = parent.parent if point_empty else parent
         if owner is None or owner.get("strew_owner") not in ("scatter", "room"):
             continue
-        found = {"mesh": source.original.data.name, "matrix": np.array(inst.matrix_world), "output": owner.name}
+        mesh = source.original.data.name + (" modified" if source.original.modifiers else "")
+        found = {"mesh": mesh, "matrix": np.array(inst.matrix_world), "output": owner.name,
+                 "vertices": len(source.data.vertices)}
         if parent.type == 'MESH':  # an instancer: its point's attributes
             point = inst.persistent_id[0]
             room = "strew_tiles" in parent
@@ -135,6 +139,7 @@ def test_every_instance_is_a_model_on_its_shared_mesh_with_its_values(tmp_path: 
     assert all(len(ids) == 1 for ids in by_mesh.values()), by_mesh
     mirrored = 0
     for item, model, world in matched:
+        assert len(scene.geometries[model.geometry][1]) == item["vertices"], item["mesh"]
         user = model.user()
         for key in ("strew_random", "strew_id", "strew_rotation"):
             if key in item:
@@ -146,14 +151,13 @@ def test_every_instance_is_a_model_on_its_shared_mesh_with_its_values(tmp_path: 
             assert (np.linalg.det(world[:3, :3]) < 0) == flipped == bool(user["strew_mirror"])
             mirrored += flipped
     assert mirrored >= 2
-    # The instances hang under their output: the layer of empties under its own empty, the others under a group.
-    names = {m.uid: m.name for m in scene.models.values()}
-    parents = {names.get(model.parent) for item, model, _ in matched}
-    assert parents == {"Strew Rocks Instances", "Strew Bushes", "Strew Room Instances"}
-    # The instancer objects and the layer's point empties are not in the file; the terrain is.
-    assert {"Strew Rocks", "Strew Room", "Terrain"} & set(names.values()) == {"Terrain"}
-    assert not [o for o in bpy.data.objects if o.name.endswith(" Instances") or o.name.startswith("Strew Rocks.")]
-    assert "Strew FBX Export" not in bpy.data.collections
+    assert {"Rocks 0_mesh modified", "Rocks 1_mesh"} <= set(by_mesh)
+    # The outputs' own objects (instancers, the layer's empties) are not in the file; the terrain is.
+    names = {m.name for m in scene.models.values()}
+    assert {"Strew Rocks", "Strew Bushes", "Strew Room", "Terrain"} & names == {"Terrain"}
+    assert not [m for m in scene.models.values() if m.kind == "Null"]
+    assert not [o for o in bpy.data.objects if o.name.startswith(("Strew Rocks.", "Strew Room "))]
+    assert "Strew FBX Export" not in bpy.data.collections and "Rocks 0_mesh modified" not in bpy.data.meshes
 
 
 @pytest.mark.parametrize("engine", ['UNITY', 'UNREAL', 'GODOT'])
