@@ -142,7 +142,7 @@ def _owner_of(instance: bpy.types.DepsgraphObjectInstance, outputs: dict[str, Ou
     if instance.is_instance:
         parent = instance.parent.original
         if parent.name in outputs:
-            return parent.name, int(instance.persistent_id[0])
+            return parent.name, int(instance.persistent_id[0])  # type: ignore[index]
         if parent.name in children:
             number, output = children[parent.name]
             return output.name, number
