@@ -18,7 +18,12 @@ attributes either, so :func:`write_fbx` stages the level for it:
   Objects exports with its custom properties; the user's data are never changed;
 - everything staged is removed afterwards in one batch, whatever happens, and the exporter's selection is given
   back. Staging is linear in instances: objects are created and linked in one pass, their matrices set in one
-  ``foreach_set``, and the depsgraph is evaluated once, by the exporter.
+  ``foreach_set``, and the depsgraph is evaluated once, by the exporter (Blender's batch removal of the objects
+  is mildly superlinear: about a quarter of the time at 50,000 instances).
+
+With the exporter's default axes each root object's rotation is written as XYZ Euler angles that Blender computes
+in single precision: near a quarter turn about z (the order's gimbal lock once z becomes the file's y) a rotation
+can be off by about 2e-4; the Unity preset (*Apply Transform*) keeps such turns about one axis and exact.
 
 Axis and unit presets (:data:`ENGINE_OPTIONS`), on top of ``use_selection`` and ``use_custom_props``:
 
@@ -143,7 +148,7 @@ def _stage(collection: bpy.types.Collection, output: Output, depsgraph: bpy.type
 
 
 def _mesh_of(source: bpy.types.Object, depsgraph: bpy.types.Depsgraph,
-             created: list[bpy.types.ID]) -> bpy.types.Mesh:
+             created: list[bpy.types.ID]) -> bpy.types.ID:
     """The mesh Blender draws for ``source``: its own, or (when modifiers change it) a temporary copy of the
     evaluated one, named "<mesh> modified"."""
     if not any(modifier.show_viewport for modifier in source.modifiers):
