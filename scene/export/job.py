@@ -51,9 +51,10 @@ def check_path(path: Path) -> None:
         raise ExportError(f'Cannot export to "{path}": it is not writable; choose another place')
 
 
-def check_outputs(outputs: list[Output]) -> None:
-    """ExportError for no output at all, or for an output that draws none of its points (its prefabs are gone)."""
-    if not outputs:
+def check_outputs(outputs: list[Output], tiles: int = 0) -> None:
+    """ExportError for nothing of Strew's at all (no output, no room tile written as a real object), or for an
+    output that draws none of its points (its prefabs are gone)."""
+    if not outputs and not tiles:
         raise ExportError("Nothing of Strew's to export: scatter a layer or assemble a room first "
                           "(or export with Blender's own exporter)")
     for output in outputs:
@@ -69,7 +70,7 @@ def export_level(context: bpy.types.Context, request: ExportRequest,
     started = time.perf_counter()
     check_path(request.path)
     outputs = collect(context.evaluated_depsgraph_get(), _selected(context) if request.selection_only else None)
-    check_outputs(outputs)
+    check_outputs(outputs, sum(1 for obj in context.scene.objects if _is_room_tile(obj)))
     writer = _writer(request.format)
     if progress:
         progress(0.1)

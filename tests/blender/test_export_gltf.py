@@ -119,3 +119,16 @@ def test_an_existing_file_is_replaced_only_when_the_export_succeeds(tmp_path: Pa
     _export(target)
     assert target.read_bytes()[:4] == b"glTF"
     assert [p.name for p in tmp_path.iterdir()] == ["level.glb"]
+
+
+def test_a_room_of_real_objects_alone_is_a_level(tmp_path: Path) -> None:
+    """Room tiles written as real objects are Strew's too: exported as nodes with their values as extras."""
+    from small_scenes import road_kit
+
+    kit = road_kit()
+    assert bpy.ops.strew.assemble_room(kit=kit.name, size=(3, 3, 1), seed=1, output='OBJECTS') == {'FINISHED'}
+    _export(tmp_path / "room.glb", strew_only=True)
+    _, gltf = read_gltf(tmp_path / "room.glb")
+    tiles = [node for node in gltf.nodes if (node.extras or {}).get("strew_tile")]
+    assert len(tiles) == 9
+    assert all(len(node.extras["strew_cell"]) == 3 for node in tiles)
