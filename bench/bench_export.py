@@ -16,7 +16,7 @@ import numpy as np
 TITLE = "Export Level: glTF, USD and FBX against Blender's own exporters"
 ROOT = Path(__file__).resolve().parents[1]
 PICTURE = ROOT / "docs" / "images" / "export_demo_readback.png"
-WORLD_TIMEOUT = 1800.0  # seconds a world export may take before the bench says it did not finish
+WORLD_TIMEOUT = 1200.0  # seconds a world export may take before the bench says it did not finish
 
 # Blender's own exporters as a user runs them, in a fresh process that has Strew's file open but not Strew.
 _PLAIN = {
