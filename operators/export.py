@@ -51,21 +51,33 @@ class STREW_OT_export_level(bpy.types.Operator, ExportHelper):
     def poll(cls, context: bpy.types.Context) -> bool:
         return context.scene is not None
 
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        # The Format last used is remembered: the browser's first file name takes its extension. ``synced`` is the
+        # Format the name's extension last followed: it tells a Format picked from an extension typed.
+        self.filename_ext = self.synced = self.file_format
+        return super().invoke(context, event)
+
     def check(self, context: bpy.types.Context) -> bool:
-        """Keep the file name's extension and the Format in step (either may change)."""
-        path = Path(self.filepath)
-        suffix = path.suffix.lower()
-        if suffix in _EXTENSIONS and suffix != self.file_format:
+        """Keep the file name's extension and the Format in step: a Format picked renames the file, an extension
+        typed in the name picks the Format."""
+        suffix = Path(self.filepath).suffix.lower()
+        picked = self.file_format != getattr(self, "synced", self.file_format)
+        if not picked and suffix in _EXTENSIONS and suffix != self.file_format:
             self.file_format = suffix
-        self.filename_ext = self.file_format
+        self.synced = self.filename_ext = self.file_format
         return super().check(context)
 
     def draw(self, context: bpy.types.Context) -> None:
         layout = self.layout
         layout.use_property_split = True
         layout.use_property_decorate = False
-        for name in ("file_format", "engine", "strew_only", "selection_only", "terrain", "gpu_instancing"):
-            layout.prop(self, name)
+        layout.prop(self, "file_format")
+        layout.prop(self, "engine")
+        # The check boxes span the whole sidebar: in the split's right column a longer (translated) label is cut.
+        column = layout.column()
+        column.use_property_split = False
+        for name in ("strew_only", "selection_only", "terrain", "gpu_instancing"):
+            column.prop(self, name)
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         request = ExportRequest(Path(bpy.path.abspath(self.filepath)), selection_only=self.selection_only,

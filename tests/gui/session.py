@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import scenario_export
 import scenario_kits
 import scenario_look
 import scenario_rooms
@@ -411,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blender", default="blender")
     parser.add_argument("--zip", required=True, help="the built extension, e.g. dist/strew-0.1.0.zip")
     parser.add_argument("--out", default=str(HERE / "out"))
-    parser.add_argument("--steps", default="scatter,look,anywhere,weights,kits,room,russian",
+    parser.add_argument("--steps", default="scatter,look,anywhere,weights,kits,room,export,russian",
                         help="which parts to run")
     parser.add_argument("--docs", help="also copy the UI pictures (ui_*.png) to this folder")
     parser.add_argument("--hold", type=float, default=0.0,
@@ -436,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
         parts = args.steps.split(",")
         if "scatter" in parts:
             session.scatter_steps()
-        elif {"look", "anywhere", "weights"} & set(parts):  # a shorter run: the scatter part's end state, set directly
+        elif {"look", "anywhere", "weights", "export"} & set(parts):  # the scatter part's end state, set directly
             window.run(SCATTERED)
             session.wait_idle(300, lambda state: bool(state["scatter_output"]))
             session.record("scattered", shot=False)
@@ -455,6 +456,8 @@ def main(argv: list[str] | None = None) -> int:
             scenario_rooms.pick_box_steps(session)
             scenario_rooms.level_steps(session)
             scenario_rooms.kit_steps(session)
+        if "export" in parts:
+            scenario_export.export_steps(session)
         if "russian" in parts:
             session.russian_steps()
         held_until = time.monotonic() + args.hold

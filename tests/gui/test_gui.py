@@ -202,3 +202,41 @@ def test_import_mxgmn_xml_from_the_panel(session: dict) -> None:
     room = step(session, "mxgmn_assembled")["room"]
     assert room["kit"] == kit and room["cells"] == 12 * 12
     assert len(room["tiles"]) >= 3
+
+
+def test_export_level_from_the_file_menu_writes_every_instance(session: dict) -> None:
+    done = step(session, "export_menu")
+    assert done["opened"]["idname"] == "STREW_OT_export_level"
+    assert "TOOL_PROPS" in done["regions"]  # the options panel beside the files
+    assert done["flipped"] == {name: True for name in ("strew_only", "selection_only", "terrain", "gpu_instancing")}
+    assert done["named"]["filename"] == "level_menu.fbx"  # a name typed takes the Format's extension
+    assert done["chosen"]["file_format"] == ".glb" and done["chosen"]["filename"] == "level_menu.glb"
+    glb = done["glb"]
+    assert glb is not None, f"no level_menu.glb; written: {done['written']}"
+    assert "EXT_mesh_gpu_instancing" in glb["extensions"]
+    assert glb["instances"] == done["expected"] > 0, (glb, done["counts"])
+    assert any(f"Exported {done['expected']:,} instances" in line for line in done["reports"]), done["reports"]
+
+
+def test_export_level_from_the_strew_tab_as_fbx(session: dict) -> None:
+    done = step(session, "export_tab")
+    assert done["reopened"]["file_format"] == ".glb"  # the Format last used
+    assert done["chosen"]["file_format"] == ".fbx" and done["chosen"]["filename"] == "level_tab.fbx"
+    assert done["fbx_header"] == "Kaydara FBX Binary", done["written"]
+    assert any(f"Exported {done['expected']:,} instances" in line and "level_tab.fbx" in line
+               for line in done["reports"]), done["reports"]
+
+
+def test_export_level_to_a_missing_folder_reports_one_line(session: dict) -> None:
+    done = step(session, "export_bad_path")
+    assert done["kept"] and "no_such_folder" not in done["kept"]  # the browser's Cancel keeps the folder
+    assert done["inside"].rstrip("/").endswith("level_gone")
+    assert len(done["errors"]) == 1 and "does not exist" in done["errors"][0], done["errors"]
+    assert not done["created"] and done["drafts"] == []
+    assert "level_gone.glb" not in done["written"]
+
+
+def test_export_options_in_russian_and_no_traceback(session: dict) -> None:
+    done = step(session, "export_russian")
+    assert done["pictures"] == ["ui_export_ru.png"]
+    assert done["tracebacks"] == [], done["tracebacks"]
