@@ -1132,6 +1132,28 @@ RUSSIAN.update({
     "Exported {count:,} instances of {outputs} Strew outputs to {file} in {seconds:.1f} s":
         "Экспортировано {count:,} экземпляров из {outputs} результатов Strew в {file} за {seconds:.1f} с",
     "Strew Level (.glb, .usd, .fbx)": "Уровень Strew (.glb, .usd, .fbx)",
+    "Blender's FBX exporter did not write \"{name}\"": "Экспортёр FBX Blender не записал «{name}»",
+    "Nothing of Strew's to export: scatter a layer or assemble a room first (or export with Blender's own exporter)":
+        "Нечего экспортировать из Strew: сначала разбросайте слой или соберите комнату (или экспортируйте "
+        "собственным экспортёром Blender)",
+    "Cannot export to \"{path}\": it is a folder; give a file name":
+        "Нельзя экспортировать в «{path}»: это папка; укажите имя файла",
+    "Cannot export to \"{path}\": the folder \"{folder}\" does not exist":
+        "Нельзя экспортировать в «{path}»: папки «{folder}» не существует",
+    "Cannot export to \"{path}\": it is not writable; choose another place":
+        "Нельзя экспортировать в «{path}»: запись туда запрещена; выберите другое место",
+    "\"{name}\" draws none of its {points} instances (its prefab collection or tiles are gone): scatter or assemble "
+    "it again, or clear it, then export":
+        "«{name}» не рисует ни одного из своих {points} экземпляров (его коллекция заготовок или плитки удалены): "
+        "разбросайте или соберите его заново либо очистите, затем экспортируйте",
+    "Cannot export to \"{path}\": it is not writable ({reason}); choose another place":
+        "Нельзя экспортировать в «{path}»: запись туда невозможна ({reason}); выберите другое место",
+    "Cannot export to \"{name}\": use one of the extensions {known}":
+        "Нельзя экспортировать в «{name}»: используйте одно из расширений {known}",
+    "This Blender was built without USD: export to .glb or .fbx instead":
+        "Этот Blender собран без USD: экспортируйте в .glb или .fbx",
+    "USD export needs the pxr module: pip install usd-core (into the Python that runs Blender)":
+        "Для экспорта USD нужен модуль pxr: pip install usd-core (в Python, в котором работает Blender)",
 })
 
 RUSSIAN.update({

@@ -55,7 +55,7 @@ class STREW_OT_export_level(bpy.types.Operator, ExportHelper):
         # The Format last used is remembered: the browser's first file name takes its extension. ``synced`` is the
         # Format the name's extension last followed: it tells a Format picked from an extension typed.
         self.filename_ext = self.synced = self.file_format
-        return super().invoke(context, event)
+        return set(super().invoke(context, event))
 
     def check(self, context: bpy.types.Context) -> bool:
         """Keep the file name's extension and the Format in step: a Format picked renames the file, an extension

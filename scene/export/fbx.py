@@ -46,6 +46,7 @@ from typing import Any
 
 import bpy
 import numpy as np
+from bpy.app.translations import pgettext_rpt as rpt_
 
 from ...core.modes import EngineAxes
 from .instances import ROOM, Output
@@ -77,7 +78,7 @@ def write_fbx(context: bpy.types.Context, request: ExportRequest, outputs: list[
     with staged(context, outputs), _integer_triples_as_floats(converted):
         result = bpy.ops.export_scene.fbx(**options)
     if 'FINISHED' not in result:
-        raise ExportError(f'Blender\'s FBX exporter did not write "{path.name}"')
+        raise ExportError(rpt_('Blender\'s FBX exporter did not write "{name}"').format(name=path.name))
     count = sum(len(output) for output in outputs)
     notes = [f"FBX has no instancing attributes: each of the {count} instances is an object sharing its mesh, "
              "its values (strew_random, strew_id, and a room's strew_tile, strew_cell, strew_rotation, strew_mirror) "

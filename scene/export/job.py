@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import bpy
+from bpy.app.translations import pgettext_rpt as rpt_
 
 from ...core.modes import ExportFormat
 from .instances import Output, collect
@@ -44,24 +45,27 @@ def check_path(path: Path) -> None:
     format_of(path)
     folder = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
-        raise ExportError(f'Cannot export to "{path}": it is a folder; give a file name')
+        raise ExportError(rpt_('Cannot export to "{path}": it is a folder; give a file name').format(path=path))
     if not folder.is_dir():
-        raise ExportError(f'Cannot export to "{path}": the folder "{folder}" does not exist')
+        raise ExportError(rpt_('Cannot export to "{path}": the folder "{folder}" does not exist').format(
+            path=path, folder=folder))
     if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise ExportError(f'Cannot export to "{path}": it is not writable; choose another place')
+        raise ExportError(rpt_('Cannot export to "{path}": it is not writable; choose another place').format(
+            path=path))
 
 
 def check_outputs(outputs: list[Output], tiles: int = 0) -> None:
     """ExportError for nothing of Strew's at all (no output, no room tile written as a real object), or for an
     output that draws none of its points (its prefabs are gone)."""
     if not outputs and not tiles:
-        raise ExportError("Nothing of Strew's to export: scatter a layer or assemble a room first "
-                          "(or export with Blender's own exporter)")
+        raise ExportError(rpt_("Nothing of Strew's to export: scatter a layer or assemble a room first "
+                               "(or export with Blender's own exporter)"))
     for output in outputs:
         points = len(output.obj.data.vertices) if output.obj.type == 'MESH' else len(output.obj.children)
         if points and not len(output):
-            raise ExportError(f'"{output.name}" draws none of its {points} instances (its prefab collection or '
-                              "tiles are gone): scatter or assemble it again, or clear it, then export")
+            raise ExportError(rpt_('"{name}" draws none of its {points} instances (its prefab collection or '
+                                   "tiles are gone): scatter or assemble it again, or clear it, then export").format(
+                name=output.name, points=points))
 
 
 def export_level(context: bpy.types.Context, request: ExportRequest,
@@ -105,8 +109,8 @@ def _beside(path: Path) -> Iterator[Path]:
     try:
         folder.mkdir()
     except OSError as error:
-        raise ExportError(f'Cannot export to "{path}": it is not writable ({error.strerror}); choose another place'
-                          ) from None
+        raise ExportError(rpt_('Cannot export to "{path}": it is not writable ({reason}); choose another place')
+                          .format(path=path, reason=error.strerror)) from None
     try:
         yield folder / path.name
         for written in sorted(folder.rglob("*")):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from bpy.app.translations import pgettext_rpt as rpt_
+
 from ...core.modes import EngineAxes, ExportFormat
 
 FORMATS: dict[str, ExportFormat] = {
@@ -38,5 +40,6 @@ def format_of(path: Path) -> ExportFormat:
     found = FORMATS.get(path.suffix.lower())
     if found is None:
         known = ", ".join(FORMATS)
-        raise ExportError(f'Cannot export to "{path.name}": use one of the extensions {known}')
+        raise ExportError(rpt_('Cannot export to "{name}": use one of the extensions {known}').format(
+            name=path.name, known=known))
     return found

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import bpy
 import numpy as np
+from bpy.app.translations import pgettext_rpt as rpt_
 
 from ...core.modes import EngineAxes
 from ...core.trs import decompose
@@ -65,12 +66,14 @@ def pxr_modules() -> Any:
         importlib.import_module("pxr")
         return SimpleNamespace(**{name: importlib.import_module(f"pxr.{name}") for name in PXR})
     except ImportError:
-        raise ExportError(INSTALL) from None
+        raise ExportError(rpt_(INSTALL)) from None
 
 
 def write_usd(context: bpy.types.Context, request: ExportRequest, outputs: list[Output], path: Path) -> list[str]:
     """Write the selection with Blender's USD exporter, then give each output its exact PointInstancer."""
     global _writing
+    if not getattr(bpy.app.build_options, "usd", True):
+        raise ExportError(rpt_("This Blender was built without USD: export to .glb or .fbx instead"))
     px = pxr_modules()
     options = AXES[request.engine]
     exporter = bpy.ops.wm.usd_export
@@ -307,7 +310,7 @@ def _point_primvars(spec: Any, output: Output) -> dict[str, tuple[Any, Any]]:
     return out
 
 
-class StrewUsdHook(bpy.types.USDHook):
+class StrewUsdHook(getattr(bpy.types, "USDHook", object)):
     """A plain *File ▸ Export ▸ USD* gives Strew's outputs their PointInstancers too, on the stage Blender is
     writing. Only where the exporter hands that stage to Python (Blender with its bundled ``pxr``; the ``bpy``
     wheel cannot convert it): anywhere else the export goes on as Blender writes it."""

@@ -65,7 +65,7 @@ def _message_arguments(folders: tuple[str, ...], errors: bool = False):
     reports and poll messages, ``text=`` of the UI code, and (``errors``) of the ``...Error(...)`` constructors.
     Both branches of ``a if c else b`` count."""
     for folder in folders:
-        for path in sorted((REPO_ROOT / folder).glob("*.py")):
+        for path in sorted((REPO_ROOT / folder).rglob("*.py")):
             tree = ast.parse(path.read_text(), filename=str(path))
             for node in ast.walk(tree):
                 if not isinstance(node, ast.Call):
