@@ -105,14 +105,23 @@ def open_from_file_menu(session: Session) -> list[str]:
     """File (top bar) ▸ Export ▸ Strew Level, each by hover and click; pictures of the two menus."""
     w = session.window
     window = w.state()["window"]
-    w.click(window["x"] + 46, window["y"] + 12, settle=1.0)  # "File", right of Blender's logo
-    # The File menu: find "Export All Collections" (the item under Export), then hover the row above it.
-    menu = {"x": window["x"] + 120, "y": window["y"] + 28, "width": 1, "height": 520}
-    x, below = w.find("bpy.ops.wm.collection_export_all(", menu, 0.0, hint=320)
-    w.move(x - 40, below - 21)
-    time.sleep(0.8)
-    submenu = {"x": window["x"] + 330, "y": below - 32, "width": 1, "height": 300}
-    x, y = w.find("bpy.ops.strew.export_level(", submenu, 0.0, hint=140)
+    for attempt in range(3):  # a loaded machine may draw a menu after the hover that should open it
+        try:
+            w.click(window["x"] + 46, window["y"] + 12, settle=1.0 + attempt)  # "File", right of Blender's logo
+            # The File menu: find "Export All Collections" (the item under Export), then hover the row above it.
+            menu = {"x": window["x"] + 120, "y": window["y"] + 28, "width": 1, "height": 520}
+            x, below = w.find("bpy.ops.wm.collection_export_all(", menu, 0.0, hint=320)
+            w.move(x - 40, below - 21)
+            time.sleep(0.8 + attempt)
+            submenu = {"x": window["x"] + 330, "y": below - 32, "width": 1, "height": 300}
+            x, y = w.find("bpy.ops.strew.export_level(", submenu, 0.0, hint=140)
+            break
+        except StepFailed:
+            if attempt == 2:
+                raise
+            w.key("Escape")
+            w.key("Escape")
+            time.sleep(1.0)
     shots = [w.shot("export_menu_open")]
     w.click(x, y, settle=1.5)
     wait_browser(session, True)
