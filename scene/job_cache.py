@@ -17,7 +17,6 @@ file is loaded or the extension is disabled (:meth:`JobCache.clear`).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import itertools
 from collections.abc import Hashable
 from typing import Any, cast
@@ -28,52 +27,11 @@ import numpy as np
 from ..core.modes import DensityMode, SurfaceMode
 from ..core.poisson import Samples
 from ..core.scatter import ChunkRun
+from .fingerprints import collection_key, digest, fingerprint
 from .scatter_spec import LayerInput
 from .targets import target_objects
-from .terrain import mesh_columns, read_weights
 
 Key = Hashable
-
-
-def _digest(*arrays: np.ndarray) -> str:
-    """A hash of the arrays' contents (shape and dtype included)."""
-    h = hashlib.blake2b(digest_size=16)
-    for array in arrays:
-        array = np.ascontiguousarray(array)
-        h.update(f"{array.dtype}{array.shape}".encode())
-        h.update(array.tobytes())
-    return h.hexdigest()
-
-
-def fingerprint(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> tuple[Any, ...]:
-    """The object's world matrix and its evaluated geometry, condensed (vertex and face counts, a hash of the
-    vertex coordinates and of the faces' vertex indices): equal exactly when a scatter on it would be."""
-    evaluated = obj.evaluated_get(depsgraph)
-    matrix = tuple(np.array(evaluated.matrix_world, dtype=np.float64).ravel().tolist())
-    if isinstance(obj.data, bpy.types.Camera):
-        return (*matrix, *camera_settings(obj.data))
-    if obj.type not in {'MESH', 'CURVE', 'SURFACE', 'FONT'}:
-        return matrix
-    mesh = evaluated.to_mesh()
-    try:
-        if mesh is None:
-            return (*matrix, 0)
-        columns = mesh_columns(mesh)  # Blender's own arrays, one copy each (no pass over the items)
-    finally:
-        evaluated.to_mesh_clear()
-    return (*matrix, len(columns.positions) // 3, len(columns.face_sizes),
-            _digest(columns.positions, columns.corner_verts, columns.face_sizes, columns.edges))
-
-
-def weight_digests(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, names: set[str]) -> dict[str, str]:
-    """A hash of each vertex group's weights on the evaluated mesh (groups the object lacks are left out)."""
-    return {name: _digest(w) for name, w in read_weights(obj, depsgraph, tuple(names)).items()}
-
-
-def camera_settings(data: bpy.types.Camera) -> tuple[Any, ...]:
-    """What of a camera's data changes its view (the frame also depends on the scene's resolution)."""
-    return (data.type, data.lens, data.sensor_fit, data.sensor_width, data.sensor_height, data.shift_x,
-            data.shift_y, data.ortho_scale, data.clip_start, data.clip_end)
 
 
 class JobCache:
@@ -134,12 +92,6 @@ def targets_key(collection: bpy.types.Collection, depsgraph: bpy.types.Depsgraph
     return (collection.name, tuple((obj.name, fingerprint(obj, depsgraph)) for obj in target_objects(collection)))
 
 
-def _collection_key(collection: bpy.types.Collection | None, depsgraph: bpy.types.Depsgraph) -> Key:
-    if collection is None:
-        return None
-    return (collection.name, tuple(sorted((obj.name, fingerprint(obj, depsgraph)) for obj in collection.all_objects)))
-
-
 def fields_key(layer: LayerInput, source_key: Key, depsgraph: bpy.types.Depsgraph) -> Key:
     """Everything a layer's density and mask fields depend on; None when one of them cannot be fingerprinted
     cheaply (an image density: always read again)."""
@@ -147,15 +99,14 @@ def fields_key(layer: LayerInput, source_key: Key, depsgraph: bpy.types.Depsgrap
         return None
     density = dataclasses.replace(layer.density, image=None)
     mask = (layer.mask.vertex_group, layer.mask.threshold, layer.mask.margin,
-            _collection_key(layer.mask.exclusion, depsgraph))
-    camera = layer.surroundings.camera
-    view = None if camera is None else (_digest(np.asarray(camera.view.matrix_world, dtype=np.float64),
-                                                np.asarray(camera.view.frame, dtype=np.float64)),
-                                        camera.view.orthographic, camera.margin, camera.max_distance, camera.falloff)
+            collection_key(layer.mask.exclusion, depsgraph))
     near = layer.surroundings.proximity
-    proximity = None if near is None else (_collection_key(near.collection, depsgraph), near.attract, near.near,
+    proximity = None if near is None else (collection_key(near.collection, depsgraph), near.attract, near.near,
                                            near.far)
-    return (source_key, density, layer.spec.seed, mask, view, proximity)
+    inputs = tuple((type(found).__name__, found.key(depsgraph)) for found in layer.inputs)
+    if any(key is None for _, key in inputs):
+        return None
+    return (source_key, density, layer.spec.seed, mask, proximity, inputs)
 
 
 _PLACEMENT_ONLY: dict[str, Any] = {"align": 0.0, "random_yaw": True, "scale_range": (1.0, 1.0), "tilt": 0.0,
@@ -171,7 +122,7 @@ def samples_key(layer: LayerInput, fields: Key, surface: Key, blockers: Samples 
     # Spaced by object size, the prefab and scale drawn at a place decide whether a point stands there.
     placement_only = _PLACEMENT_ONLY if layer.spec.footprints is None else {}
     spec = dataclasses.replace(layer.spec, density=None, mask=None, **placement_only)
-    others = None if blockers is None else _digest(blockers.positions, blockers.radii,
+    others = None if blockers is None else digest(blockers.positions, blockers.radii,
                                                    np.zeros(0) if keep is None else keep)
     return (spec, fields, surface, others)
 
@@ -183,10 +134,11 @@ def run_key(layer: LayerInput, fields: Key, surface_name: str) -> Key:
     changed too: :mod:`.object_changes`), and which surface; None when not cached."""
     if not isinstance(fields, tuple) or layer.surface != SurfaceMode.TOP:
         return None
-    _, density, seed, mask, view, proximity = fields
+    _, density, seed, mask, proximity, _ = fields
     mask = None if mask is None else (*mask[:3], _named(mask[3]))
     proximity = None if proximity is None else (_named(proximity[0]), *proximity[1:])
-    return (dataclasses.replace(layer.spec, density=None, mask=None), (density, seed, mask, view, proximity),
+    inputs = tuple((type(found).__name__, found.run_key()) for found in layer.inputs)
+    return (dataclasses.replace(layer.spec, density=None, mask=None), (density, seed, mask, proximity, inputs),
             surface_name)
 
 

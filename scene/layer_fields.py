@@ -8,14 +8,11 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core.camera import FalloffDensity, SurfaceHeights, ViewMask
 from ..core.fields import (
     AwayFromPolylines,
     ClearOfPolylines,
     CurveRemap,
     Field,
-    FunctionField,
-    FunctionMask,
     ImageField,
     Mask,
     OutsidePolygons,
@@ -27,6 +24,7 @@ from ..core.proximity import Proximity
 from ..core.scatter import LayerSpec
 from ..core.scatter.functions import footprint_function
 from ..core.terrain import TerrainLookup
+from .layer_inputs import Part, Source, combine
 from .layer_surroundings import Surroundings
 from .scatter_spec import DensityInput, LayerInput, MaskInput
 from .terrain import MeshArrays, read_exclusions
@@ -119,23 +117,6 @@ def _proximity(surroundings: Surroundings, depsgraph: bpy.types.Depsgraph) -> Fi
     return Proximity(lines, areas, near.near, near.far, near.attract)
 
 
-def _camera(surroundings: Surroundings, terrain: TerrainLookup) -> tuple[Mask | None, Field | None]:
-    camera = surroundings.camera
-    if camera is None:
-        return None, None
-
-    heights = SurfaceHeights(terrain)
-    mask = None
-    if camera.margin is not None:
-        z = terrain.vertices[:, 2]
-        mask = FunctionMask(ViewMask(camera.view, heights, camera.margin, camera.max_distance,
-                                     (float(np.min(z)), float(np.max(z)))), "camera view")
-    falloff = None
-    if camera.falloff is not None:
-        falloff = FunctionField(FalloffDensity(camera.view, heights, *camera.falloff), "camera falloff")
-    return mask, falloff
-
-
 def _product(base: Field | None, *factors: Field | None) -> Field | None:
     """``base`` times every factor; a missing base counts as full density."""
     present = [f for f in factors if f is not None]
@@ -149,12 +130,11 @@ def _product(base: Field | None, *factors: Field | None) -> Field | None:
 
 def build(layer: LayerInput, terrain: TerrainLookup, mesh: MeshArrays, depsgraph: bpy.types.Depsgraph) -> LayerFields:
     """Fields and masks of one layer; raises ``ValueError`` with a message for the user."""
-    view, falloff = _camera(layer.surroundings, terrain)
     density = _product(density_field(layer.density, layer.spec.seed, terrain, mesh),
-                       _proximity(layer.surroundings, depsgraph), falloff)
+                       _proximity(layer.surroundings, depsgraph))
     # From above, a place's footprint is the one drawn there; Every Face draws by 3-D place: the plain margin.
     sized = layer.spec if layer.surface == SurfaceMode.TOP else None
     mask = layer_mask(layer.mask, terrain, mesh, depsgraph, sized)
-    if view is not None:
-        mask = view if mask is None else mask & view
-    return LayerFields(density=density, mask=mask)
+    source = Source(terrain, mesh, depsgraph)
+    combined = combine([Part(density, mask), *(found.build(source) for found in layer.inputs)])
+    return LayerFields(density=combined.density, mask=combined.mask)

@@ -23,7 +23,7 @@ from ..core.surface.layer import surface_layer_steps
 from ..core.terrain import TerrainLookup
 from . import job_cache, layer_fields, object_changes
 from .job_cache import JobCache, Key
-from .layer_surroundings import CameraInput
+from .layer_inputs import Camera
 from .scatter_spec import LayerInput, ScatterError, ScatterInput
 from .targets import read_targets
 from .terrain import MeshArrays, read_mesh
@@ -129,7 +129,7 @@ class Surfaces:
         return self.of(layer)
 
 
-def view_region(camera: CameraInput, surface: Surface, source: Surface
+def view_region(camera: Camera, surface: Surface, source: Surface
                 ) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """The XY rectangle a culled layer samples: the camera's view (widened by the margin, cut at the clip
     distance) through the height range where the view mask looks (the fields source's surface; where it has no
@@ -166,8 +166,9 @@ def layer_steps(
         return (yield from surface_layer_steps(surface.mesh.vertices, surface.mesh.triangles, spec, blockers,
                                                slope_range=layer.slope_range, keep=keep))
     samples = None if cache is None else JobCache.get(cache.samples, layer.layer_id, samples_key)
-    if samples is None and layer.surroundings.camera is not None and layer.surroundings.camera.margin is not None:
-        region = view_region(layer.surroundings.camera, surface, source)
+    camera = layer.input(Camera)
+    if samples is None and camera is not None and camera.margin is not None:
+        region = view_region(camera, surface, source)
         if region is None:  # the camera sees nothing of this surface
             samples = Samples(np.zeros((0, 2)), np.zeros(0))
         else:

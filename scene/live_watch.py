@@ -26,8 +26,9 @@ import bpy
 from ..core.modes import SpacingMode
 from ..properties.layer_look import LayerDisplaySettings
 from .custom_props import RADIUS_KEY, WEIGHT_KEY, CustomPropertyError, plain, prefab_weight
+from .fingerprints import fingerprint, weight_digests
 from .instancer import pick_order
-from .job_cache import fingerprint, weight_digests
+from .layer_inputs import INPUTS, Watched
 from .ownership import is_owned
 from .scatter_spec import groups_read
 from .targets import target_objects
@@ -171,7 +172,7 @@ def snapshot(settings: Any) -> Snapshot:
     (:func:`sources`: its collections' objects, its camera), its prefabs and the render frame its camera sees."""
     return _signature(settings, PASSIVE), [
         (*_signature(layer, LAYER_PASSIVE), tuple(block.session_uid for block in sources(settings, layer)),
-         _prefabs(layer.collection), _frame(settings, layer))
+         _prefabs(layer.collection), tuple(watched.values for watched in _watched(settings, layer)))
         for layer in settings.layers]
 
 
@@ -191,21 +192,6 @@ def _weight(block: bpy.types.ID) -> Any:
         return repr(plain(block.get(WEIGHT_KEY)))
 
 
-def _frame(settings: Any, layer: Any) -> tuple[Any, ...] | None:
-    """What of the render settings shapes a layer's camera frame (its aspect), or None without a camera."""
-    if _camera(settings, layer) is None:
-        return None
-    render = settings.id_data.render
-    return render.resolution_x, render.resolution_y, render.pixel_aspect_x, render.pixel_aspect_y
-
-
-def _camera(settings: Any, layer: Any) -> bpy.types.Object | None:
-    """The camera a layer culls or thins by (its own, else the scene's), or None."""
-    if not (layer.camera_cull or layer.camera_falloff):
-        return None
-    return layer.camera or settings.id_data.camera
-
-
 def sources(settings: Any, layer: Any) -> list[bpy.types.ID]:
     """The data-blocks a layer reads from the scene (objects, not Strew's own output, and its density image)."""
     found: list[bpy.types.ID] = []
@@ -220,10 +206,14 @@ def sources(settings: Any, layer: Any) -> list[bpy.types.ID]:
         found.append(layer.density_image)
     if layer.spacing == SpacingMode.OBJECTS and layer.collection is not None:  # their size spaces the layer
         found += [obj for obj in layer.collection.all_objects if not is_owned(obj)]
-    camera = _camera(settings, layer)
-    if camera is not None:
-        found.append(camera)
+    for watched in _watched(settings, layer):
+        found += watched.blocks
     return found
+
+
+def _watched(settings: Any, layer: Any) -> list[Watched]:
+    """What each registered input of ``layer`` watches."""
+    return [kind.watched(settings, layer) for kind in INPUTS]
 
 
 def _touched(depsgraph: bpy.types.Depsgraph) -> set[int]:
@@ -245,5 +235,6 @@ def _touched(depsgraph: bpy.types.Depsgraph) -> set[int]:
 def groups_per_layer(settings: Any) -> list[set[str]]:
     """Per layer, the terrain vertex groups it reads (empty for layers on their own Targets)."""
     return [set() if layer.targets is not None else
-            groups_read(layer.mask_vertex_group, layer.density_mode, layer.density_vertex_group)
+            groups_read(layer.mask_vertex_group, layer.density_mode, layer.density_vertex_group).union(
+                *(watched.groups for watched in _watched(settings, layer)))
             for layer in settings.layers]

@@ -15,7 +15,7 @@ import numpy as np
 from ..core import fpmath
 from ..core.modes import SurfaceMode
 from ..core.scatter.functions import footprint_function
-from .job_cache import fingerprint
+from .fingerprints import fingerprint
 from .scatter_spec import LayerInput
 
 Bounds = dict[int, tuple[tuple[object, ...], tuple[float, float, float, float]]]
@@ -39,6 +39,8 @@ def object_bounds(layer: LayerInput, depsgraph: bpy.types.Depsgraph) -> Bounds:
         reaches.append((layer.mask.exclusion, layer.mask.margin + (0.0 if sized is None else sized[1])))
     if layer.surroundings.proximity is not None:
         reaches.append((layer.surroundings.proximity.collection, layer.surroundings.proximity.far))
+    for part in layer.inputs:
+        reaches += part.reaches()
     for collection, reach in reaches:
         for obj in collection.all_objects:
             found[obj.session_uid] = (fingerprint(obj, depsgraph), _grown(obj, depsgraph, reach))

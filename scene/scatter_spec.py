@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import TypeVar
 
 import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
@@ -20,15 +21,15 @@ from ..core.scatter import LayerSpec
 from ..properties.numbers import check_numbers
 from . import layer_ids, layer_surroundings
 from .custom_props import CustomPropertyError
+from .errors import ScatterError
 from .footprints import footprints
 from .instancer import LayerMark, Prefab, prefabs_of
+from .layer_inputs import Input, Reading, read_inputs
 from .layer_surroundings import Surroundings
 from .output_cycle import output_in_prefabs
 from .ownership import is_owned
 
-
-class ScatterError(Exception):
-    """A problem with the user's settings or scene; the message says what to change."""
+InputT = TypeVar("InputT", bound=Input)
 
 
 @dataclass(frozen=True)
@@ -71,11 +72,16 @@ class LayerInput:
     surface: SurfaceMode = SurfaceMode.TOP
     targets: bpy.types.Collection | None = None  # None: the terrain
     slope_range: tuple[float, float] = (0.0, math.pi)  # Every Face: radians between the face normal and up
+    inputs: tuple[Input, ...] = ()  # what it reads of the scene, one object per input in use (``layer_inputs``)
 
     @property
     def mark(self) -> LayerMark:
         """What the layer's output data-blocks carry."""
         return LayerMark(self.name, self.layer_id)
+
+    def input(self, kind: type[InputT]) -> InputT | None:
+        """The layer's input of class ``kind``, or None when it does not use one."""
+        return next((found for found in self.inputs if isinstance(found, kind)), None)
 
     @property
     def vertex_groups(self) -> set[str]:
@@ -171,6 +177,7 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
             footprints=sizes,
         )
         surroundings = layer_surroundings.read(layer, scene, earlier)
+        inputs = read_inputs(Reading(layer, scene, spec, surface))
     except ValueError as error:
         raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=_labelled(error, layer))
                            ) from error
@@ -180,7 +187,7 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
         raise fail("{layer}: Min Slope is above Max Slope")
     return LayerInput(layer.name, layer.layer_id, collection, prefabs, output, density, mask,
                       spec, surroundings, surface=surface, targets=layer.targets,
-                      slope_range=(float(layer.min_slope), min(float(layer.max_slope), math.pi)))
+                      slope_range=(float(layer.min_slope), min(float(layer.max_slope), math.pi)), inputs=inputs)
 
 
 def _labelled(error: ValueError, layer: bpy.types.PropertyGroup) -> str:
