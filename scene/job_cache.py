@@ -100,13 +100,10 @@ def fields_key(layer: LayerInput, source_key: Key, depsgraph: bpy.types.Depsgrap
     density = dataclasses.replace(layer.density, image=None)
     mask = (layer.mask.vertex_group, layer.mask.threshold, layer.mask.margin,
             collection_key(layer.mask.exclusion, depsgraph))
-    near = layer.surroundings.proximity
-    proximity = None if near is None else (collection_key(near.collection, depsgraph), near.attract, near.near,
-                                           near.far)
     inputs = tuple((type(found).__name__, found.key(depsgraph)) for found in layer.inputs)
     if any(key is None for _, key in inputs):
         return None
-    return (source_key, density, layer.spec.seed, mask, proximity, inputs)
+    return (source_key, density, layer.spec.seed, mask, inputs)
 
 
 _PLACEMENT_ONLY: dict[str, Any] = {"align": 0.0, "random_yaw": True, "scale_range": (1.0, 1.0), "tilt": 0.0,
@@ -134,11 +131,10 @@ def run_key(layer: LayerInput, fields: Key, surface_name: str) -> Key:
     changed too: :mod:`.object_changes`), and which surface; None when not cached."""
     if not isinstance(fields, tuple) or layer.surface != SurfaceMode.TOP:
         return None
-    _, density, seed, mask, proximity, _ = fields
+    _, density, seed, mask, _ = fields
     mask = None if mask is None else (*mask[:3], _named(mask[3]))
-    proximity = None if proximity is None else (_named(proximity[0]), *proximity[1:])
     inputs = tuple((type(found).__name__, found.run_key()) for found in layer.inputs)
-    return (dataclasses.replace(layer.spec, density=None, mask=None), (density, seed, mask, proximity, inputs),
+    return (dataclasses.replace(layer.spec, density=None, mask=None), (density, seed, mask, inputs),
             surface_name)
 
 

@@ -20,12 +20,10 @@ from ..core.fields import (
     VertexField,
 )
 from ..core.modes import DensityMode, SurfaceMode
-from ..core.proximity import Proximity
 from ..core.scatter import LayerSpec
 from ..core.scatter.functions import footprint_function
 from ..core.terrain import TerrainLookup
 from .layer_inputs import Part, Source, combine
-from .layer_surroundings import Surroundings
 from .scatter_spec import DensityInput, LayerInput, MaskInput
 from .terrain import MeshArrays, read_exclusions
 
@@ -104,34 +102,9 @@ def layer_mask(mask: MaskInput, terrain: TerrainLookup, mesh: MeshArrays,
     return combined
 
 
-def _proximity(surroundings: Surroundings, depsgraph: bpy.types.Depsgraph) -> Field | None:
-    if surroundings.proximity is None:
-        return None
-    segments, footprints = read_exclusions(surroundings.proximity.collection, depsgraph)
-    if not segments and not footprints:
-        raise ValueError(rpt_('proximity collection "{name}" has no curves or meshes').format(
-            name=surroundings.proximity.collection.name))
-    lines = list(np.concatenate(segments)) if segments else []
-    areas = list(np.concatenate(footprints)) if footprints else []
-    near = surroundings.proximity
-    return Proximity(lines, areas, near.near, near.far, near.attract)
-
-
-def _product(base: Field | None, *factors: Field | None) -> Field | None:
-    """``base`` times every factor; a missing base counts as full density."""
-    present = [f for f in factors if f is not None]
-    if not present:
-        return base
-    combined: Field = present[0] if base is None else base * present[0]
-    for factor in present[1:]:
-        combined = combined * factor
-    return combined
-
-
 def build(layer: LayerInput, terrain: TerrainLookup, mesh: MeshArrays, depsgraph: bpy.types.Depsgraph) -> LayerFields:
     """Fields and masks of one layer; raises ``ValueError`` with a message for the user."""
-    density = _product(density_field(layer.density, layer.spec.seed, terrain, mesh),
-                       _proximity(layer.surroundings, depsgraph))
+    density = density_field(layer.density, layer.spec.seed, terrain, mesh)
     # From above, a place's footprint is the one drawn there; Every Face draws by 3-D place: the plain margin.
     sized = layer.spec if layer.surface == SurfaceMode.TOP else None
     mask = layer_mask(layer.mask, terrain, mesh, depsgraph, sized)

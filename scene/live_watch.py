@@ -199,7 +199,7 @@ def sources(settings: Any, layer: Any) -> list[bpy.types.ID]:
         found += target_objects(layer.targets)
     elif settings.terrain is not None:
         found.append(settings.terrain)
-    for collection in (layer.exclusion_collection, layer.proximity_collection):
+    for collection in (layer.exclusion_collection,):
         if collection is not None:
             found += [obj for obj in collection.all_objects if not is_owned(obj)]
     if layer.density_image is not None:

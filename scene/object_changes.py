@@ -37,8 +37,6 @@ def object_bounds(layer: LayerInput, depsgraph: bpy.types.Depsgraph) -> Bounds:
     if layer.mask.exclusion is not None:
         sized = footprint_function(layer.spec) if layer.surface == SurfaceMode.TOP else None
         reaches.append((layer.mask.exclusion, layer.mask.margin + (0.0 if sized is None else sized[1])))
-    if layer.surroundings.proximity is not None:
-        reaches.append((layer.surroundings.proximity.collection, layer.surroundings.proximity.far))
     for part in layer.inputs:
         reaches += part.reaches()
     for collection, reach in reaches:

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from .base import Input, Key, LookError, Part, Reach, Reading, Source, Watched, combine
 from .camera import Camera
+from .proximity import Proximity
 
-INPUTS: tuple[type[Input], ...] = (Camera,)
+INPUTS: tuple[type[Input], ...] = (Proximity, Camera)
 
-__all__ = ["INPUTS", "Camera", "Input", "Key", "LookError", "Part", "Reach", "Reading", "Source", "Watched",
-           "combine", "read_inputs"]
+__all__ = [
+    "INPUTS", "Camera", "Input", "Key", "LookError", "Part", "Proximity", "Reach", "Reading", "Source", "Watched",
+    "combine", "read_inputs",
+]
 
 
 def read_inputs(reading: Reading) -> tuple[Input, ...]:

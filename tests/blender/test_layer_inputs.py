@@ -47,8 +47,13 @@ def _camera(layer: bpy.types.PropertyGroup) -> None:
     layer.camera_falloff, layer.camera_falloff_start, layer.camera_falloff_end = True, 5.0, 30.0
 
 
+def _proximity(layer: bpy.types.PropertyGroup) -> None:
+    layer.proximity_collection, layer.proximity_near, layer.proximity_far = _collection("Ponds"), 1.0, 6.0
+
+
 EXAMPLES: dict[str, Callable[[bpy.types.PropertyGroup], None]] = {
     "Camera": _camera,
+    "Proximity": _proximity,
 }
 """Per input class: settings of a layer that make it use that input (every registered class needs one)."""
 
