@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Hashable
-from typing import Any, cast
+from typing import Any
 
 import bpy
 import numpy as np
@@ -27,7 +27,7 @@ import numpy as np
 from ..core.modes import DensityMode, SurfaceMode
 from ..core.poisson import Samples
 from ..core.scatter import ChunkRun
-from .fingerprints import collection_key, digest, fingerprint
+from .fingerprints import digest, fingerprint
 from .scatter_spec import LayerInput
 from .targets import target_objects
 
@@ -98,8 +98,7 @@ def fields_key(layer: LayerInput, source_key: Key, depsgraph: bpy.types.Depsgrap
     if layer.density.mode == DensityMode.IMAGE or source_key is None:
         return None
     density = dataclasses.replace(layer.density, image=None)
-    mask = (layer.mask.vertex_group, layer.mask.threshold, layer.mask.margin,
-            collection_key(layer.mask.exclusion, depsgraph))
+    mask = (layer.mask.vertex_group, layer.mask.threshold)
     inputs = tuple((type(found).__name__, found.key(depsgraph)) for found in layer.inputs)
     if any(key is None for _, key in inputs):
         return None
@@ -132,12 +131,7 @@ def run_key(layer: LayerInput, fields: Key, surface_name: str) -> Key:
     if not isinstance(fields, tuple) or layer.surface != SurfaceMode.TOP:
         return None
     _, density, seed, mask, _ = fields
-    mask = None if mask is None else (*mask[:3], _named(mask[3]))
     inputs = tuple((type(found).__name__, found.run_key()) for found in layer.inputs)
     return (dataclasses.replace(layer.spec, density=None, mask=None), (density, seed, mask, inputs),
             surface_name)
 
-
-def _named(collection_key: Key) -> Key:
-    """A collection's key without its objects' fingerprints: its name."""
-    return None if collection_key is None else cast(tuple[Any, ...], collection_key)[0]

@@ -9,23 +9,18 @@ import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.fields import (
-    AwayFromPolylines,
-    ClearOfPolylines,
     CurveRemap,
     Field,
     ImageField,
     Mask,
-    OutsidePolygons,
     PerlinNoise,
     VertexField,
 )
-from ..core.modes import DensityMode, SurfaceMode
-from ..core.scatter import LayerSpec
-from ..core.scatter.functions import footprint_function
+from ..core.modes import DensityMode
 from ..core.terrain import TerrainLookup
 from .layer_inputs import Part, Source, combine
 from .scatter_spec import DensityInput, LayerInput, MaskInput
-from .terrain import MeshArrays, read_exclusions
+from .terrain import MeshArrays
 
 
 @dataclass(frozen=True)
@@ -77,37 +72,18 @@ def density_field(density: DensityInput, seed: int, terrain: TerrainLookup, mesh
     return field
 
 
-def layer_mask(mask: MaskInput, terrain: TerrainLookup, mesh: MeshArrays,
-               depsgraph: bpy.types.Depsgraph, spec: LayerSpec | None = None) -> Mask | None:
-    """The layer's masks: its Mask Group, and Exclude (outside the footprints seen from above, and the margin from
-    every edge: from a layer spaced by object size, the margin from each instance's footprint edge)."""
-    parts: list[Mask] = []
-    footprint = None if spec is None else footprint_function(spec)
-    if mask.vertex_group:
-        weights = VertexField(terrain, mesh.vertex_group_weights[mask.vertex_group])
-        parts.append(weights.above(mask.threshold - 1e-12))
-    if mask.exclusion is not None:
-        segments, footprints = read_exclusions(mask.exclusion, depsgraph)
-        if segments and footprint is not None and footprint[1] > 0:
-            parts.append(ClearOfPolylines(list(np.concatenate(segments)), mask.margin, *footprint))
-        elif segments and mask.margin > 0:
-            parts.append(AwayFromPolylines(list(np.concatenate(segments)), margin=mask.margin))
-        if footprints:
-            parts.append(OutsidePolygons(list(np.concatenate(footprints))))
-    if not parts:
+def layer_mask(mask: MaskInput, terrain: TerrainLookup, mesh: MeshArrays) -> Mask | None:
+    """The layer's Mask Group."""
+    if not mask.vertex_group:
         return None
-    combined = parts[0]
-    for part in parts[1:]:
-        combined = combined & part
-    return combined
+    weights = VertexField(terrain, mesh.vertex_group_weights[mask.vertex_group])
+    return weights.above(mask.threshold - 1e-12)
 
 
 def build(layer: LayerInput, terrain: TerrainLookup, mesh: MeshArrays, depsgraph: bpy.types.Depsgraph) -> LayerFields:
     """Fields and masks of one layer; raises ``ValueError`` with a message for the user."""
     density = density_field(layer.density, layer.spec.seed, terrain, mesh)
-    # From above, a place's footprint is the one drawn there; Every Face draws by 3-D place: the plain margin.
-    sized = layer.spec if layer.surface == SurfaceMode.TOP else None
-    mask = layer_mask(layer.mask, terrain, mesh, depsgraph, sized)
+    mask = layer_mask(layer.mask, terrain, mesh)
     source = Source(terrain, mesh, depsgraph)
     combined = combine([Part(density, mask), *(found.build(source) for found in layer.inputs)])
     return LayerFields(density=combined.density, mask=combined.mask)

@@ -199,9 +199,6 @@ def sources(settings: Any, layer: Any) -> list[bpy.types.ID]:
         found += target_objects(layer.targets)
     elif settings.terrain is not None:
         found.append(settings.terrain)
-    for collection in (layer.exclusion_collection,):
-        if collection is not None:
-            found += [obj for obj in collection.all_objects if not is_owned(obj)]
     if layer.density_image is not None:
         found.append(layer.density_image)
     if layer.spacing == SpacingMode.OBJECTS and layer.collection is not None:  # their size spaces the layer

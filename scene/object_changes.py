@@ -13,8 +13,6 @@ import bpy
 import numpy as np
 
 from ..core import fpmath
-from ..core.modes import SurfaceMode
-from ..core.scatter.functions import footprint_function
 from .fingerprints import fingerprint
 from .scatter_spec import LayerInput
 
@@ -34,9 +32,6 @@ def object_bounds(layer: LayerInput, depsgraph: bpy.types.Depsgraph) -> Bounds:
     """Fingerprint and grown xy bounds of every object in the layer's Exclude and Proximity collections."""
     found: Bounds = {}
     reaches: list[tuple[bpy.types.Collection, float]] = []
-    if layer.mask.exclusion is not None:
-        sized = footprint_function(layer.spec) if layer.surface == SurfaceMode.TOP else None
-        reaches.append((layer.mask.exclusion, layer.mask.margin + (0.0 if sized is None else sized[1])))
     for part in layer.inputs:
         reaches += part.reaches()
     for collection, reach in reaches:

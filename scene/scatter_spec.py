@@ -48,12 +48,10 @@ class DensityInput:
 
 @dataclass(frozen=True)
 class MaskInput:
-    """The layer's masks read from the scene (slope and height are in the core spec)."""
+    """The layer's mask group (slope and height are in the core spec)."""
 
     vertex_group: str
     threshold: float
-    exclusion: bpy.types.Collection | None
-    margin: float
 
 
 @dataclass(frozen=True)
@@ -181,8 +179,7 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
     except ValueError as error:
         raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=_labelled(error, layer))
                            ) from error
-    mask = MaskInput(vertex_group=layer.mask_vertex_group, threshold=layer.mask_threshold,
-                     exclusion=layer.exclusion_collection, margin=layer.exclusion_margin)
+    mask = MaskInput(vertex_group=layer.mask_vertex_group, threshold=layer.mask_threshold)
     if surface == SurfaceMode.ALL and layer.min_slope > layer.max_slope:
         raise fail("{layer}: Min Slope is above Max Slope")
     return LayerInput(layer.name, layer.layer_id, collection, prefabs, output, density, mask,

@@ -8,13 +8,26 @@ from __future__ import annotations
 
 from .base import Input, Key, LookError, Part, Reach, Reading, Source, Watched, combine
 from .camera import Camera
+from .exclude import Exclude
 from .proximity import Proximity
 
-INPUTS: tuple[type[Input], ...] = (Proximity, Camera)
+INPUTS: tuple[type[Input], ...] = (Exclude, Proximity, Camera)
 
 __all__ = [
-    "INPUTS", "Camera", "Input", "Key", "LookError", "Part", "Proximity", "Reach", "Reading", "Source", "Watched",
-    "combine", "read_inputs",
+    "INPUTS",
+    "Camera",
+    "Exclude",
+    "Input",
+    "Key",
+    "LookError",
+    "Part",
+    "Proximity",
+    "Reach",
+    "Reading",
+    "Source",
+    "Watched",
+    "combine",
+    "read_inputs",
 ]
 
 

@@ -51,8 +51,13 @@ def _proximity(layer: bpy.types.PropertyGroup) -> None:
     layer.proximity_collection, layer.proximity_near, layer.proximity_far = _collection("Ponds"), 1.0, 6.0
 
 
+def _exclude(layer: bpy.types.PropertyGroup) -> None:
+    layer.exclusion_collection, layer.exclusion_margin = _collection("Houses"), 1.5
+
+
 EXAMPLES: dict[str, Callable[[bpy.types.PropertyGroup], None]] = {
     "Camera": _camera,
+    "Exclude": _exclude,
     "Proximity": _proximity,
 }
 """Per input class: settings of a layer that make it use that input (every registered class needs one)."""
