@@ -98,11 +98,10 @@ def fields_key(layer: LayerInput, source_key: Key, depsgraph: bpy.types.Depsgrap
     if layer.density.mode == DensityMode.IMAGE or source_key is None:
         return None
     density = dataclasses.replace(layer.density, image=None)
-    mask = (layer.mask.vertex_group, layer.mask.threshold)
     inputs = tuple((type(found).__name__, found.key(depsgraph)) for found in layer.inputs)
     if any(key is None for _, key in inputs):
         return None
-    return (source_key, density, layer.spec.seed, mask, inputs)
+    return (source_key, density, layer.spec.seed, inputs)
 
 
 _PLACEMENT_ONLY: dict[str, Any] = {"align": 0.0, "random_yaw": True, "scale_range": (1.0, 1.0), "tilt": 0.0,
@@ -130,8 +129,8 @@ def run_key(layer: LayerInput, fields: Key, surface_name: str) -> Key:
     changed too: :mod:`.object_changes`), and which surface; None when not cached."""
     if not isinstance(fields, tuple) or layer.surface != SurfaceMode.TOP:
         return None
-    _, density, seed, mask, _ = fields
+    _, density, seed, _ = fields
     inputs = tuple((type(found).__name__, found.run_key()) for found in layer.inputs)
-    return (dataclasses.replace(layer.spec, density=None, mask=None), (density, seed, mask, inputs),
+    return (dataclasses.replace(layer.spec, density=None, mask=None), (density, seed, inputs),
             surface_name)
 

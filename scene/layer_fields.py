@@ -19,7 +19,7 @@ from ..core.fields import (
 from ..core.modes import DensityMode
 from ..core.terrain import TerrainLookup
 from .layer_inputs import Part, Source, combine
-from .scatter_spec import DensityInput, LayerInput, MaskInput
+from .scatter_spec import DensityInput, LayerInput
 from .terrain import MeshArrays
 
 
@@ -72,18 +72,9 @@ def density_field(density: DensityInput, seed: int, terrain: TerrainLookup, mesh
     return field
 
 
-def layer_mask(mask: MaskInput, terrain: TerrainLookup, mesh: MeshArrays) -> Mask | None:
-    """The layer's Mask Group."""
-    if not mask.vertex_group:
-        return None
-    weights = VertexField(terrain, mesh.vertex_group_weights[mask.vertex_group])
-    return weights.above(mask.threshold - 1e-12)
-
-
 def build(layer: LayerInput, terrain: TerrainLookup, mesh: MeshArrays, depsgraph: bpy.types.Depsgraph) -> LayerFields:
     """Fields and masks of one layer; raises ``ValueError`` with a message for the user."""
     density = density_field(layer.density, layer.spec.seed, terrain, mesh)
-    mask = layer_mask(layer.mask, terrain, mesh)
     source = Source(terrain, mesh, depsgraph)
-    combined = combine([Part(density, mask), *(found.build(source) for found in layer.inputs)])
+    combined = combine([Part(density), *(found.build(source) for found in layer.inputs)])
     return LayerFields(density=combined.density, mask=combined.mask)

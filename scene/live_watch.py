@@ -232,6 +232,6 @@ def _touched(depsgraph: bpy.types.Depsgraph) -> set[int]:
 def groups_per_layer(settings: Any) -> list[set[str]]:
     """Per layer, the terrain vertex groups it reads (empty for layers on their own Targets)."""
     return [set() if layer.targets is not None else
-            groups_read(layer.mask_vertex_group, layer.density_mode, layer.density_vertex_group).union(
+            groups_read(layer.density_mode, layer.density_vertex_group).union(
                 *(watched.groups for watched in _watched(settings, layer)))
             for layer in settings.layers]

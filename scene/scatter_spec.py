@@ -47,14 +47,6 @@ class DensityInput:
 
 
 @dataclass(frozen=True)
-class MaskInput:
-    """The layer's mask group (slope and height are in the core spec)."""
-
-    vertex_group: str
-    threshold: float
-
-
-@dataclass(frozen=True)
 class LayerInput:
     """One layer, validated: its prefabs in Pick Instance order and its core spec (fields not built yet)."""
 
@@ -64,7 +56,6 @@ class LayerInput:
     prefabs: tuple[Prefab, ...]
     output: OutputMode
     density: DensityInput
-    mask: MaskInput
     spec: LayerSpec
     surroundings: Surroundings
     surface: SurfaceMode = SurfaceMode.TOP
@@ -84,12 +75,13 @@ class LayerInput:
     @property
     def vertex_groups(self) -> set[str]:
         """Names of terrain vertex groups the layer reads (read once per job with the terrain)."""
-        return groups_read(self.mask.vertex_group, self.density.mode, self.density.vertex_group)
+        return groups_read(self.density.mode, self.density.vertex_group).union(
+            *(found.vertex_groups() for found in self.inputs))
 
 
-def groups_read(mask_group: str, density_mode: str, density_group: str) -> set[str]:
-    """Terrain vertex groups a layer reads: its mask's group, and its density's in Vertex Group mode."""
-    names = {mask_group} if mask_group else set()
+def groups_read(density_mode: str, density_group: str) -> set[str]:
+    """Terrain vertex groups a layer's density reads: its group in Vertex Group mode."""
+    names = set()
     if DensityMode(density_mode) == DensityMode.VERTEX_GROUP and density_group:
         names.add(density_group)
     return names
@@ -179,10 +171,9 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
     except ValueError as error:
         raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=_labelled(error, layer))
                            ) from error
-    mask = MaskInput(vertex_group=layer.mask_vertex_group, threshold=layer.mask_threshold)
     if surface == SurfaceMode.ALL and layer.min_slope > layer.max_slope:
         raise fail("{layer}: Min Slope is above Max Slope")
-    return LayerInput(layer.name, layer.layer_id, collection, prefabs, output, density, mask,
+    return LayerInput(layer.name, layer.layer_id, collection, prefabs, output, density,
                       spec, surroundings, surface=surface, targets=layer.targets,
                       slope_range=(float(layer.min_slope), min(float(layer.max_slope), math.pi)), inputs=inputs)
 

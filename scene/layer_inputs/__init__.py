@@ -9,9 +9,10 @@ from __future__ import annotations
 from .base import Input, Key, LookError, Part, Reach, Reading, Source, Watched, combine
 from .camera import Camera
 from .exclude import Exclude
+from .mask_group import MaskGroup
 from .proximity import Proximity
 
-INPUTS: tuple[type[Input], ...] = (Exclude, Proximity, Camera)
+INPUTS: tuple[type[Input], ...] = (MaskGroup, Exclude, Proximity, Camera)
 
 __all__ = [
     "INPUTS",
@@ -20,6 +21,7 @@ __all__ = [
     "Input",
     "Key",
     "LookError",
+    "MaskGroup",
     "Part",
     "Proximity",
     "Reach",

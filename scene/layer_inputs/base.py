@@ -89,6 +89,10 @@ class Input(ABC):
         its layers, before validation: a setting that does not read yet is still watched)."""
 
     @abstractmethod
+    def vertex_groups(self) -> frozenset[str]:
+        """Names of the vertex groups :meth:`build` reads from the fields' source (read once with it)."""
+
+    @abstractmethod
     def key(self, depsgraph: bpy.types.Depsgraph) -> Key:
         """Everything the input's built part depends on, its objects' geometry included; None when that cannot
         be condensed cheaply (the part is built again every run)."""

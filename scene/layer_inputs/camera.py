@@ -80,6 +80,9 @@ class Camera(Input):
         return Watched(blocks=(camera,), values=(render.resolution_x, render.resolution_y, render.pixel_aspect_x,
                                                  render.pixel_aspect_y))
 
+    def vertex_groups(self) -> frozenset[str]:
+        return frozenset()
+
     def key(self, depsgraph: bpy.types.Depsgraph) -> Key:
         return self.run_key()
 

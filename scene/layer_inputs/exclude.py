@@ -45,6 +45,9 @@ class Exclude(Input):
             return Watched()
         return Watched(blocks=tuple(obj for obj in layer.exclusion_collection.all_objects if not is_owned(obj)))
 
+    def vertex_groups(self) -> frozenset[str]:
+        return frozenset()
+
     def key(self, depsgraph: bpy.types.Depsgraph) -> Key:
         return (collection_key(self.collection, depsgraph), self.margin, self.sized)
 

@@ -44,6 +44,9 @@ class Proximity(Input):
             return Watched()
         return Watched(blocks=tuple(obj for obj in layer.proximity_collection.all_objects if not is_owned(obj)))
 
+    def vertex_groups(self) -> frozenset[str]:
+        return frozenset()
+
     def key(self, depsgraph: bpy.types.Depsgraph) -> Key:
         return (collection_key(self.collection, depsgraph), self.attract, self.near, self.far)
 

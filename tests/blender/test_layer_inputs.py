@@ -55,9 +55,16 @@ def _exclude(layer: bpy.types.PropertyGroup) -> None:
     layer.exclusion_collection, layer.exclusion_margin = _collection("Houses"), 1.5
 
 
+def _mask_group(layer: bpy.types.PropertyGroup) -> None:
+    terrain = bpy.context.scene.strew.terrain
+    terrain.vertex_groups.new(name="Meadow").add(list(range(0, len(terrain.data.vertices), 3)), 0.8, 'REPLACE')
+    layer.mask_vertex_group, layer.mask_threshold = "Meadow", 0.5
+
+
 EXAMPLES: dict[str, Callable[[bpy.types.PropertyGroup], None]] = {
     "Camera": _camera,
     "Exclude": _exclude,
+    "MaskGroup": _mask_group,
     "Proximity": _proximity,
 }
 """Per input class: settings of a layer that make it use that input (every registered class needs one)."""
@@ -109,6 +116,7 @@ def test_each_input_answers_every_question(layer, name: str) -> None:
     assert isinstance(watched, inputs.Watched)
     assert all(isinstance(block, bpy.types.ID) for block in watched.blocks)
     assert all(isinstance(group, str) and group for group in watched.groups)
+    assert part.vertex_groups() <= watched.groups, "the groups it reads are watched"
     assert watched.blocks or watched.groups or watched.values, "an input watches something of the scene"
     hash(watched.values)
     key, run_key = part.key(depsgraph), part.run_key()
