@@ -24,7 +24,7 @@ from typing import Any
 import bpy
 import numpy as np
 
-from ..core.modes import DensityMode, SurfaceMode
+from ..core.modes import SurfaceMode
 from ..core.poisson import Samples
 from ..core.scatter import ChunkRun
 from .fingerprints import digest, fingerprint
@@ -95,13 +95,12 @@ def targets_key(collection: bpy.types.Collection, depsgraph: bpy.types.Depsgraph
 def fields_key(layer: LayerInput, source_key: Key, depsgraph: bpy.types.Depsgraph) -> Key:
     """Everything a layer's density and mask fields depend on; None when one of them cannot be fingerprinted
     cheaply (an image density: always read again)."""
-    if layer.density.mode == DensityMode.IMAGE or source_key is None:
+    if source_key is None:
         return None
-    density = dataclasses.replace(layer.density, image=None)
     inputs = tuple((type(found).__name__, found.key(depsgraph)) for found in layer.inputs)
     if any(key is None for _, key in inputs):
         return None
-    return (source_key, density, layer.spec.seed, inputs)
+    return (source_key, inputs)
 
 
 _PLACEMENT_ONLY: dict[str, Any] = {"align": 0.0, "random_yaw": True, "scale_range": (1.0, 1.0), "tilt": 0.0,
@@ -129,8 +128,7 @@ def run_key(layer: LayerInput, fields: Key, surface_name: str) -> Key:
     changed too: :mod:`.object_changes`), and which surface; None when not cached."""
     if not isinstance(fields, tuple) or layer.surface != SurfaceMode.TOP:
         return None
-    _, density, seed, _ = fields
     inputs = tuple((type(found).__name__, found.run_key()) for found in layer.inputs)
-    return (dataclasses.replace(layer.spec, density=None, mask=None), (density, seed, inputs),
+    return (dataclasses.replace(layer.spec, density=None, mask=None), inputs,
             surface_name)
 

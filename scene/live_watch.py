@@ -30,7 +30,6 @@ from .fingerprints import fingerprint, weight_digests
 from .instancer import pick_order
 from .layer_inputs import INPUTS, Watched
 from .ownership import is_owned
-from .scatter_spec import groups_read
 from .targets import target_objects
 
 # Scene settings that do not change any layer's result.
@@ -199,8 +198,6 @@ def sources(settings: Any, layer: Any) -> list[bpy.types.ID]:
         found += target_objects(layer.targets)
     elif settings.terrain is not None:
         found.append(settings.terrain)
-    if layer.density_image is not None:
-        found.append(layer.density_image)
     if layer.spacing == SpacingMode.OBJECTS and layer.collection is not None:  # their size spaces the layer
         found += [obj for obj in layer.collection.all_objects if not is_owned(obj)]
     for watched in _watched(settings, layer):
@@ -232,6 +229,5 @@ def _touched(depsgraph: bpy.types.Depsgraph) -> set[int]:
 def groups_per_layer(settings: Any) -> list[set[str]]:
     """Per layer, the terrain vertex groups it reads (empty for layers on their own Targets)."""
     return [set() if layer.targets is not None else
-            groups_read(layer.density_mode, layer.density_vertex_group).union(
-                *(watched.groups for watched in _watched(settings, layer)))
+            set().union(*(watched.groups for watched in _watched(settings, layer)))
             for layer in settings.layers]

@@ -16,7 +16,7 @@ from typing import TypeVar
 import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core.modes import DensityMode, OutputMode, SpacingMode, SurfaceMode
+from ..core.modes import OutputMode, SpacingMode, SurfaceMode
 from ..core.scatter import LayerSpec
 from ..properties.numbers import check_numbers
 from . import layer_ids, layer_surroundings
@@ -33,20 +33,6 @@ InputT = TypeVar("InputT", bound=Input)
 
 
 @dataclass(frozen=True)
-class DensityInput:
-    """Where the layer's density comes from (see ``scene.layer_fields``)."""
-
-    mode: DensityMode
-    noise_scale: float
-    noise_octaves: int
-    vertex_group: str
-    image: bpy.types.Image | None
-    low: float
-    high: float
-    invert: bool
-
-
-@dataclass(frozen=True)
 class LayerInput:
     """One layer, validated: its prefabs in Pick Instance order and its core spec (fields not built yet)."""
 
@@ -55,7 +41,6 @@ class LayerInput:
     collection: bpy.types.Collection
     prefabs: tuple[Prefab, ...]
     output: OutputMode
-    density: DensityInput
     spec: LayerSpec
     surroundings: Surroundings
     surface: SurfaceMode = SurfaceMode.TOP
@@ -75,16 +60,7 @@ class LayerInput:
     @property
     def vertex_groups(self) -> set[str]:
         """Names of terrain vertex groups the layer reads (read once per job with the terrain)."""
-        return groups_read(self.density.mode, self.density.vertex_group).union(
-            *(found.vertex_groups() for found in self.inputs))
-
-
-def groups_read(density_mode: str, density_group: str) -> set[str]:
-    """Terrain vertex groups a layer's density reads: its group in Vertex Group mode."""
-    names = set()
-    if DensityMode(density_mode) == DensityMode.VERTEX_GROUP and density_group:
-        names.add(density_group)
-    return names
+        return set().union(*(found.vertex_groups() for found in self.inputs))
 
 
 @dataclass(frozen=True)
@@ -128,17 +104,6 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
     if sum(p.weight for p in prefabs) <= 0:
         raise fail('{layer}: every object in "{collection}" has weight 0; give one a weight > 0',
                    collection=collection.name)
-    density = DensityInput(
-        mode=DensityMode(layer.density_mode), noise_scale=layer.noise_scale, noise_octaves=layer.noise_octaves,
-        vertex_group=layer.density_vertex_group, image=layer.density_image, low=layer.density_low,
-        high=layer.density_high, invert=layer.density_invert,
-    )
-    if density.mode == DensityMode.IMAGE and density.image is None:
-        raise fail("{layer}: density is set to Image but no image is picked")
-    if density.mode == DensityMode.VERTEX_GROUP and not density.vertex_group:
-        raise fail("{layer}: density is set to Vertex Group but no group is named")
-    if density.low > density.high:
-        raise fail("{layer}: density Low is above High")
     output = OutputMode(layer.output_mode)
     surface = SurfaceMode(layer.surface)
     try:  # a sphere on every face, a circle seen from above
@@ -173,7 +138,7 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
                            ) from error
     if surface == SurfaceMode.ALL and layer.min_slope > layer.max_slope:
         raise fail("{layer}: Min Slope is above Max Slope")
-    return LayerInput(layer.name, layer.layer_id, collection, prefabs, output, density,
+    return LayerInput(layer.name, layer.layer_id, collection, prefabs, output,
                       spec, surroundings, surface=surface, targets=layer.targets,
                       slope_range=(float(layer.min_slope), min(float(layer.max_slope), math.pi)), inputs=inputs)
 

@@ -8,20 +8,26 @@ from __future__ import annotations
 
 from .base import Input, Key, LookError, Part, Reach, Reading, Source, Watched, combine
 from .camera import Camera
+from .density import GroupDensity, ImageDensity, NoiseDensity
 from .exclude import Exclude
 from .mask_group import MaskGroup
 from .proximity import Proximity
 
-INPUTS: tuple[type[Input], ...] = (MaskGroup, Exclude, Proximity, Camera)
+INPUTS: tuple[type[Input], ...] = (
+    NoiseDensity, GroupDensity, ImageDensity, MaskGroup, Exclude, Proximity, Camera,
+)
 
 __all__ = [
     "INPUTS",
     "Camera",
     "Exclude",
+    "GroupDensity",
+    "ImageDensity",
     "Input",
     "Key",
     "LookError",
     "MaskGroup",
+    "NoiseDensity",
     "Part",
     "Proximity",
     "Reach",

@@ -16,11 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import bpy
+from bpy.app.translations import pgettext_rpt as rpt_
 
 from ...core.fields import Field, Mask
 from ...core.modes import SurfaceMode
 from ...core.scatter import LayerSpec
 from ...core.terrain import TerrainLookup
+from ..errors import ScatterError
 from ..terrain import MeshArrays
 
 Key = Hashable
@@ -121,3 +123,9 @@ def combine(parts: Iterable[Part]) -> Part:
         if part.mask is not None:
             mask = part.mask if mask is None else mask & part.mask
     return Part(density, mask)
+
+
+def refusal(reading: Reading, template: str, **values: object) -> ScatterError:
+    """The error for a setting the layer cannot use; ``{layer}`` in ``template`` names the layer."""
+    layer = rpt_('Layer "{name}"').format(name=reading.settings.name)
+    return ScatterError(rpt_(template).format(layer=layer, **values))
