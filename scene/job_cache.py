@@ -27,9 +27,8 @@ import numpy as np
 from ..core.modes import SurfaceMode
 from ..core.poisson import Samples
 from ..core.scatter import ChunkRun
-from .fingerprints import digest, fingerprint
+from .fingerprints import digest
 from .scatter_spec import LayerInput
-from .targets import target_objects
 
 Key = Hashable
 
@@ -86,10 +85,6 @@ def read_key(obj: bpy.types.Object) -> Key:
     """Key of a new read of a terrain, never given to another read: a live run compares the terrain with its cached
     read array by array (``terrain.read_mesh``) and keeps the cached read, key and all, when nothing changed."""
     return (obj.name, "read", next(_READS))
-
-
-def targets_key(collection: bpy.types.Collection, depsgraph: bpy.types.Depsgraph) -> Key:
-    return (collection.name, tuple((obj.name, fingerprint(obj, depsgraph)) for obj in target_objects(collection)))
 
 
 def fields_key(layer: LayerInput, source_key: Key, depsgraph: bpy.types.Depsgraph) -> Key:

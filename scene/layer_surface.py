@@ -23,7 +23,7 @@ from ..core.surface.layer import surface_layer_steps
 from ..core.terrain import TerrainLookup
 from . import job_cache, layer_fields, object_changes
 from .job_cache import JobCache, Key
-from .layer_inputs import Camera
+from .layer_inputs import Camera, Targets
 from .scatter_spec import LayerInput, ScatterError, ScatterInput
 from .targets import read_targets
 from .terrain import MeshArrays, read_mesh
@@ -101,19 +101,20 @@ class Surfaces:
 
     def of(self, layer: LayerInput) -> Surface:
         """Where ``layer`` places its instances."""
-        if layer.targets is None:
+        targets = layer.input(Targets)
+        if targets is None:
             assert self.terrain is not None  # scatter_spec.read refuses a layer without targets and terrain
             return self.terrain
-        name = job_cache.source_id(layer.targets)
+        name = job_cache.source_id(targets.collection)
         if name not in self._targets:
-            key = None if self.cache is None else job_cache.targets_key(layer.targets, self.depsgraph)
+            key = None if self.cache is None else targets.key(self.depsgraph)
             cached = None if self.cache is None else JobCache.get(self.cache.surfaces, name, key)
             if cached is None:
                 try:
-                    mesh = read_targets(layer.targets, self.depsgraph)
+                    mesh = read_targets(targets.collection, self.depsgraph)
                 except ValueError as error:
                     raise ScatterError(str(error)) from error
-                cached = Surface(layer.targets.name, mesh, "Targets", key)
+                cached = Surface(targets.collection.name, mesh, "Targets", key)
             if self.cache is not None:
                 JobCache.put(self.cache.surfaces, name, key, cached)
             self._targets[name] = cached

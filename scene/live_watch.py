@@ -30,7 +30,6 @@ from .fingerprints import fingerprint, weight_digests
 from .instancer import pick_order
 from .layer_inputs import INPUTS, Watched
 from .ownership import is_owned
-from .targets import target_objects
 
 # Scene settings that do not change any layer's result.
 PASSIVE = {"rna_type", "live_update", "active_layer_index", "show_preview", "room", "layers"}
@@ -194,9 +193,7 @@ def _weight(block: bpy.types.ID) -> Any:
 def sources(settings: Any, layer: Any) -> list[bpy.types.ID]:
     """The data-blocks a layer reads from the scene (objects, not Strew's own output, and its density image)."""
     found: list[bpy.types.ID] = []
-    if layer.targets is not None:
-        found += target_objects(layer.targets)
-    elif settings.terrain is not None:
+    if layer.targets is None and settings.terrain is not None:  # else its Targets input watches them
         found.append(settings.terrain)
     if layer.spacing == SpacingMode.OBJECTS and layer.collection is not None:  # their size spaces the layer
         found += [obj for obj in layer.collection.all_objects if not is_owned(obj)]

@@ -24,7 +24,7 @@ from .custom_props import CustomPropertyError
 from .errors import ScatterError
 from .footprints import footprints
 from .instancer import LayerMark, Prefab, prefabs_of
-from .layer_inputs import Input, Reading, read_inputs
+from .layer_inputs import Input, Reading, Targets, read_inputs
 from .layer_surroundings import Surroundings
 from .output_cycle import output_in_prefabs
 from .ownership import is_owned
@@ -44,7 +44,6 @@ class LayerInput:
     spec: LayerSpec
     surroundings: Surroundings
     surface: SurfaceMode = SurfaceMode.TOP
-    targets: bpy.types.Collection | None = None  # None: the terrain
     slope_range: tuple[float, float] = (0.0, math.pi)  # Every Face: radians between the face normal and up
     inputs: tuple[Input, ...] = ()  # what it reads of the scene, one object per input in use (``layer_inputs``)
 
@@ -56,6 +55,12 @@ class LayerInput:
     def input(self, kind: type[InputT]) -> InputT | None:
         """The layer's input of class ``kind``, or None when it does not use one."""
         return next((found for found in self.inputs if isinstance(found, kind)), None)
+
+    @property
+    def targets(self) -> bpy.types.Collection | None:
+        """The collection whose meshes the layer places on; None: the terrain."""
+        found = self.input(Targets)
+        return None if found is None else found.collection
 
     @property
     def vertex_groups(self) -> set[str]:
@@ -139,7 +144,7 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
     if surface == SurfaceMode.ALL and layer.min_slope > layer.max_slope:
         raise fail("{layer}: Min Slope is above Max Slope")
     return LayerInput(layer.name, layer.layer_id, collection, prefabs, output,
-                      spec, surroundings, surface=surface, targets=layer.targets,
+                      spec, surroundings, surface=surface,
                       slope_range=(float(layer.min_slope), min(float(layer.max_slope), math.pi)), inputs=inputs)
 
 

@@ -12,9 +12,10 @@ from .density import GroupDensity, ImageDensity, NoiseDensity
 from .exclude import Exclude
 from .mask_group import MaskGroup
 from .proximity import Proximity
+from .targets import Targets
 
 INPUTS: tuple[type[Input], ...] = (
-    NoiseDensity, GroupDensity, ImageDensity, MaskGroup, Exclude, Proximity, Camera,
+    NoiseDensity, GroupDensity, ImageDensity, MaskGroup, Exclude, Proximity, Camera, Targets,
 )
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "Reach",
     "Reading",
     "Source",
+    "Targets",
     "Watched",
     "combine",
     "read_inputs",

@@ -77,6 +77,10 @@ def _image_density(layer: bpy.types.PropertyGroup) -> None:
     layer.density_mode, layer.density_image = 'IMAGE', image
 
 
+def _targets(layer: bpy.types.PropertyGroup) -> None:
+    layer.targets = _collection("Rocks")
+
+
 EXAMPLES: dict[str, Callable[[bpy.types.PropertyGroup], None]] = {
     "NoiseDensity": _noise,
     "GroupDensity": _group_density,
@@ -84,6 +88,7 @@ EXAMPLES: dict[str, Callable[[bpy.types.PropertyGroup], None]] = {
     "Camera": _camera,
     "Exclude": _exclude,
     "MaskGroup": _mask_group,
+    "Targets": _targets,
     "Proximity": _proximity,
 }
 """Per input class: settings of a layer that make it use that input (every registered class needs one)."""
