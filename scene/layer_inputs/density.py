@@ -175,10 +175,11 @@ class ImageDensity(_Density):
 
     def _field(self, source: Source) -> Field:
         assert self.image is not None  # read() refuses a layer without one
-        return ImageField(_luminance(self.image), source.lookup.bounds.min, source.lookup.bounds.max)
+        return ImageField(luminance(self.image), source.lookup.bounds.min, source.lookup.bounds.max)
 
 
-def _luminance(image: bpy.types.Image) -> np.ndarray:
+def luminance(image: bpy.types.Image) -> np.ndarray:
+    """The image's brightness per pixel, rows bottom to top (``ValueError`` for an image without pixels)."""
     width, height = image.size
     if width == 0 or height == 0:
         raise ValueError(rpt_('image "{name}" has no pixels (is the file missing?)').format(name=image.name))
