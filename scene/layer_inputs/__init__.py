@@ -11,11 +11,12 @@ from .camera import Camera
 from .density import GroupDensity, ImageDensity, NoiseDensity
 from .exclude import Exclude
 from .mask_group import MaskGroup
+from .mask_image import MaskImage
 from .proximity import Proximity
 from .targets import Targets
 
 INPUTS: tuple[type[Input], ...] = (
-    NoiseDensity, GroupDensity, ImageDensity, MaskGroup, Exclude, Proximity, Camera, Targets,
+    NoiseDensity, GroupDensity, ImageDensity, MaskGroup, Exclude, Proximity, Camera, Targets, MaskImage,
 )
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "Key",
     "LookError",
     "MaskGroup",
+    "MaskImage",
     "NoiseDensity",
     "Part",
     "Proximity",

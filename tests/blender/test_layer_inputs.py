@@ -13,7 +13,7 @@ from typing import Any
 import bpy
 import numpy as np
 import pytest
-from scenes import add_layer, make_prefabs, make_terrain
+from scenes import add_layer, make_prefabs, make_terrain, point_attributes
 
 ADDON = "bl_ext.strew_dev.strew"
 
@@ -77,6 +77,12 @@ def _image_density(layer: bpy.types.PropertyGroup) -> None:
     layer.density_mode, layer.density_image = 'IMAGE', image
 
 
+def _mask_image(layer: bpy.types.PropertyGroup) -> None:
+    image = bpy.data.images.new("Meadows", 4, 4)
+    image.pixels.foreach_set(np.linspace(0.0, 1.0, 64, dtype=np.float32))
+    layer.mask_image, layer.mask_image_threshold = image, 0.4
+
+
 def _targets(layer: bpy.types.PropertyGroup) -> None:
     layer.targets = _collection("Rocks")
 
@@ -88,6 +94,7 @@ EXAMPLES: dict[str, Callable[[bpy.types.PropertyGroup], None]] = {
     "Camera": _camera,
     "Exclude": _exclude,
     "MaskGroup": _mask_group,
+    "MaskImage": _mask_image,
     "Targets": _targets,
     "Proximity": _proximity,
 }
@@ -176,3 +183,17 @@ def test_moving_what_an_input_watches_changes_its_key(layer, name: str) -> None:
         assert now.key(bpy.context.evaluated_depsgraph_get()) != before, obj.name
         if any(obj.name in {o.name for o in collection.all_objects} for collection, _ in now.reaches()):
             assert now.run_key() == before_run  # compared where it changed instead
+
+
+def test_a_mask_image_keeps_the_layer_where_the_image_is_bright(layer) -> None:
+    terrain = bpy.context.scene.strew.terrain
+    terrain.location, terrain.rotation_euler, terrain.scale = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (1.0, 1.0, 1.0)
+    image = bpy.data.images.new("East", 8, 8)
+    pixels = np.zeros((8, 8, 4), dtype=np.float32)
+    pixels[:, 4:, :3] = 1.0  # white on the east half (columns are x)
+    pixels[..., 3] = 1.0
+    image.pixels.foreach_set(pixels.ravel())
+    layer.mask_image = image
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    x = point_attributes(bpy.data.objects["Strew Trees"])["position"][:, 0]
+    assert len(x) > 20 and (x > -0.5).all()
