@@ -2,9 +2,10 @@
 
 A live update re-runs the job after every change; most of the work would be the same as last time. The cache
 keeps, per target, the surface read from the scene with its terrain lookup (the terrain compared with its cached
-read array by array, a Targets collection keyed by :func:`fingerprint`: the evaluated mesh and the world matrix),
+read array by array, a Targets collection by its input's key: each mesh's evaluated geometry and world matrix),
 and per layer its density and mask fields and its sampled points (keyed by every input that decides them: the
-layer's sampling settings, its fields' sources, the surface and the blockers). So a change of scale or rotation
+layer's sampling settings, each of its inputs' keys (:mod:`.layer_inputs`), the surface and the blockers). The
+live update's sampler (:mod:`.live_cache`) asks it around each step of the job. So a change of scale or rotation
 only places the same points again, a seed change samples that layer again (and the layers below only when its
 points changed), and a terrain edit reads again only what moved (``terrain.read_mesh``), updates the terrain
 lookup for the changed triangles (``TerrainLookup.edited``) and samples only the chunks of each layer near the
@@ -88,8 +89,8 @@ def read_key(obj: bpy.types.Object) -> Key:
 
 
 def fields_key(layer: LayerInput, source_key: Key, depsgraph: bpy.types.Depsgraph) -> Key:
-    """Everything a layer's density and mask fields depend on; None when one of them cannot be fingerprinted
-    cheaply (an image density: always read again)."""
+    """Everything a layer's density and mask fields depend on: the source surface's key and each input's key;
+    None when one of them cannot be condensed cheaply (an image: always read again)."""
     if source_key is None:
         return None
     inputs = tuple((type(found).__name__, found.key(depsgraph)) for found in layer.inputs)
@@ -119,11 +120,10 @@ def samples_key(layer: LayerInput, fields: Key, surface: Key, blockers: Samples 
 def run_key(layer: LayerInput, fields: Key, surface_name: str) -> Key:
     """What a *From Above* layer's chunk run depends on besides the surface's geometry and the blockers (those
     are compared where they changed, chunk by chunk): the whole spec (the run's chunks hold placed instances),
-    the fields' inputs other than the surface and the Exclude and Proximity objects' geometry (compared where they
-    changed too: :mod:`.object_changes`), and which surface; None when not cached."""
+    each input's run key (without the geometry of the objects it reaches: compared where they changed too,
+    :mod:`.object_changes`), and which surface; None when not cached."""
     if not isinstance(fields, tuple) or layer.surface != SurfaceMode.TOP:
         return None
     inputs = tuple((type(found).__name__, found.run_key()) for found in layer.inputs)
-    return (dataclasses.replace(layer.spec, density=None, mask=None), inputs,
-            surface_name)
+    return (dataclasses.replace(layer.spec, density=None, mask=None), inputs, surface_name)
 

@@ -1,11 +1,10 @@
 """What a live update looks at: which layer's inputs a depsgraph update changed.
 
-Inputs of a layer: its settings, the scene's Scatter settings, which objects its Targets, Exclude and Proximity
-collections hold (child collections too), the geometry and transform of its targets (the terrain, or the meshes
-of its Targets collection) and of the objects in its Exclude and Proximity collections, its prefabs (names,
-weights and ``strew_radius``; spaced by object size, their geometry and transform too), its density image, with
-camera culling or falloff its camera (placement, lens, clipping, the render frame's shape), and the weights of the
-terrain's vertex groups it reads.
+What a layer reads: its settings, the scene's Scatter settings, the terrain's geometry and transform (unless it
+places on its Targets), its prefabs (names, weights and ``strew_radius``; spaced by object size, their geometry and
+transform too), and what each of its inputs says it watches (:mod:`.layer_inputs`: the objects of its Targets,
+Exclude and Proximity collections, its images, its camera and the render frame's shape, the weights of the
+terrain's vertex groups it reads).
 
 At every update the settings and what is cheap to read beside them (which objects a layer reads, its prefabs, the
 render frame) are compared whole (:func:`snapshot`); an object's geometry and transform only when Blender reports
@@ -191,7 +190,8 @@ def _weight(block: bpy.types.ID) -> Any:
 
 
 def sources(settings: Any, layer: Any) -> list[bpy.types.ID]:
-    """The data-blocks a layer reads from the scene (objects, not Strew's own output, and its density image)."""
+    """The data-blocks a layer reads from the scene (objects, not Strew's own output, and images): its terrain,
+    its prefabs when their size spaces it, and what its inputs watch."""
     found: list[bpy.types.ID] = []
     if layer.targets is None and settings.terrain is not None:  # else its Targets input watches them
         found.append(settings.terrain)
