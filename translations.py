@@ -206,6 +206,9 @@ RUSSIAN: dict[str, str] = {
     "Only where this terrain vertex group's weight reaches the threshold":
         "Только там, где вес этой группы вершин ландшафта достигает порога",
     "Threshold": "Порог",
+    "Mask Image": "Изображение-маска",
+    "Only where this image, stretched over the terrain seen from above, is at least as bright as the threshold":
+        "Только там, где это изображение, растянутое по ландшафту (вид сверху), не темнее порога",
     "Exclude": "Исключить",
     "Curves (roads, rivers) and meshes (houses, ponds) to keep clear, seen from above":
         "Кривые (дороги, реки) и меши (дома, пруды), которые нужно оставить свободными (вид сверху)",

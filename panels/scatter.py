@@ -198,6 +198,10 @@ class STREW_PT_scatter_masks(_LayerPanel, bpy.types.Panel):
         row = layout.row()
         row.active = bool(layer.mask_vertex_group)
         row.prop(layer, "mask_threshold")
+        layout.prop(layer, "mask_image")
+        row = layout.row()
+        row.active = layer.mask_image is not None
+        row.prop(layer, "mask_image_threshold")
         layout.prop(layer, "exclusion_collection")
         row = layout.row()
         row.active = layer.exclusion_collection is not None

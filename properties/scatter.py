@@ -162,6 +162,12 @@ class StrewLayer(LayerCameraSettings, LayerDisplaySettings, LayerVarietySettings
     )
     mask_threshold: FloatProperty(name="Threshold", default=0.5, min=0.0, max=1.0,
                                   subtype='FACTOR')
+    mask_image: PointerProperty(
+        name="Mask Image", type=bpy.types.Image,
+        description="Only where this image, stretched over the terrain seen from above, is at least as bright as "
+                    "the threshold",
+    )
+    mask_image_threshold: FloatProperty(name="Threshold", default=0.5, min=0.0, max=1.0, subtype='FACTOR')
     exclusion_collection: PointerProperty(
         name="Exclude", type=bpy.types.Collection,
         description="Curves (roads, rivers) and meshes (houses, ponds) to keep clear, seen from above",

@@ -25,6 +25,7 @@ from ..core.scatter.spec import conflict_rule, spacing_radii
 from ..core.terrain import TerrainLookup
 from . import layer_fields, scatter_spec
 from .instances import PointSet
+from .layer_inputs import Camera
 from .layer_points import output_object, read_points, replace_points
 from .scatter_job import blockers_for, existing_points
 from .scatter_spec import ScatterError
@@ -63,7 +64,7 @@ class Brush:
         # The brush puts instances where the hand paints: camera culling, clipping and falloff (a render
         # saving) do not apply to it; every other rule of the layer does.
         if not camera:
-            layer = dataclasses.replace(layer, surroundings=dataclasses.replace(layer.surroundings, camera=None))
+            layer = dataclasses.replace(layer, inputs=tuple(i for i in layer.inputs if not isinstance(i, Camera)))
         depsgraph = context.evaluated_depsgraph_get()
         mesh = read_mesh(job.terrain, depsgraph, tuple(layer.vertex_groups))
         terrain = TerrainLookup(mesh.vertices, mesh.triangles)

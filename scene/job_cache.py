@@ -2,9 +2,10 @@
 
 A live update re-runs the job after every change; most of the work would be the same as last time. The cache
 keeps, per target, the surface read from the scene with its terrain lookup (the terrain compared with its cached
-read array by array, a Targets collection keyed by :func:`fingerprint`: the evaluated mesh and the world matrix),
+read array by array, a Targets collection by its input's key: each mesh's evaluated geometry and world matrix),
 and per layer its density and mask fields and its sampled points (keyed by every input that decides them: the
-layer's sampling settings, its fields' sources, the surface and the blockers). So a change of scale or rotation
+layer's sampling settings, each of its inputs' keys (:mod:`.layer_inputs`), the surface and the blockers). The
+live update's sampler (:mod:`.live_cache`) asks it around each step of the job. So a change of scale or rotation
 only places the same points again, a seed change samples that layer again (and the layers below only when its
 points changed), and a terrain edit reads again only what moved (``terrain.read_mesh``), updates the terrain
 lookup for the changed triangles (``TerrainLookup.edited``) and samples only the chunks of each layer near the
@@ -17,63 +18,20 @@ file is loaded or the extension is disabled (:meth:`JobCache.clear`).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import itertools
 from collections.abc import Hashable
-from typing import Any, cast
+from typing import Any
 
 import bpy
 import numpy as np
 
-from ..core.modes import DensityMode, SurfaceMode
+from ..core.modes import SurfaceMode
 from ..core.poisson import Samples
 from ..core.scatter import ChunkRun
+from .fingerprints import digest
 from .scatter_spec import LayerInput
-from .targets import target_objects
-from .terrain import mesh_columns, read_weights
 
 Key = Hashable
-
-
-def _digest(*arrays: np.ndarray) -> str:
-    """A hash of the arrays' contents (shape and dtype included)."""
-    h = hashlib.blake2b(digest_size=16)
-    for array in arrays:
-        array = np.ascontiguousarray(array)
-        h.update(f"{array.dtype}{array.shape}".encode())
-        h.update(array.tobytes())
-    return h.hexdigest()
-
-
-def fingerprint(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> tuple[Any, ...]:
-    """The object's world matrix and its evaluated geometry, condensed (vertex and face counts, a hash of the
-    vertex coordinates and of the faces' vertex indices): equal exactly when a scatter on it would be."""
-    evaluated = obj.evaluated_get(depsgraph)
-    matrix = tuple(np.array(evaluated.matrix_world, dtype=np.float64).ravel().tolist())
-    if isinstance(obj.data, bpy.types.Camera):
-        return (*matrix, *camera_settings(obj.data))
-    if obj.type not in {'MESH', 'CURVE', 'SURFACE', 'FONT'}:
-        return matrix
-    mesh = evaluated.to_mesh()
-    try:
-        if mesh is None:
-            return (*matrix, 0)
-        columns = mesh_columns(mesh)  # Blender's own arrays, one copy each (no pass over the items)
-    finally:
-        evaluated.to_mesh_clear()
-    return (*matrix, len(columns.positions) // 3, len(columns.face_sizes),
-            _digest(columns.positions, columns.corner_verts, columns.face_sizes, columns.edges))
-
-
-def weight_digests(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, names: set[str]) -> dict[str, str]:
-    """A hash of each vertex group's weights on the evaluated mesh (groups the object lacks are left out)."""
-    return {name: _digest(w) for name, w in read_weights(obj, depsgraph, tuple(names)).items()}
-
-
-def camera_settings(data: bpy.types.Camera) -> tuple[Any, ...]:
-    """What of a camera's data changes its view (the frame also depends on the scene's resolution)."""
-    return (data.type, data.lens, data.sensor_fit, data.sensor_width, data.sensor_height, data.shift_x,
-            data.shift_y, data.ortho_scale, data.clip_start, data.clip_end)
 
 
 class JobCache:
@@ -130,32 +88,15 @@ def read_key(obj: bpy.types.Object) -> Key:
     return (obj.name, "read", next(_READS))
 
 
-def targets_key(collection: bpy.types.Collection, depsgraph: bpy.types.Depsgraph) -> Key:
-    return (collection.name, tuple((obj.name, fingerprint(obj, depsgraph)) for obj in target_objects(collection)))
-
-
-def _collection_key(collection: bpy.types.Collection | None, depsgraph: bpy.types.Depsgraph) -> Key:
-    if collection is None:
-        return None
-    return (collection.name, tuple(sorted((obj.name, fingerprint(obj, depsgraph)) for obj in collection.all_objects)))
-
-
 def fields_key(layer: LayerInput, source_key: Key, depsgraph: bpy.types.Depsgraph) -> Key:
-    """Everything a layer's density and mask fields depend on; None when one of them cannot be fingerprinted
-    cheaply (an image density: always read again)."""
-    if layer.density.mode == DensityMode.IMAGE or source_key is None:
+    """Everything a layer's density and mask fields depend on: the source surface's key and each input's key;
+    None when one of them cannot be condensed cheaply (an image: always read again)."""
+    if source_key is None:
         return None
-    density = dataclasses.replace(layer.density, image=None)
-    mask = (layer.mask.vertex_group, layer.mask.threshold, layer.mask.margin,
-            _collection_key(layer.mask.exclusion, depsgraph))
-    camera = layer.surroundings.camera
-    view = None if camera is None else (_digest(np.asarray(camera.view.matrix_world, dtype=np.float64),
-                                                np.asarray(camera.view.frame, dtype=np.float64)),
-                                        camera.view.orthographic, camera.margin, camera.max_distance, camera.falloff)
-    near = layer.surroundings.proximity
-    proximity = None if near is None else (_collection_key(near.collection, depsgraph), near.attract, near.near,
-                                           near.far)
-    return (source_key, density, layer.spec.seed, mask, view, proximity)
+    inputs = tuple((type(found).__name__, found.key(depsgraph)) for found in layer.inputs)
+    if any(key is None for _, key in inputs):
+        return None
+    return (source_key, inputs)
 
 
 _PLACEMENT_ONLY: dict[str, Any] = {"align": 0.0, "random_yaw": True, "scale_range": (1.0, 1.0), "tilt": 0.0,
@@ -171,7 +112,7 @@ def samples_key(layer: LayerInput, fields: Key, surface: Key, blockers: Samples 
     # Spaced by object size, the prefab and scale drawn at a place decide whether a point stands there.
     placement_only = _PLACEMENT_ONLY if layer.spec.footprints is None else {}
     spec = dataclasses.replace(layer.spec, density=None, mask=None, **placement_only)
-    others = None if blockers is None else _digest(blockers.positions, blockers.radii,
+    others = None if blockers is None else digest(blockers.positions, blockers.radii,
                                                    np.zeros(0) if keep is None else keep)
     return (spec, fields, surface, others)
 
@@ -179,17 +120,10 @@ def samples_key(layer: LayerInput, fields: Key, surface: Key, blockers: Samples 
 def run_key(layer: LayerInput, fields: Key, surface_name: str) -> Key:
     """What a *From Above* layer's chunk run depends on besides the surface's geometry and the blockers (those
     are compared where they changed, chunk by chunk): the whole spec (the run's chunks hold placed instances),
-    the fields' inputs other than the surface and the Exclude and Proximity objects' geometry (compared where they
-    changed too: :mod:`.object_changes`), and which surface; None when not cached."""
+    each input's run key (without the geometry of the objects it reaches: compared where they changed too,
+    :mod:`.object_changes`), and which surface; None when not cached."""
     if not isinstance(fields, tuple) or layer.surface != SurfaceMode.TOP:
         return None
-    _, density, seed, mask, view, proximity = fields
-    mask = None if mask is None else (*mask[:3], _named(mask[3]))
-    proximity = None if proximity is None else (_named(proximity[0]), *proximity[1:])
-    return (dataclasses.replace(layer.spec, density=None, mask=None), (density, seed, mask, view, proximity),
-            surface_name)
+    inputs = tuple((type(found).__name__, found.run_key()) for found in layer.inputs)
+    return (dataclasses.replace(layer.spec, density=None, mask=None), inputs, surface_name)
 
-
-def _named(collection_key: Key) -> Key:
-    """A collection's key without its objects' fingerprints: its name."""
-    return None if collection_key is None else cast(tuple[Any, ...], collection_key)[0]

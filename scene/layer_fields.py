@@ -1,35 +1,16 @@
-"""Turn a layer's density and mask settings into ``core`` fields and masks (array functions over xy)."""
+"""Turn a layer's inputs into its ``core`` density field and mask (array functions over xy)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import bpy
-import numpy as np
-from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core.camera import FalloffDensity, SurfaceHeights, ViewMask
-from ..core.fields import (
-    AwayFromPolylines,
-    ClearOfPolylines,
-    CurveRemap,
-    Field,
-    FunctionField,
-    FunctionMask,
-    ImageField,
-    Mask,
-    OutsidePolygons,
-    PerlinNoise,
-    VertexField,
-)
-from ..core.modes import DensityMode, SurfaceMode
-from ..core.proximity import Proximity
-from ..core.scatter import LayerSpec
-from ..core.scatter.functions import footprint_function
+from ..core.fields import Field, Mask
 from ..core.terrain import TerrainLookup
-from .layer_surroundings import Surroundings
-from .scatter_spec import DensityInput, LayerInput, MaskInput
-from .terrain import MeshArrays, read_exclusions
+from .layer_inputs import Source, combine
+from .scatter_spec import LayerInput
+from .terrain import MeshArrays
 
 
 @dataclass(frozen=True)
@@ -38,123 +19,9 @@ class LayerFields:
     mask: Mask | None
 
 
-def _image_luminance(image: bpy.types.Image) -> np.ndarray:
-    width, height = image.size
-    if width == 0 or height == 0:
-        raise ValueError(rpt_('image "{name}" has no pixels (is the file missing?)').format(name=image.name))
-    flat = np.empty(width * height * image.channels, dtype=np.float32)
-    image.pixels.foreach_get(flat)
-    pixels = flat.reshape(height, width, image.channels)
-    if image.channels >= 3:
-        return (0.2126 * pixels[..., 0] + 0.7152 * pixels[..., 1] + 0.0722 * pixels[..., 2]).astype(np.float64)
-    return pixels[..., 0].astype(np.float64)
-
-
-def _remap(density: DensityInput) -> CurveRemap | None:
-    """The Low/High curve: 0 below Low, 1 above High, a smooth monotone step between (sharp when narrow)."""
-    low, high = float(density.low), float(density.high)
-    if low <= 0.0 and high >= 1.0:
-        return None
-    high = max(high, low + 1e-6)
-    xs, ys = [low, high], [0.0, 1.0]
-    if low > 0.0:
-        xs, ys = [0.0, *xs], [0.0, *ys]
-    if high < 1.0:
-        xs, ys = [*xs, 1.0], [*ys, 1.0]
-    return CurveRemap(xs, ys, mode="smooth")
-
-
-def density_field(density: DensityInput, seed: int, terrain: TerrainLookup, mesh: MeshArrays) -> Field | None:
-    if density.mode == DensityMode.NONE:
-        return None
-    if density.mode == DensityMode.NOISE:
-        field: Field = PerlinNoise(seed=seed, scale=density.noise_scale, octaves=density.noise_octaves)
-    elif density.mode == DensityMode.VERTEX_GROUP:
-        field = VertexField(terrain, mesh.vertex_group_weights[density.vertex_group])
-    else:
-        field = ImageField(_image_luminance(density.image), terrain.bounds.min, terrain.bounds.max)
-    curve = _remap(density)
-    if curve is not None:
-        field = field.remap(curve)
-    if density.invert:
-        field = 1.0 - field
-    return field
-
-
-def layer_mask(mask: MaskInput, terrain: TerrainLookup, mesh: MeshArrays,
-               depsgraph: bpy.types.Depsgraph, spec: LayerSpec | None = None) -> Mask | None:
-    """The layer's masks: its Mask Group, and Exclude (outside the footprints seen from above, and the margin from
-    every edge: from a layer spaced by object size, the margin from each instance's footprint edge)."""
-    parts: list[Mask] = []
-    footprint = None if spec is None else footprint_function(spec)
-    if mask.vertex_group:
-        weights = VertexField(terrain, mesh.vertex_group_weights[mask.vertex_group])
-        parts.append(weights.above(mask.threshold - 1e-12))
-    if mask.exclusion is not None:
-        segments, footprints = read_exclusions(mask.exclusion, depsgraph)
-        if segments and footprint is not None and footprint[1] > 0:
-            parts.append(ClearOfPolylines(list(np.concatenate(segments)), mask.margin, *footprint))
-        elif segments and mask.margin > 0:
-            parts.append(AwayFromPolylines(list(np.concatenate(segments)), margin=mask.margin))
-        if footprints:
-            parts.append(OutsidePolygons(list(np.concatenate(footprints))))
-    if not parts:
-        return None
-    combined = parts[0]
-    for part in parts[1:]:
-        combined = combined & part
-    return combined
-
-
-def _proximity(surroundings: Surroundings, depsgraph: bpy.types.Depsgraph) -> Field | None:
-    if surroundings.proximity is None:
-        return None
-    segments, footprints = read_exclusions(surroundings.proximity.collection, depsgraph)
-    if not segments and not footprints:
-        raise ValueError(rpt_('proximity collection "{name}" has no curves or meshes').format(
-            name=surroundings.proximity.collection.name))
-    lines = list(np.concatenate(segments)) if segments else []
-    areas = list(np.concatenate(footprints)) if footprints else []
-    near = surroundings.proximity
-    return Proximity(lines, areas, near.near, near.far, near.attract)
-
-
-def _camera(surroundings: Surroundings, terrain: TerrainLookup) -> tuple[Mask | None, Field | None]:
-    camera = surroundings.camera
-    if camera is None:
-        return None, None
-
-    heights = SurfaceHeights(terrain)
-    mask = None
-    if camera.margin is not None:
-        z = terrain.vertices[:, 2]
-        mask = FunctionMask(ViewMask(camera.view, heights, camera.margin, camera.max_distance,
-                                     (float(np.min(z)), float(np.max(z)))), "camera view")
-    falloff = None
-    if camera.falloff is not None:
-        falloff = FunctionField(FalloffDensity(camera.view, heights, *camera.falloff), "camera falloff")
-    return mask, falloff
-
-
-def _product(base: Field | None, *factors: Field | None) -> Field | None:
-    """``base`` times every factor; a missing base counts as full density."""
-    present = [f for f in factors if f is not None]
-    if not present:
-        return base
-    combined: Field = present[0] if base is None else base * present[0]
-    for factor in present[1:]:
-        combined = combined * factor
-    return combined
-
-
 def build(layer: LayerInput, terrain: TerrainLookup, mesh: MeshArrays, depsgraph: bpy.types.Depsgraph) -> LayerFields:
-    """Fields and masks of one layer; raises ``ValueError`` with a message for the user."""
-    view, falloff = _camera(layer.surroundings, terrain)
-    density = _product(density_field(layer.density, layer.spec.seed, terrain, mesh),
-                       _proximity(layer.surroundings, depsgraph), falloff)
-    # From above, a place's footprint is the one drawn there; Every Face draws by 3-D place: the plain margin.
-    sized = layer.spec if layer.surface == SurfaceMode.TOP else None
-    mask = layer_mask(layer.mask, terrain, mesh, depsgraph, sized)
-    if view is not None:
-        mask = view if mask is None else mask & view
-    return LayerFields(density=density, mask=mask)
+    """Fields and masks of one layer, each input's part in registry order; raises ``ValueError`` with a message
+    for the user."""
+    source = Source(terrain, mesh, depsgraph)
+    combined = combine(found.build(source) for found in layer.inputs)
+    return LayerFields(density=combined.density, mask=combined.mask)

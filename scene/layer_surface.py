@@ -3,12 +3,17 @@
 A layer scatters on the terrain or on the meshes of its Targets collection, *From Above* (the top-most
 surface, ``core.scatter``) or on *Every Face* (``core.surface``). Density and masks are read from above, from
 the terrain when there is one (its vertex groups), else from the layer's targets.
+
+:class:`Sampler` is how the Scatter job reads the surfaces and samples each layer: plainly here, every time from
+the scene. The live update hands the job a sampler that keeps what did not change between runs
+(:mod:`.live_cache`); this module knows nothing of it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Generator
+from typing import Any
 
 import bpy
 import numpy as np
@@ -18,20 +23,22 @@ from ..core.camera import footprint
 from ..core.chunks import Backend
 from ..core.modes import SurfaceMode
 from ..core.poisson import Samples
-from ..core.scatter import LayerPoints, place, scatter_layer_run
+from ..core.scatter import LayerPoints, LayerSpec, place, scatter_layer_run
 from ..core.surface.layer import surface_layer_steps
 from ..core.terrain import TerrainLookup
-from . import job_cache, layer_fields, object_changes
-from .job_cache import JobCache, Key
-from .layer_surroundings import CameraInput
+from . import layer_fields
+from .layer_fields import LayerFields
+from .layer_inputs import Camera, Key, Targets
 from .scatter_spec import LayerInput, ScatterError, ScatterInput
 from .targets import read_targets
 from .terrain import MeshArrays, read_mesh
-from .terrain_changes import changed_boxes, compare
+
+NO_SAMPLES = Samples(np.zeros((0, 2)), np.zeros(0))
 
 
 class Surface:
-    """A mesh in world space and, built when first asked for, its from-above lookup."""
+    """A mesh in world space and, built when first asked for, its from-above lookup; ``key`` says which read it
+    is (for a cache; None: not kept)."""
 
     def __init__(self, name: str, mesh: MeshArrays, kind: str, key: Key = None) -> None:
         self.name, self.mesh, self.kind, self.key = name, mesh, kind, key
@@ -58,66 +65,45 @@ class Surface:
 
 
 class Surfaces:
-    """The terrain (read with every vertex group the layers use) and each Targets collection, read once (or
-    taken from ``cache`` when their fingerprint is the same as when it was stored)."""
+    """The terrain (read with every vertex group the layers use) and each Targets collection, read once."""
 
-    def __init__(self, job: ScatterInput, depsgraph: bpy.types.Depsgraph, cache: JobCache | None = None) -> None:
-        self.depsgraph, self.cache = depsgraph, cache
+    def __init__(self, job: ScatterInput, depsgraph: bpy.types.Depsgraph) -> None:
+        self.depsgraph = depsgraph
         self.terrain: Surface | None = None
-        self._targets: dict[str, Surface] = {}
-        self._terrain_changes: np.ndarray | None = None
+        self._targets: dict[int, Surface] = {}
         if job.terrain is not None:
             groups = tuple({name for layer in job.layers for name in layer.vertex_groups})
-            entry = None if cache is None else cache.surfaces.get(job_cache.source_id(job.terrain))
-            before: Surface | None = entry[1] if entry is not None and entry[1].kind == "Terrain" else None
-            self.terrain = self._read_terrain(job.terrain, groups, before)
-            if before is not None:
-                if before is self.terrain:
-                    self._terrain_changes = np.zeros((0, 2, 2))
-                else:
-                    changes = compare(before.mesh, self.terrain.mesh)
-                    self._terrain_changes = changed_boxes(before.mesh, self.terrain.mesh, changes)
-                    if changes is not None:
-                        self.terrain.follow(before, changes.moved)
-            if cache is not None:
-                JobCache.put(cache.surfaces, job_cache.source_id(job.terrain), self.terrain.key, self.terrain)
+            self.terrain = self._read_terrain(job.terrain, groups)
 
-    def _read_terrain(self, terrain: bpy.types.Object, groups: tuple[str, ...], before: Surface | None) -> Surface:
-        """The terrain read with the weights of ``groups``: ``before`` (the cached read) itself when nothing of it
-        changed, else a new read that takes from ``before`` what did not change (see :func:`.terrain.read_mesh`)."""
+    def _read_terrain(self, terrain: bpy.types.Object, groups: tuple[str, ...]) -> Surface:
+        """The terrain read with the weights of ``groups``."""
+        return Surface(terrain.name, self._read_mesh(terrain, groups), "Terrain")
+
+    def _read_mesh(self, terrain: bpy.types.Object, groups: tuple[str, ...], before: MeshArrays | None = None,
+                   ) -> MeshArrays:
         try:
-            mesh = read_mesh(terrain, self.depsgraph, groups, None if before is None else before.mesh)
+            return read_mesh(terrain, self.depsgraph, groups, before)
         except ValueError as error:
             raise ScatterError(str(error)) from error
-        if before is not None and mesh is before.mesh:
-            return before
-        # Compared with the cached read array by array rather than hashed: a new read is a new key.
-        return Surface(terrain.name, mesh, "Terrain", None if self.cache is None else job_cache.read_key(terrain))
 
-    def changes(self, surface: Surface) -> np.ndarray | None:
-        """Where ``surface`` changed since the cached read (boxes, see :func:`.terrain_changes.changed_boxes`):
-        known for the terrain only, None when unknown."""
-        return self._terrain_changes if surface is self.terrain else None
+    def _read_targets(self, targets: Targets, key: Key = None) -> Surface:
+        """The meshes of a Targets collection as one surface."""
+        try:
+            mesh = read_targets(targets.collection, self.depsgraph)
+        except ValueError as error:
+            raise ScatterError(str(error)) from error
+        return Surface(targets.collection.name, mesh, "Targets", key)
 
     def of(self, layer: LayerInput) -> Surface:
         """Where ``layer`` places its instances."""
-        if layer.targets is None:
+        targets = layer.input(Targets)
+        if targets is None:
             assert self.terrain is not None  # scatter_spec.read refuses a layer without targets and terrain
             return self.terrain
-        name = job_cache.source_id(layer.targets)
-        if name not in self._targets:
-            key = None if self.cache is None else job_cache.targets_key(layer.targets, self.depsgraph)
-            cached = None if self.cache is None else JobCache.get(self.cache.surfaces, name, key)
-            if cached is None:
-                try:
-                    mesh = read_targets(layer.targets, self.depsgraph)
-                except ValueError as error:
-                    raise ScatterError(str(error)) from error
-                cached = Surface(layer.targets.name, mesh, "Targets", key)
-            if self.cache is not None:
-                JobCache.put(self.cache.surfaces, name, key, cached)
-            self._targets[name] = cached
-        return self._targets[name]
+        uid = targets.collection.session_uid
+        if uid not in self._targets:
+            self._targets[uid] = self._read_targets(targets)
+        return self._targets[uid]
 
     def fields_source(self, layer: LayerInput) -> Surface:
         """Where ``layer`` reads its density and masks (from above): the terrain, else its targets."""
@@ -129,7 +115,7 @@ class Surfaces:
         return self.of(layer)
 
 
-def view_region(camera: CameraInput, surface: Surface, source: Surface
+def view_region(camera: Camera, surface: Surface, source: Surface
                 ) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """The XY rectangle a culled layer samples: the camera's view (widened by the margin, cut at the clip
     distance) through the height range where the view mask looks (the fields source's surface; where it has no
@@ -143,52 +129,61 @@ def view_region(camera: CameraInput, surface: Surface, source: Surface
                      camera.max_distance)
 
 
+def with_fields(layer: LayerInput, fields: LayerFields) -> LayerSpec:
+    """The layer's core spec with its density and mask."""
+    return dataclasses.replace(layer.spec, density=fields.density, mask=fields.mask)
+
+
+def every_face_steps(layer: LayerInput, surface: Surface, spec: LayerSpec, blockers: Samples | None,
+                     keep: np.ndarray | None) -> Generator[float, None, LayerPoints]:
+    """An *Every Face* layer: sampled on the surface's faces in 3-D."""
+    return (yield from surface_layer_steps(surface.mesh.vertices, surface.mesh.triangles, spec, blockers,
+                                           slope_range=layer.slope_range, keep=keep))
+
+
+def culled(layer: LayerInput, spec: LayerSpec, surface: Surface, source: Surface) -> LayerSpec | None:
+    """``spec`` cut to what the layer's culling camera sees of ``surface`` (unchanged without culling); None when
+    it sees nothing of it."""
+    camera = layer.input(Camera)
+    if camera is None or camera.margin is None:
+        return spec
+    region = view_region(camera, surface, source)
+    return None if region is None else dataclasses.replace(spec, region=region)
+
+
+def flat(blockers: Samples | None) -> Samples | None:
+    """3-D blockers as the from-above sampler takes them (x, y)."""
+    return None if blockers is None else Samples(blockers.positions[:, :2], blockers.radii)
+
+
 def layer_steps(
     layer: LayerInput, surfaces: Surfaces, blockers: Samples | None, backend: Backend | None = None,
     keep: np.ndarray | None = None,
 ) -> Generator[float, None, LayerPoints]:
     """Sample one layer on its surface; ``blockers`` are earlier layers' points in 3-D (``ValueError`` for the
-    user's mistakes, :class:`ScatterError` for the scene's). With the surfaces' cache, a layer whose sampling
-    inputs are those of its cached points only places them again, and one whose terrain changed in a few places
-    samples only the chunks there."""
-    cache = surfaces.cache
+    user's mistakes, :class:`ScatterError` for the scene's)."""
     source = surfaces.fields_source(layer)
     surface = surfaces.of(layer)
-    fields_key = None if cache is None else job_cache.fields_key(layer, source.key, surfaces.depsgraph)
-    samples_key = job_cache.samples_key(layer, fields_key, surface.key, blockers, keep)
-    fields = None if cache is None else JobCache.get(cache.fields, layer.layer_id, fields_key)
-    if fields is None:
-        fields = layer_fields.build(layer, source.lookup, source.mesh, surfaces.depsgraph)
-        if cache is not None:
-            JobCache.put(cache.fields, layer.layer_id, fields_key, fields)
-    spec = dataclasses.replace(layer.spec, density=fields.density, mask=fields.mask)
+    spec = with_fields(layer, layer_fields.build(layer, source.lookup, source.mesh, surfaces.depsgraph))
     if layer.surface == SurfaceMode.ALL:
-        return (yield from surface_layer_steps(surface.mesh.vertices, surface.mesh.triangles, spec, blockers,
-                                               slope_range=layer.slope_range, keep=keep))
-    samples = None if cache is None else JobCache.get(cache.samples, layer.layer_id, samples_key)
-    if samples is None and layer.surroundings.camera is not None and layer.surroundings.camera.margin is not None:
-        region = view_region(layer.surroundings.camera, surface, source)
-        if region is None:  # the camera sees nothing of this surface
-            samples = Samples(np.zeros((0, 2)), np.zeros(0))
-        else:
-            spec = dataclasses.replace(spec, region=region)
-    if samples is not None:
-        return place(surface.lookup, spec, samples)
-    flat = None if blockers is None else Samples(blockers.positions[:, :2], blockers.radii)
-    run_key = None if cache is None else job_cache.run_key(layer, fields_key, surface.name)
-    previous = None if cache is None else JobCache.get(cache.runs, layer.layer_id, run_key)
-    objects = None if run_key is None else object_changes.object_bounds(layer, surfaces.depsgraph)
-    changed = surfaces.changes(surface)
-    if previous is not None and changed is not None:
-        before = JobCache.get(cache.objects, layer.layer_id, run_key) if cache is not None else None
-        # The objects of the run before, where they stood: what moved changes the layer near it only.
-        changed = None if before is None else np.concatenate(
-            [np.asarray(changed, dtype=np.float64).reshape(-1, 2, 2), object_changes.changed_boxes(before, objects)])
-    points, run = yield from scatter_layer_run(surface.lookup, spec, flat, backend, keep=keep, previous=previous,
-                                               changed=changed)
-    if cache is not None:
-        JobCache.put(cache.runs, layer.layer_id, run_key if run is not None else None, run)
-        JobCache.put(cache.objects, layer.layer_id, run_key if run is not None else None, objects)
-        JobCache.put(cache.samples, layer.layer_id, samples_key, Samples(points.positions[:, :2].copy(),
-                                                                     points.radii.copy()))
+        return (yield from every_face_steps(layer, surface, spec, blockers, keep))
+    region = culled(layer, spec, surface, source)
+    if region is None:  # the camera sees nothing of this surface
+        return place(surface.lookup, spec, NO_SAMPLES)
+    points, _ = yield from scatter_layer_run(surface.lookup, region, flat(blockers), backend, keep=keep)
     return points
+
+
+class Sampler:
+    """How the Scatter job reads the surfaces and samples a layer: from the scene, every time. The live update's
+    sampler (:class:`.live_cache.CachedSampler`) keeps what did not change instead."""
+
+    def surfaces(self, job: ScatterInput, depsgraph: bpy.types.Depsgraph) -> Surfaces:
+        return Surfaces(job, depsgraph)
+
+    def layer_steps(self, layer: LayerInput, surfaces: Any, blockers: Samples | None, backend: Backend | None,
+                    keep: np.ndarray | None) -> Generator[float, None, LayerPoints]:
+        return layer_steps(layer, surfaces, blockers, backend, keep)
+
+    def finished(self, scene: bpy.types.Scene, job: ScatterInput) -> None:
+        """The job wrote its output (nothing to keep here)."""

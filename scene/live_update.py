@@ -25,6 +25,7 @@ from bpy.app.handlers import persistent
 from ..properties import hooks
 from . import layer_ids, scatter_job
 from .job_cache import JobCache
+from .live_cache import CachedSampler
 from .live_watch import Watch, snapshot
 
 DELAY = 0.5  # seconds of quiet after the last change before the layers re-scatter
@@ -116,7 +117,7 @@ class LiveUpdate:
         layers = scatter_job.layers_from(scene, first)
         if not layers:
             return False
-        self._run = _Run(scene, layers, scatter_job.run(bpy.context, layers, cache=self.cache))
+        self._run = _Run(scene, layers, scatter_job.run(bpy.context, layers, sampler=CachedSampler(self.cache)))
         return True
 
     def _step(self, seconds: float) -> bool:

@@ -1,11 +1,10 @@
 """What a live update looks at: which layer's inputs a depsgraph update changed.
 
-Inputs of a layer: its settings, the scene's Scatter settings, which objects its Targets, Exclude and Proximity
-collections hold (child collections too), the geometry and transform of its targets (the terrain, or the meshes
-of its Targets collection) and of the objects in its Exclude and Proximity collections, its prefabs (names,
-weights and ``strew_radius``; spaced by object size, their geometry and transform too), its density image, with
-camera culling or falloff its camera (placement, lens, clipping, the render frame's shape), and the weights of the
-terrain's vertex groups it reads.
+What a layer reads: its settings, the scene's Scatter settings, the terrain's geometry and transform (unless it
+places on its Targets), its prefabs (names, weights and ``strew_radius``; spaced by object size, their geometry and
+transform too), and what each of its inputs says it watches (:mod:`.layer_inputs`: the objects of its Targets,
+Exclude and Proximity collections, its images, its camera and the render frame's shape, the weights of the
+terrain's vertex groups it reads).
 
 At every update the settings and what is cheap to read beside them (which objects a layer reads, its prefabs, the
 render frame) are compared whole (:func:`snapshot`); an object's geometry and transform only when Blender reports
@@ -26,11 +25,10 @@ import bpy
 from ..core.modes import SpacingMode
 from ..properties.layer_look import LayerDisplaySettings
 from .custom_props import RADIUS_KEY, WEIGHT_KEY, CustomPropertyError, plain, prefab_weight
+from .fingerprints import fingerprint, weight_digests
 from .instancer import pick_order
-from .job_cache import fingerprint, weight_digests
+from .layer_inputs import INPUTS, Watched
 from .ownership import is_owned
-from .scatter_spec import groups_read
-from .targets import target_objects
 
 # Scene settings that do not change any layer's result.
 PASSIVE = {"rna_type", "live_update", "active_layer_index", "show_preview", "room", "layers"}
@@ -171,7 +169,7 @@ def snapshot(settings: Any) -> Snapshot:
     (:func:`sources`: its collections' objects, its camera), its prefabs and the render frame its camera sees."""
     return _signature(settings, PASSIVE), [
         (*_signature(layer, LAYER_PASSIVE), tuple(block.session_uid for block in sources(settings, layer)),
-         _prefabs(layer.collection), _frame(settings, layer))
+         _prefabs(layer.collection), tuple(watched.values for watched in _watched(settings, layer)))
         for layer in settings.layers]
 
 
@@ -191,39 +189,22 @@ def _weight(block: bpy.types.ID) -> Any:
         return repr(plain(block.get(WEIGHT_KEY)))
 
 
-def _frame(settings: Any, layer: Any) -> tuple[Any, ...] | None:
-    """What of the render settings shapes a layer's camera frame (its aspect), or None without a camera."""
-    if _camera(settings, layer) is None:
-        return None
-    render = settings.id_data.render
-    return render.resolution_x, render.resolution_y, render.pixel_aspect_x, render.pixel_aspect_y
-
-
-def _camera(settings: Any, layer: Any) -> bpy.types.Object | None:
-    """The camera a layer culls or thins by (its own, else the scene's), or None."""
-    if not (layer.camera_cull or layer.camera_falloff):
-        return None
-    return layer.camera or settings.id_data.camera
-
-
 def sources(settings: Any, layer: Any) -> list[bpy.types.ID]:
-    """The data-blocks a layer reads from the scene (objects, not Strew's own output, and its density image)."""
+    """The data-blocks a layer reads from the scene (objects, not Strew's own output, and images): its terrain,
+    its prefabs when their size spaces it, and what its inputs watch."""
     found: list[bpy.types.ID] = []
-    if layer.targets is not None:
-        found += target_objects(layer.targets)
-    elif settings.terrain is not None:
+    if layer.targets is None and settings.terrain is not None:  # else its Targets input watches them
         found.append(settings.terrain)
-    for collection in (layer.exclusion_collection, layer.proximity_collection):
-        if collection is not None:
-            found += [obj for obj in collection.all_objects if not is_owned(obj)]
-    if layer.density_image is not None:
-        found.append(layer.density_image)
     if layer.spacing == SpacingMode.OBJECTS and layer.collection is not None:  # their size spaces the layer
         found += [obj for obj in layer.collection.all_objects if not is_owned(obj)]
-    camera = _camera(settings, layer)
-    if camera is not None:
-        found.append(camera)
+    for watched in _watched(settings, layer):
+        found += watched.blocks
     return found
+
+
+def _watched(settings: Any, layer: Any) -> list[Watched]:
+    """What each registered input of ``layer`` watches."""
+    return [kind.watched(settings, layer) for kind in INPUTS]
 
 
 def _touched(depsgraph: bpy.types.Depsgraph) -> set[int]:
@@ -245,5 +226,5 @@ def _touched(depsgraph: bpy.types.Depsgraph) -> set[int]:
 def groups_per_layer(settings: Any) -> list[set[str]]:
     """Per layer, the terrain vertex groups it reads (empty for layers on their own Targets)."""
     return [set() if layer.targets is not None else
-            groups_read(layer.mask_vertex_group, layer.density_mode, layer.density_vertex_group)
+            set().union(*(watched.groups for watched in _watched(settings, layer)))
             for layer in settings.layers]

@@ -13,9 +13,7 @@ import bpy
 import numpy as np
 
 from ..core import fpmath
-from ..core.modes import SurfaceMode
-from ..core.scatter.functions import footprint_function
-from .job_cache import fingerprint
+from .fingerprints import fingerprint
 from .scatter_spec import LayerInput
 
 Bounds = dict[int, tuple[tuple[object, ...], tuple[float, float, float, float]]]
@@ -34,11 +32,8 @@ def object_bounds(layer: LayerInput, depsgraph: bpy.types.Depsgraph) -> Bounds:
     """Fingerprint and grown xy bounds of every object in the layer's Exclude and Proximity collections."""
     found: Bounds = {}
     reaches: list[tuple[bpy.types.Collection, float]] = []
-    if layer.mask.exclusion is not None:
-        sized = footprint_function(layer.spec) if layer.surface == SurfaceMode.TOP else None
-        reaches.append((layer.mask.exclusion, layer.mask.margin + (0.0 if sized is None else sized[1])))
-    if layer.surroundings.proximity is not None:
-        reaches.append((layer.surroundings.proximity.collection, layer.surroundings.proximity.far))
+    for part in layer.inputs:
+        reaches += part.reaches()
     for collection, reach in reaches:
         for obj in collection.all_objects:
             found[obj.session_uid] = (fingerprint(obj, depsgraph), _grown(obj, depsgraph, reach))

@@ -20,7 +20,7 @@ from ..core.poisson import Samples
 from ..core.scatter import LayerPoints
 from ..core.steps import run_to_end as run_steps
 from ..core.terrain import NoAreaError
-from . import layer_ids, layer_surface, scatter_spec, worker_pool
+from . import layer_ids, scatter_spec, worker_pool
 from .display import remove_unused_bounds, show_as_set
 from .instancer import (
     BLUR_SHARE,
@@ -32,8 +32,8 @@ from .instancer import (
     write_objects,
 )
 from .instances import PointSet
-from .job_cache import JobCache, source_id
 from .layer_points import painted_points, read_points, write_instancer
+from .layer_surface import Sampler
 from .ownership import LAYER_ID_KEY, disown, is_owned, owned_collection, remove, remove_owned, set_current
 from .scatter_spec import LayerInput, ScatterError
 
@@ -135,7 +135,7 @@ def _write(scene: bpy.types.Scene, layer: LayerInput, points: PointSet) -> None:
 
 def run(
     context: bpy.types.Context, layers: list[str] | None = None, backend: Backend | None = None,
-    cache: JobCache | None = None,
+    sampler: Sampler | None = None,
 ) -> Generator[tuple[float, str], None, JobResult]:
     """Generator running the Scatter job; yields (fraction done, what runs next) — the modal operator steps it,
     shows both in the status bar, and ESC closes it.
@@ -144,12 +144,12 @@ def run(
     again before it writes: :class:`LayerGone` when one was removed meanwhile.
     When it finishes, ``StopIteration.value`` is a :class:`JobResult`. Raises :class:`ScatterError` on bad
     settings before anything changed. Chunks run on ``backend`` (e.g. a Dask cluster) if given, else in the
-    kept process pool of the scene's *Workers* (:mod:`.worker_pool`). With ``cache`` (live update), surfaces,
-    fields and sampled points whose inputs did not change are taken from the last run.
+    kept process pool of the scene's *Workers* (:mod:`.worker_pool`). ``sampler`` reads the surfaces and samples
+    each layer (the live update's keeps what did not change since its last run); by default, from the scene.
     """
     if backend is None:
         backend = worker_pool.for_scene(context.scene)
-    return (yield from _run(context, layers, backend, cache))
+    return (yield from _run(context, layers, backend, sampler or Sampler()))
 
 
 def _indices(scene: bpy.types.Scene, layers: list[str]) -> list[int]:
@@ -161,14 +161,14 @@ def _indices(scene: bpy.types.Scene, layers: list[str]) -> list[int]:
 
 
 def _run(
-    context: bpy.types.Context, layers: list[str] | None, backend: Backend | None, cache: JobCache | None,
+    context: bpy.types.Context, layers: list[str] | None, backend: Backend | None, sampler: Sampler,
 ) -> Generator[tuple[float, str], None, JobResult]:
     scene = context.scene
     job = scatter_spec.read(scene, None if layers is None else _indices(scene, layers))
     stages: dict[str, float] = {}
 
     started = time.perf_counter()
-    surfaces = layer_surface.Surfaces(job, context.evaluated_depsgraph_get(), cache)
+    surfaces = sampler.surfaces(job, context.evaluated_depsgraph_get())
     stages["read mesh"] = time.perf_counter() - started
     yield 0.1, rpt_("Sampling")
 
@@ -186,7 +186,7 @@ def _run(
         try:
             painted = painted_points(scene, layer.layer_id)
             blockers, keep = blockers_for(placed, layer.surroundings.keep_away, painted)
-            steps = layer_surface.layer_steps(layer, surfaces, blockers, backend, keep=keep)
+            steps = sampler.layer_steps(layer, surfaces, blockers, backend, keep)
             while True:
                 try:
                     fraction = next(steps)
@@ -212,11 +212,7 @@ def _run(
     _indices(scene, [layer.layer_id for layer in job.layers])
     write_results(scene, [(layer, points) for layer, points, _ in results], job.max_objects)
     stages["write output"] = time.perf_counter() - started
-    if cache is not None:
-        every = scene.strew.layers
-        cache.keep_only({layer.layer_id for layer in every},
-                        {source_id(obj) for obj in (job.terrain,) if obj is not None}
-                        | {source_id(layer.targets) for layer in every if layer.targets is not None})
+    sampler.finished(scene, job)
     yield 1.0, rpt_("Writing the output")
     return JobResult([layer_report(layer.name, points, took) for layer, points, took in results], stages)
 

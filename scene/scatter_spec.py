@@ -11,48 +11,25 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import TypeVar
 
 import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core.modes import DensityMode, OutputMode, SpacingMode, SurfaceMode
+from ..core.modes import OutputMode, SpacingMode, SurfaceMode
 from ..core.scatter import LayerSpec
 from ..properties.numbers import check_numbers
 from . import layer_ids, layer_surroundings
 from .custom_props import CustomPropertyError
+from .errors import ScatterError
 from .footprints import footprints
 from .instancer import LayerMark, Prefab, prefabs_of
+from .layer_inputs import Input, Reading, Targets, read_inputs
 from .layer_surroundings import Surroundings
 from .output_cycle import output_in_prefabs
 from .ownership import is_owned
 
-
-class ScatterError(Exception):
-    """A problem with the user's settings or scene; the message says what to change."""
-
-
-@dataclass(frozen=True)
-class DensityInput:
-    """Where the layer's density comes from (see ``scene.layer_fields``)."""
-
-    mode: DensityMode
-    noise_scale: float
-    noise_octaves: int
-    vertex_group: str
-    image: bpy.types.Image | None
-    low: float
-    high: float
-    invert: bool
-
-
-@dataclass(frozen=True)
-class MaskInput:
-    """The layer's masks read from the scene (slope and height are in the core spec)."""
-
-    vertex_group: str
-    threshold: float
-    exclusion: bpy.types.Collection | None
-    margin: float
+InputT = TypeVar("InputT", bound=Input)
 
 
 @dataclass(frozen=True)
@@ -64,31 +41,31 @@ class LayerInput:
     collection: bpy.types.Collection
     prefabs: tuple[Prefab, ...]
     output: OutputMode
-    density: DensityInput
-    mask: MaskInput
     spec: LayerSpec
     surroundings: Surroundings
     surface: SurfaceMode = SurfaceMode.TOP
-    targets: bpy.types.Collection | None = None  # None: the terrain
     slope_range: tuple[float, float] = (0.0, math.pi)  # Every Face: radians between the face normal and up
+    inputs: tuple[Input, ...] = ()  # what it reads of the scene, one object per input in use (``layer_inputs``)
 
     @property
     def mark(self) -> LayerMark:
         """What the layer's output data-blocks carry."""
         return LayerMark(self.name, self.layer_id)
 
+    def input(self, kind: type[InputT]) -> InputT | None:
+        """The layer's input of class ``kind``, or None when it does not use one."""
+        return next((found for found in self.inputs if isinstance(found, kind)), None)
+
+    @property
+    def targets(self) -> bpy.types.Collection | None:
+        """The collection whose meshes the layer places on; None: the terrain."""
+        found = self.input(Targets)
+        return None if found is None else found.collection
+
     @property
     def vertex_groups(self) -> set[str]:
         """Names of terrain vertex groups the layer reads (read once per job with the terrain)."""
-        return groups_read(self.mask.vertex_group, self.density.mode, self.density.vertex_group)
-
-
-def groups_read(mask_group: str, density_mode: str, density_group: str) -> set[str]:
-    """Terrain vertex groups a layer reads: its mask's group, and its density's in Vertex Group mode."""
-    names = {mask_group} if mask_group else set()
-    if DensityMode(density_mode) == DensityMode.VERTEX_GROUP and density_group:
-        names.add(density_group)
-    return names
+        return set().union(*(found.vertex_groups() for found in self.inputs))
 
 
 @dataclass(frozen=True)
@@ -132,17 +109,6 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
     if sum(p.weight for p in prefabs) <= 0:
         raise fail('{layer}: every object in "{collection}" has weight 0; give one a weight > 0',
                    collection=collection.name)
-    density = DensityInput(
-        mode=DensityMode(layer.density_mode), noise_scale=layer.noise_scale, noise_octaves=layer.noise_octaves,
-        vertex_group=layer.density_vertex_group, image=layer.density_image, low=layer.density_low,
-        high=layer.density_high, invert=layer.density_invert,
-    )
-    if density.mode == DensityMode.IMAGE and density.image is None:
-        raise fail("{layer}: density is set to Image but no image is picked")
-    if density.mode == DensityMode.VERTEX_GROUP and not density.vertex_group:
-        raise fail("{layer}: density is set to Vertex Group but no group is named")
-    if density.low > density.high:
-        raise fail("{layer}: density Low is above High")
     output = OutputMode(layer.output_mode)
     surface = SurfaceMode(layer.surface)
     try:  # a sphere on every face, a circle seen from above
@@ -171,16 +137,15 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
             footprints=sizes,
         )
         surroundings = layer_surroundings.read(layer, scene, earlier)
+        inputs = read_inputs(Reading(layer, scene, spec, surface))
     except ValueError as error:
         raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=_labelled(error, layer))
                            ) from error
-    mask = MaskInput(vertex_group=layer.mask_vertex_group, threshold=layer.mask_threshold,
-                     exclusion=layer.exclusion_collection, margin=layer.exclusion_margin)
     if surface == SurfaceMode.ALL and layer.min_slope > layer.max_slope:
         raise fail("{layer}: Min Slope is above Max Slope")
-    return LayerInput(layer.name, layer.layer_id, collection, prefabs, output, density, mask,
-                      spec, surroundings, surface=surface, targets=layer.targets,
-                      slope_range=(float(layer.min_slope), min(float(layer.max_slope), math.pi)))
+    return LayerInput(layer.name, layer.layer_id, collection, prefabs, output,
+                      spec, surroundings, surface=surface,
+                      slope_range=(float(layer.min_slope), min(float(layer.max_slope), math.pi)), inputs=inputs)
 
 
 def _labelled(error: ValueError, layer: bpy.types.PropertyGroup) -> str:

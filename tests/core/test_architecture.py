@@ -93,6 +93,28 @@ def test_the_blender_side_imports_only_downward(graph: dict[str, set[str]]) -> N
                        "work goes through properties/hooks.py):\n" + "\n".join("  " + line for line in found))
 
 
+LIVE = {"strew.scene.live_cache", "strew.scene.live_update", "strew.scene.live_watch", "strew.scene.job_cache",
+        "strew.scene.object_changes", "strew.scene.terrain_changes"}
+"""The live update's machinery: the plain Scatter job runs without it."""
+
+
+def reached(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module ``start`` imports, directly or through others."""
+    seen, todo = set(), [start]
+    while todo:
+        for target in graph.get(todo.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def test_the_scatter_job_never_imports_the_live_machinery(graph: dict[str, set[str]]) -> None:
+    for start in ("strew.scene.scatter_job", "strew.scene.layer_surface", "strew.scene.layer_inputs"):
+        found = reached(graph, start) & LIVE
+        assert not found, f"{start} reaches the live update's machinery: {sorted(found)}"
+
+
 def _package(root: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
         path = root / name
