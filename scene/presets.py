@@ -217,21 +217,25 @@ def read(path: Path) -> dict[str, Any]:
     return data
 
 
+def _check_pointer(prop: Any, value: Any, where: str) -> Any:
+    """A data-block reference ``{"id": …, "name": …}`` of the type ``prop`` takes (or None)."""
+    if value is None:
+        return None
+    if not (isinstance(value, dict) and isinstance(value.get("name"), str) and value.get("id") in _ID_COLLECTIONS):
+        raise PresetError(rpt_("{where}: expected null or a data-block {{\"id\": …, \"name\": …}}").format(
+            where=where))
+    expected = prop.fixed_type.identifier
+    if value["id"] != expected:
+        raise PresetError(rpt_("{where}: takes a {expected}, not the {found} '{name}': name a {expected}").format(
+            where=where, expected=expected, found=value["id"], name=value["name"]))
+    return value
+
+
 def _check_value(prop: Any, value: Any, where: str) -> Any:
     """``value`` converted for ``prop``, or ``PresetError`` naming ``where`` and the expected form."""
     kind = prop.type
     if kind == 'POINTER':
-        if value is None:
-            return None
-        if not (isinstance(value, dict) and isinstance(value.get("name"), str)
-                and value.get("id") in _ID_COLLECTIONS):
-            raise PresetError(rpt_("{where}: expected null or a data-block {{\"id\": …, \"name\": …}}").format(
-                where=where))
-        expected = prop.fixed_type.identifier
-        if value["id"] != expected:
-            raise PresetError(rpt_("{where}: takes a {expected}, not the {found} '{name}': name a {expected}").format(
-                where=where, expected=expected, found=value["id"], name=value["name"]))
-        return value
+        return _check_pointer(prop, value, where)
     if kind == 'BOOLEAN':
         if not isinstance(value, bool):
             raise PresetError(rpt_("{where}: expected true or false, got {value!r}").format(where=where, value=value))
