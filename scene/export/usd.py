@@ -188,7 +188,8 @@ def _mesh_for(source: bpy.types.Object, meshes: dict[tuple[str, str], Any]) -> A
 
 
 def _clear(layer: Any, spec: Any, output: Output, meshes: dict[tuple[str, str], Any]) -> None:
-    """Remove what the exporter wrote for the output's instances, keeping (as ``over``, not drawn) the prims
+    """Remove what the exporter wrote for the output's instances (and the instancer's own point mesh, which has
+    no faces), keeping (as ``over``, not drawn) the prims
     that hold the meshes the prototypes reference. The kept children are set aside and the rest cleared at once
     (removing children one by one takes time quadratic in their number)."""
     px = pxr_modules()
@@ -196,8 +197,10 @@ def _clear(layer: Any, spec: Any, output: Output, meshes: dict[tuple[str, str], 
     used = {_mesh_for(source, meshes) for source in dict.fromkeys(output.sources)}
     holders = {path.GetPrefixes()[depth] for path in used if path.HasPrefix(spec.path) and path != spec.path}
     sources = {source.name for source in output.sources}
+    points = output.obj.data.name if output.obj.type == 'MESH' else None  # the instancer's own point mesh
     kept = [child for child in spec.nameChildren if child.path in holders or (
-        child.typeName != "PointInstancer" and child.name != INSTANCER and _attr(child, OBJECT_NAME) not in sources)]
+        child.typeName != "PointInstancer" and child.name != INSTANCER and _attr(child, OBJECT_NAME) not in sources
+        and not (child.typeName == "Mesh" and _attr(child, DATA_NAME) == points))]
     if len(kept) == len(spec.nameChildren):
         return
     scratch = px.Sdf.Layer.CreateAnonymous()
