@@ -68,6 +68,12 @@ class DiskIndex:
         self.cells = CellLists.from_pairs(disk, cy * cols + cx, cols * rows)
         self.x, self.y, self.radius = x, y, radius
 
+    def candidates(self, qx: np.ndarray, qy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(query, disk) pairs: every disk listed in the hash cell of each query point, query after query."""
+        if self.cells.items.size == 0 or qx.size == 0:
+            return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+        return self._pairs(qx, qy)
+
     def _pairs(self, qx: np.ndarray, qy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         cx = np.clip((qx / self.cell_w).astype(np.int64), 0, self.cols - 1)
         cy = np.clip((qy / self.cell_h).astype(np.int64), 0, self.rows - 1)

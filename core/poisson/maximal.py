@@ -26,6 +26,7 @@ import numpy as np
 
 from .cover import own_cover_reach, split_cover_reach
 from .darts import resolve_in_time_order
+from .placed import PlacedReach
 from .prune import Boxes, Values, prune_boxes
 from .state import SamplerState
 from .throw import throw
@@ -75,7 +76,8 @@ def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, dar
         near2 = np.full(x.size, np.inf) if st.variable else None
     elif st.variable and st.summed:
         # Radii add up: drop darts a placed point reaches for the least radius; the rest once radii are known.
-        sel = np.flatnonzero(~st.covered_nearest_near(x, y, ids)[0])
+        sel = np.flatnonzero(~(st.covered_nearest_near(x, y, ids)[0] if st.placed is None else st.placed.covers(
+            x, y, 0.0, 0.0)))
         x, y, ids, time = x[sel], y[sel], ids[sel], time[sel]
     elif st.variable:
         # Near cells first: inside a placed disk, else the nearest distance for the radius. The far cells
@@ -147,6 +149,8 @@ def _split(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> 
 
 def fill_maximal(st: SamplerState) -> None:
     """Fill ``st`` with a maximal conflict-free set of points."""
+    if st.summed and st.variable:
+        st.placed = PlacedReach(st)
     cells = st.coarse
     gx, gy = np.meshgrid(np.arange(0, st.cols, cells), np.arange(0, st.rows, cells))
     ix, iy = gx.ravel(), gy.ravel()
@@ -154,7 +158,7 @@ def fill_maximal(st: SamplerState) -> None:
     boxes: Boxes = (ix * st.sx, iy * st.sy, st.cell_ids(ix, iy))
     if st.blockers is not None:
         cx, cy = boxes[0] + 0.5 * bw, boxes[1] + 0.5 * bh
-        boxes = _take(boxes, np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, None)))
+        boxes = _take(boxes, np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh)))
     for sweep in range(LEVEL0_ROUNDS):
         if sweep:
             if cells == 1:

@@ -56,7 +56,7 @@ def prune_boxes(
 
     if st.blockers is not None and m:
         cx, cy = cols[0] + 0.5 * bw, cols[1] + 0.5 * bh
-        take(np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, None)))
+        take(np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh)))
     if masked and cols[0].size:
         x0, y0 = cols[0], cols[1]
         keep = cols[ok_hint].copy()

@@ -1,0 +1,86 @@
+"""The placed points of a sampler whose radii add up, hashed by how far each holds a point of the least radius off.
+
+Radii that add up may span a wide range (a pebble and a boulder). A window of background cells wide enough for the
+largest reach reads hundreds of mostly empty cells per query; here each point is listed in every hash cell its own
+reach (its radius plus the least radius) overlaps, so a query reads one cell and finds the few points that can hold
+it: a small point is listed near itself, a large one far. The cost of a query follows the points near it, not the
+spread of the radii.
+
+Points arrive round by round; they are kept in segments, each hashed once, and two segments are merged when the
+newer one has grown to half the older one's size, so every point is re-hashed O(log N) times.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._spatial import DiskIndex
+from .layout import in_blocks
+from .state import SamplerState
+
+# Hash cells per side of this many background cells (about a small point's reach: one least-radius point's reach
+# is two least radii, a background cell is that over sqrt(2)).
+CELL_MULTIPLE = 2
+BLOCK = 8192  # queries per block (a few candidate pairs each)
+
+
+class PlacedReach:
+    """Candidate pairs of queries and placed points that may hold them (``SamplerState.placed`` of a summed rule)."""
+
+    def __init__(self, st: SamplerState) -> None:
+        self.st = st
+        m = CELL_MULTIPLE
+        if st.tileable:  # the hash grid must divide the torus
+            m = next(k for k in range(m, 0, -1) if st.cols % k == 0 and st.rows % k == 0)
+        self.m = m
+        self.segments: list[tuple[int, DiskIndex]] = []  # (first point, index of the points from there on)
+        self.count = 0
+
+    def _index(self, start: int, end: int) -> DiskIndex:
+        st, m = self.st, self.m
+        return DiskIndex(
+            st.px[start:end], st.py[start:end], st.pr[start:end], st.min_radius, m * st.sx, m * st.sy,
+            -(-st.cols // m), -(-st.rows // m), (st.w, st.h) if st.tileable else None, summed=True,
+        )
+
+    def _refresh(self) -> None:
+        """Hash the points placed since the last query (all of them again if some were dropped)."""
+        n = self.st.count
+        if n < self.count:
+            self.segments, self.count = [], 0
+        if n == self.count:
+            return
+        starts = [start for start, _ in self.segments] + [self.count]
+        while len(starts) >= 2 and n - starts[-1] >= (starts[-1] - starts[-2]) // 2:
+            starts.pop()  # the newest points join the segment before them
+        keep = len(starts) - 1
+        self.segments = [*self.segments[:keep], (starts[-1], self._index(starts[-1], n))]
+        self.count = n
+
+    def pairs(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(query, point) pairs: every placed point whose reach (radius plus the least radius) may hold the query
+        place ``x, y``: all that do are among them."""
+        self._refresh()
+        found = [index.candidates(x, y) for _, index in self.segments]
+        if not found:
+            return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+        q = np.concatenate([pair[0] for pair in found])
+        j = np.concatenate([pair[1] + start for (start, _), pair in zip(self.segments, found, strict=True)])
+        return q, j
+
+    def covers(self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float) -> np.ndarray:
+        """Whether each box (centre, half sides; 0: a place) lies in one placed point's reach for the least radius:
+        its farthest corner closer than the point's radius plus the least radius."""
+        st = self.st
+
+        def run(part: slice) -> np.ndarray:
+            out = np.zeros(part.stop - part.start, dtype=bool)
+            q, j = self.pairs(cx[part], cy[part])
+            if q.size:
+                dx, dy = st.delta(np.take(cx[part], q), np.take(cy[part], q), j)
+                fx = np.abs(dx) + half_w
+                fy = np.abs(dy) + half_h
+                out[q[fx * fx + fy * fy < st.cover_radius(j) ** 2]] = True
+            return out
+
+        return in_blocks(BLOCK, cx.size, run)
