@@ -74,6 +74,31 @@ class DiskIndex:
             return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
         return self._pairs(qx, qy)
 
+    def candidates_around(
+        self, qx: np.ndarray, qy: np.ndarray, spread: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(query, disk) pairs: every disk listed in a hash cell within ``spread`` (per query, along each axis) of
+        each query point, query after query (a disk may come more than once)."""
+        if self.cells.items.size == 0 or qx.size == 0:
+            return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+        x_lo = np.floor((qx - spread) / self.cell_w).astype(np.int64)
+        x_hi = np.floor((qx + spread) / self.cell_w).astype(np.int64)
+        y_lo = np.floor((qy - spread) / self.cell_h).astype(np.int64)
+        y_hi = np.floor((qy + spread) / self.cell_h).astype(np.int64)
+        if self.period is None:
+            x_lo, x_hi = np.clip(x_lo, 0, self.cols - 1), np.clip(x_hi, 0, self.cols - 1)
+            y_lo, y_hi = np.clip(y_lo, 0, self.rows - 1), np.clip(y_hi, 0, self.rows - 1)
+        nx = np.minimum(x_hi - x_lo + 1, self.cols)
+        ny = np.minimum(y_hi - y_lo + 1, self.rows)
+        query, k = expand_ranges(nx * ny)
+        cx = x_lo[query] + k % nx[query]
+        cy = y_lo[query] + k // nx[query]
+        if self.period is not None:
+            cx %= self.cols
+            cy %= self.rows
+        owner, disk = self.cells.candidates(cy * self.cols + cx)
+        return query[owner], disk
+
     def _pairs(self, qx: np.ndarray, qy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         cx = np.clip((qx / self.cell_w).astype(np.int64), 0, self.cols - 1)
         cy = np.clip((qy / self.cell_h).astype(np.int64), 0, self.rows - 1)

@@ -96,7 +96,7 @@ def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, dar
     if st.variable and st.summed and x.size:
         r = st.radius(x, y)
         if st.count:
-            sel = np.flatnonzero(~st.own_conflicts(x, y, r, ids))
+            sel = np.flatnonzero(~_own_conflicts(st, x, y, r, ids))
             x, y, ids, time, r = x[sel], y[sel], ids[sel], time[sel], r[sel]
     elif near2 is not None and x.size:
         r = st.radius(x, y)
@@ -112,6 +112,19 @@ def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, dar
     if x.size:
         sel = resolve_in_time_order(st, x, y, r, ids, time)
         st.insert(x[sel], y[sel], None if r is None else r[sel], ids[sel])
+
+
+def _own_conflicts(st: SamplerState, x: np.ndarray, y: np.ndarray, r: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Whether darts of radius ``r`` conflict with placed points: small darts through the index of the placed
+    points' reach (a few hash cells), large ones through the window of background cells."""
+    if st.placed is None:
+        return st.own_conflicts(x, y, r, ids)
+    out = np.empty(x.size, dtype=bool)
+    small = st.placed.near_enough(r)
+    out[small] = st.placed.conflicts(x[small], y[small], r[small])
+    large = np.flatnonzero(~small)
+    out[large] = st.own_conflicts(x[large], y[large], r[large], ids[large])
+    return out
 
 
 def _reach_test(st: SamplerState, bw: float, bh: float) -> bool:

@@ -57,11 +57,14 @@ class PlacedReach:
         self.segments = [*self.segments[:keep], (starts[-1], self._index(starts[-1], n))]
         self.count = n
 
-    def pairs(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def pairs(
+        self, x: np.ndarray, y: np.ndarray, spread: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(query, point) pairs: every placed point whose reach (radius plus the least radius) may hold the query
-        place ``x, y``: all that do are among them."""
+        place ``x, y``, or, with ``spread``, a place up to that far from it: all that do are among them."""
         self._refresh()
-        found = [index.candidates(x, y) for _, index in self.segments]
+        found = [index.candidates(x, y) if spread is None else index.candidates_around(x, y, spread)
+                 for _, index in self.segments]
         if not found:
             return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
         q = np.concatenate([pair[0] for pair in found])
@@ -84,3 +87,25 @@ class PlacedReach:
             return out
 
         return in_blocks(BLOCK, cx.size, run)
+
+    def conflicts(self, x: np.ndarray, y: np.ndarray, r: np.ndarray) -> np.ndarray:
+        """Whether each place of radius ``r`` is closer than the sum of the radii to a placed point. A point that
+        close holds, in its reach, the place ``r`` minus the least radius away towards it: the cells that far
+        around each place list it (a margin covers rounding)."""
+        st = self.st
+        margin = 1e-9 * (st.sx + st.sy)
+
+        def run(part: slice) -> np.ndarray:
+            out = np.zeros(part.stop - part.start, dtype=bool)
+            xs, ys, rs = x[part], y[part], r[part]
+            q, j = self.pairs(xs, ys, rs - st.min_radius + margin)
+            if q.size:
+                dx, dy = st.delta(np.take(xs, q), np.take(ys, q), j)
+                out[q[dx * dx + dy * dy < (np.take(rs, q) + np.take(st.pr, j)) ** 2]] = True
+            return out
+
+        return in_blocks(BLOCK, x.size, run)
+
+    def near_enough(self, r: np.ndarray) -> np.ndarray:
+        """Which radii ``conflicts`` serves in a few hash cells (the others read the window of background cells)."""
+        return r - self.st.min_radius <= self.m * min(self.st.sx, self.st.sy)
