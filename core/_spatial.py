@@ -45,7 +45,7 @@ class DiskIndex:
         summed: bool = False,
     ) -> None:
         self.cell_w, self.cell_h, self.cols, self.rows, self.period = cell_w, cell_h, cols, rows, period
-        self.summed = summed
+        self.summed, self.floor = summed, reach_floor
         reach = radius + reach_floor if summed else np.maximum(radius, reach_floor)
         x_lo = np.floor((x - reach) / cell_w).astype(np.int64)
         x_hi = np.floor((x + reach) / cell_w).astype(np.int64)
@@ -146,6 +146,20 @@ class DiskIndex:
         fy = np.abs(dy) + half_h
         need = self._need(disk, qr[q] if isinstance(qr, np.ndarray) else qr)
         out[q[fx * fx + fy * fy < need * need]] = True
+        return out
+
+    def holds(self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float, qr: np.ndarray) -> np.ndarray:
+        """``covers`` for query radii ``qr`` (per box) beyond the index's floor: a disk holding a box holds its centre
+        ``qr`` less the floor nearer, so the cells that far around the centre list it (a margin covers rounding)."""
+        out = np.zeros(cx.size, dtype=bool)
+        spread = np.maximum(qr - self.floor, 0.0) + 1e-9 * (self.cell_w + self.cell_h)
+        q, disk = self.candidates_around(cx, cy, spread)
+        if q.size:
+            dx, dy = self._delta(cx[q], cy[q], disk)
+            fx = np.abs(dx) + half_w
+            fy = np.abs(dy) + half_h
+            need = self._need(disk, qr[q])
+            out[q[fx * fx + fy * fy < need * need]] = True
         return out
 
     def nearest_far2(self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float) -> np.ndarray:

@@ -177,7 +177,7 @@ def fill_maximal(st: SamplerState) -> None:
             if cells == 1:
                 boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
             boxes, reach2 = _drop_covered(st, boxes, bw, bh, cells)
-            if st.variable and (st.blockers is not None or reach2 is not None):
+            if st.variable and (st.blockers is not None or reach2 is not None or st.placed is not None):
                 boxes = prune_boxes(st, boxes, bw, bh, cells, False, reach2)[0]
         _round(st, boxes, bw, bh, cells, DARTS_PER_BOX if cells == 1 else DARTS_PER_COARSE_BOX, sweep)
 

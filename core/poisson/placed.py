@@ -35,6 +35,20 @@ class PlacedReach:
         self.m = m
         self.segments: list[tuple[int, DiskIndex]] = []  # (first point, index of the points from there on)
         self.count = 0
+        self.least: np.ndarray | None = None  # ``least_radius_at`` at every corner of the background cells
+        self.blockers = st.blocker_cover
+        fn = st.settings.least_radius_at
+        if fn is not None:
+            iy, ix = np.divmod(np.arange((st.rows + 1) * (st.cols + 1)), st.cols + 1)
+            x, y = np.minimum(ix * st.sx, np.nextafter(st.w, 0.0)), np.minimum(iy * st.sy, np.nextafter(st.h, 0.0))
+            least = np.asarray(fn(np.column_stack((x, y))), dtype=np.float64)
+            if least.shape != x.shape or not np.isfinite(least).all():
+                raise ValueError(f"least_radius_at must return finite radii of shape {x.shape}, got {least.shape}")
+            self.least = np.clip(least, st.min_radius, st.max_radius)
+            if st.blockers is not None:  # blockers hashed as far as the largest least radius reaches
+                b = st.blockers
+                self.blockers = DiskIndex(b.x, b.y, b.radius, float(self.least.max()), b.cell_w, b.cell_h, b.cols,
+                                          b.rows, b.period, summed=True)
 
     def _index(self, start: int, end: int) -> DiskIndex:
         st, m = self.st, self.m
@@ -109,3 +123,43 @@ class PlacedReach:
     def near_enough(self, r: np.ndarray) -> np.ndarray:
         """Which radii ``conflicts`` serves in a few hash cells (the others read the window of background cells)."""
         return r - self.st.min_radius <= self.m * min(self.st.sx, self.st.sy)
+
+    def holds(self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float, least: np.ndarray) -> np.ndarray:
+        """``covers`` for a least radius per box (``least`` >= the sampler's): a point holding the box holds its
+        centre ``least`` less the sampler's least radius nearer, in the cells that far around it."""
+        st = self.st
+        margin = 1e-9 * (st.sx + st.sy)
+
+        def run(part: slice) -> np.ndarray:
+            out = np.zeros(part.stop - part.start, dtype=bool)
+            xs, ys, lo = cx[part], cy[part], least[part]
+            q, j = self.pairs(xs, ys, lo - st.min_radius + margin)
+            if q.size:
+                dx, dy = st.delta(np.take(xs, q), np.take(ys, q), j)
+                fx = np.abs(dx) + half_w
+                fy = np.abs(dy) + half_h
+                out[q[fx * fx + fy * fy < (np.take(st.pr, j) + np.take(lo, q)) ** 2]] = True
+            return out
+
+        return in_blocks(BLOCK, cx.size, run)
+
+    def held_for_least(
+        self, x0: np.ndarray, y0: np.ndarray, ids: np.ndarray, bw: float, bh: float, cells: int
+    ) -> np.ndarray:
+        """Whether a placed point or a blocker holds each box (lower-left corner, cell ``ids``, ``cells`` wide or
+        inside one cell) for the least radius at the corners of its cells: ``least_radius_at`` varies smoothly, on a
+        scale far above a cell, so they stand for every place in the box."""
+        assert self.least is not None
+        st = self.st
+        stride = st.cols + 1
+        ix, iy = st.cell_xy(ids)
+        ix0, iy0 = np.clip(ix, 0, st.cols), np.clip(iy, 0, st.rows)
+        ix1, iy1 = np.clip(ix + cells, 0, st.cols), np.clip(iy + cells, 0, st.rows)
+        lo = np.minimum(np.minimum(self.least[iy0 * stride + ix0], self.least[iy0 * stride + ix1]),
+                        np.minimum(self.least[iy1 * stride + ix0], self.least[iy1 * stride + ix1]))
+        cx, cy = x0 + 0.5 * bw, y0 + 0.5 * bh
+        out = self.holds(cx, cy, 0.5 * bw, 0.5 * bh, lo)
+        rest = np.flatnonzero(~out)
+        if self.blockers is not None and rest.size:
+            out[rest] = self.blockers.covers(cx[rest], cy[rest], 0.5 * bw, 0.5 * bh, lo[rest])
+        return out
