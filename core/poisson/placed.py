@@ -47,8 +47,7 @@ class PlacedReach:
             self.least = np.clip(least, st.min_radius, st.max_radius)
             if st.blockers is not None:  # blockers hashed as far as the largest least radius reaches
                 b = st.blockers
-                self.blockers = DiskIndex(b.x, b.y, b.radius, float(self.least.max()), b.cell_w, b.cell_h, b.cols,
-                                          b.rows, b.period, summed=True)
+                self.blockers = st.blocker_index(b.x, b.y, b.radius, float(self.least.max()))
 
     def _index(self, start: int, end: int) -> DiskIndex:
         st, m = self.st, self.m

@@ -151,7 +151,7 @@ def validate(settings: PoissonSettings) -> None:
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
     inputs.seed(settings.seed)
-    for name in ("radius_at", "is_allowed"):
+    for name in ("radius_at", "is_allowed", "least_radius_at"):
         fn = getattr(settings, name)
         if fn is not None and not callable(fn):
             raise ValueError(f"{name} must be an array function xy (M, 2) -> (M,) or None, got {fn!r}")

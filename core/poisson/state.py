@@ -91,12 +91,12 @@ class SamplerState:
             x, y, r = x[near], y[near], r[near]
             if r.size == 0:
                 return
-        self.blockers = self._blocker_index(x, y, r, self.max_radius)
+        self.blockers = self.blocker_index(x, y, r, self.max_radius)
         # Box coverage asks for the least radius only: an index listing each blocker as far as that reaches
         # (not as far as the largest radius) gives the same answers from far fewer candidates.
-        self.blocker_cover = self._blocker_index(x, y, r, self.min_radius)
+        self.blocker_cover = self.blocker_index(x, y, r, self.min_radius)
 
-    def _blocker_index(self, x: np.ndarray, y: np.ndarray, r: np.ndarray, floor: float) -> DiskIndex:
+    def blocker_index(self, x: np.ndarray, y: np.ndarray, r: np.ndarray, floor: float) -> DiskIndex:
         """The blockers hashed for queries whose radius is at most ``floor``."""
         m = hash_cell_multiple(r, floor, min(self.sx, self.sy), self.cols, self.rows, self.tileable)
         period = (self.w, self.h) if self.tileable else None
