@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .layout import in_blocks
+from .placed import reach_index
 from .state import NEAR, SamplerState, blockwise
 
 PLACED_BLOCK = 8192  # boxes per block when the placed points' reach index finds the candidates (a few per box)
@@ -54,8 +55,9 @@ def own_cover_reach(
     corner closer than ``max(r_point, min_radius)``), and, with ``want_reach``, the smallest squared
     distance from a placed point to its farthest corner (inf when none is near): a point standing in
     the box with a radius beyond that would conflict."""
-    if st.placed is not None and not want_reach:
-        return st.placed.covers(cx, cy, half_w, half_h), None
+    placed = reach_index(st)
+    if placed is not None and not want_reach:
+        return placed.covers(cx, cy, half_w, half_h), None
     return _own_cover_reach(st, cx, cy, half_w, half_h, ids, cells, want_reach)
 
 
@@ -100,8 +102,8 @@ def split_cover_reach(
     """Split each ``bw x bh`` box (corner ``x0, y0``; inside one empty cell, or spanning ``cells x cells``
     cells from ``ids``) in four; ``own_cover_reach`` of the children as (4, M) arrays (lower-left,
     lower-right, upper-left, upper-right)."""
-    if st.placed is not None and not want_reach:
-        placed = st.placed
+    placed = reach_index(st)
+    if placed is not None and not want_reach:
 
         def run(part: slice) -> np.ndarray:
             # A child held by one point's reach holds the parent's centre (one of its corners): look up by that.

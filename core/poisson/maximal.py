@@ -26,7 +26,7 @@ import numpy as np
 
 from .cover import own_cover_reach, split_cover_reach
 from .darts import resolve_in_time_order
-from .placed import PlacedReach
+from .placed import reach_index
 from .prune import Boxes, Values, prune_boxes
 from .state import SamplerState
 from .throw import throw
@@ -76,7 +76,8 @@ def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, dar
         near2 = np.full(x.size, np.inf) if st.variable else None
     elif st.variable and st.summed:
         # Radii add up: drop darts a placed point reaches for the least radius; the rest once radii are known.
-        sel = np.flatnonzero(~(st.covered_nearest_near(x, y, ids)[0] if st.placed is None else st.placed.covers(
+        placed = reach_index(st)
+        sel = np.flatnonzero(~(st.covered_nearest_near(x, y, ids)[0] if placed is None else placed.covers(
             x, y, 0.0, 0.0)))
         x, y, ids, time = x[sel], y[sel], ids[sel], time[sel]
     elif st.variable:
@@ -117,11 +118,12 @@ def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, dar
 def _own_conflicts(st: SamplerState, x: np.ndarray, y: np.ndarray, r: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """Whether darts of radius ``r`` conflict with placed points: small darts through the index of the placed
     points' reach (a few hash cells), large ones through the window of background cells."""
-    if st.placed is None:
+    placed = reach_index(st)
+    if placed is None:
         return st.own_conflicts(x, y, r, ids)
     out = np.empty(x.size, dtype=bool)
-    small = st.placed.near_enough(r)
-    out[small] = st.placed.conflicts(x[small], y[small], r[small])
+    small = placed.near_enough(r)
+    out[small] = placed.conflicts(x[small], y[small], r[small])
     large = np.flatnonzero(~small)
     out[large] = st.own_conflicts(x[large], y[large], r[large], ids[large])
     return out
@@ -162,8 +164,6 @@ def _split(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int) -> 
 
 def fill_maximal(st: SamplerState) -> None:
     """Fill ``st`` with a maximal conflict-free set of points."""
-    if st.summed and st.variable:
-        st.placed = PlacedReach(st)
     cells = st.coarse
     gx, gy = np.meshgrid(np.arange(0, st.cols, cells), np.arange(0, st.rows, cells))
     ix, iy = gx.ravel(), gy.ravel()
@@ -177,7 +177,7 @@ def fill_maximal(st: SamplerState) -> None:
             if cells == 1:
                 boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
             boxes, reach2 = _drop_covered(st, boxes, bw, bh, cells)
-            if st.variable and (st.blockers is not None or reach2 is not None or st.placed is not None):
+            if st.variable and (st.blockers is not None or reach2 is not None or reach_index(st) is not None):
                 boxes = prune_boxes(st, boxes, bw, bh, cells, False, reach2)[0]
         _round(st, boxes, bw, bh, cells, DARTS_PER_BOX if cells == 1 else DARTS_PER_COARSE_BOX, sweep)
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._spatial import DiskIndex
 from .layout import in_blocks
+from .settings import PoissonSettings, varies
 from .state import SamplerState
 
 # Hash cells per side of this many background cells (about a small point's reach: one least-radius point's reach
@@ -25,7 +26,7 @@ BLOCK = 8192  # queries per block (a few candidate pairs each)
 
 
 class PlacedReach:
-    """Candidate pairs of queries and placed points that may hold them (``SamplerState.placed`` of a summed rule)."""
+    """Candidate pairs of queries and placed points that may hold them (``SummedState.placed``)."""
 
     def __init__(self, st: SamplerState) -> None:
         self.st = st
@@ -44,10 +45,11 @@ class PlacedReach:
             least = np.asarray(fn(np.column_stack((x, y))), dtype=np.float64)
             if least.shape != x.shape or not np.isfinite(least).all():
                 raise ValueError(f"least_radius_at must return finite radii of shape {x.shape}, got {least.shape}")
-            self.least = np.clip(least, st.min_radius, st.max_radius)
+            least = np.clip(least, st.min_radius, st.max_radius)
+            self.least = least
             if st.blockers is not None:  # blockers hashed as far as the largest least radius reaches
                 b = st.blockers
-                self.blockers = st.blocker_index(b.x, b.y, b.radius, float(self.least.max()))
+                self.blockers = st.blocker_index(b.x, b.y, b.radius, float(np.max(least)))
 
     def _index(self, start: int, end: int) -> DiskIndex:
         st, m = self.st, self.m
@@ -162,3 +164,23 @@ class PlacedReach:
         if self.blockers is not None and rest.size:
             out[rest] = self.blockers.covers(cx[rest], cy[rest], 0.5 * bw, 0.5 * bh, lo[rest])
         return out
+
+
+class SummedState(SamplerState):
+    """The maximal sampler's state when radii add up and vary: its placed points also hashed by their reach."""
+
+    def __init__(self, settings: PoissonSettings, blocker_xy: np.ndarray, blocker_r: np.ndarray) -> None:
+        super().__init__(settings, blocker_xy, blocker_r)
+        self.placed = PlacedReach(self)
+
+
+def new_state(settings: PoissonSettings, blocker_xy: np.ndarray, blocker_r: np.ndarray) -> SamplerState:
+    """The state of one sampling call: a :class:`SummedState` for the maximal sampler with radii that add up and
+    vary."""
+    summed = settings.conflict == "sum" and varies(settings) and settings.method == "maximal"
+    return (SummedState if summed else SamplerState)(settings, blocker_xy, blocker_r)
+
+
+def reach_index(st: SamplerState) -> PlacedReach | None:
+    """The placed points' reach index of a summed state (None for any other)."""
+    return st.placed if isinstance(st, SummedState) else None

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .placed import reach_index
 from .state import SamplerState
 
 # Box corners are evaluated through a dense lattice (each shared corner once) when it has at most this
@@ -45,7 +46,8 @@ def prune_boxes(
     boxes and the values evaluated at their centres (``unknown`` where none was), their children's hints;
     ``None`` when there is nothing to prune by.
     """
-    least = st.placed is not None and st.settings.least_radius_at is not None
+    placed = reach_index(st)
+    least = placed is not None and st.settings.least_radius_at is not None
     if st.blockers is None and not masked and (not st.variable or reach2 is None) and not least:
         return boxes, None
     m = boxes[0].size
@@ -58,8 +60,8 @@ def prune_boxes(
     if st.blockers is not None and m and not least:  # (the least radius' test holds the blockers too)
         cx, cy = cols[0] + 0.5 * bw, cols[1] + 0.5 * bh
         take(np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh)))
-    if st.placed is not None and least and cols[0].size:
-        take(np.flatnonzero(~st.placed.held_for_least(*boxes_of(cols), bw, bh, cells)))
+    if placed is not None and least and cols[0].size:
+        take(np.flatnonzero(~placed.held_for_least(*boxes_of(cols), bw, bh, cells)))
     if masked and cols[0].size:
         x0, y0 = cols[0], cols[1]
         keep = cols[ok_hint].copy()

@@ -8,16 +8,13 @@ neighbour lookups never leave the array. Cells are identified by their flat inde
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import numpy as np
 
 from .._spatial import DiskIndex, hash_cell_multiple
 from .layout import blockwise, grid_layout
 from .settings import PoissonSettings, distances, varies
-
-if TYPE_CHECKING:
-    from .placed import PlacedReach
 
 NEAR = 2  # window cells tested first (a 5 x 5 block: the whole window for a constant radius)
 BLOCK = 4096  # candidates per block in neighbour tests: keeps the (M, K) temporaries in cache
@@ -71,8 +68,6 @@ class SamplerState:
         self.pr = np.empty(capacity)
         self.pc = np.empty(capacity, dtype=np.int64)  # cell of each point
         self.count = 0
-        # Radii that add up: placed points hashed by their own reach for box coverage (set by the maximal sampler).
-        self.placed: PlacedReach | None = None
         self._setup_blockers(blocker_xy, blocker_r)
 
     # ----------------------------------------------------------------------------------- blockers
