@@ -45,7 +45,7 @@ class DiskIndex:
         summed: bool = False,
     ) -> None:
         self.cell_w, self.cell_h, self.cols, self.rows, self.period = cell_w, cell_h, cols, rows, period
-        self.summed = summed
+        self.summed, self.floor = summed, reach_floor
         reach = radius + reach_floor if summed else np.maximum(radius, reach_floor)
         x_lo = np.floor((x - reach) / cell_w).astype(np.int64)
         x_hi = np.floor((x + reach) / cell_w).astype(np.int64)
@@ -67,6 +67,37 @@ class DiskIndex:
             cy %= rows
         self.cells = CellLists.from_pairs(disk, cy * cols + cx, cols * rows)
         self.x, self.y, self.radius = x, y, radius
+
+    def candidates(self, qx: np.ndarray, qy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(query, disk) pairs: every disk listed in the hash cell of each query point, query after query."""
+        if self.cells.items.size == 0 or qx.size == 0:
+            return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+        return self._pairs(qx, qy)
+
+    def candidates_around(
+        self, qx: np.ndarray, qy: np.ndarray, spread: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(query, disk) pairs: every disk listed in a hash cell within ``spread`` (per query, along each axis) of
+        each query point, query after query (a disk may come more than once)."""
+        if self.cells.items.size == 0 or qx.size == 0:
+            return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+        x_lo = np.floor((qx - spread) / self.cell_w).astype(np.int64)
+        x_hi = np.floor((qx + spread) / self.cell_w).astype(np.int64)
+        y_lo = np.floor((qy - spread) / self.cell_h).astype(np.int64)
+        y_hi = np.floor((qy + spread) / self.cell_h).astype(np.int64)
+        if self.period is None:
+            x_lo, x_hi = np.clip(x_lo, 0, self.cols - 1), np.clip(x_hi, 0, self.cols - 1)
+            y_lo, y_hi = np.clip(y_lo, 0, self.rows - 1), np.clip(y_hi, 0, self.rows - 1)
+        nx = np.minimum(x_hi - x_lo + 1, self.cols)
+        ny = np.minimum(y_hi - y_lo + 1, self.rows)
+        query, k = expand_ranges(nx * ny)
+        cx = x_lo[query] + k % nx[query]
+        cy = y_lo[query] + k // nx[query]
+        if self.period is not None:
+            cx %= self.cols
+            cy %= self.rows
+        owner, disk = self.cells.candidates(cy * self.cols + cx)
+        return query[owner], disk
 
     def _pairs(self, qx: np.ndarray, qy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         cx = np.clip((qx / self.cell_w).astype(np.int64), 0, self.cols - 1)
@@ -115,6 +146,20 @@ class DiskIndex:
         fy = np.abs(dy) + half_h
         need = self._need(disk, qr[q] if isinstance(qr, np.ndarray) else qr)
         out[q[fx * fx + fy * fy < need * need]] = True
+        return out
+
+    def holds(self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float, qr: np.ndarray) -> np.ndarray:
+        """``covers`` for query radii ``qr`` (per box) beyond the index's floor: a disk holding a box holds its centre
+        ``qr`` less the floor nearer, so the cells that far around the centre list it (a margin covers rounding)."""
+        out = np.zeros(cx.size, dtype=bool)
+        spread = np.maximum(qr - self.floor, 0.0) + 1e-9 * (self.cell_w + self.cell_h)
+        q, disk = self.candidates_around(cx, cy, spread)
+        if q.size:
+            dx, dy = self._delta(cx[q], cy[q], disk)
+            fx = np.abs(dx) + half_w
+            fy = np.abs(dy) + half_h
+            need = self._need(disk, qr[q])
+            out[q[fx * fx + fy * fy < need * need]] = True
         return out
 
     def nearest_far2(self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float) -> np.ndarray:

@@ -19,8 +19,8 @@ from __future__ import annotations
 from .bridson import grow_bridson
 from .budget import BYTES_PER_POINT, check_budget
 from .maximal import fill_maximal
+from .placed import new_state
 from .settings import METHODS, MaskFn, PoissonSettings, RadiusFn, Samples, validate, validate_blockers
-from .state import SamplerState
 
 
 def sample(settings: PoissonSettings, blockers: Samples | None = None) -> Samples:
@@ -50,7 +50,7 @@ def sample(settings: PoissonSettings, blockers: Samples | None = None) -> Sample
     validate(settings)
     check_budget(settings)
     blocker_xy, blocker_r = validate_blockers(blockers)
-    state = SamplerState(settings, blocker_xy, blocker_r)
+    state = new_state(settings, blocker_xy, blocker_r)
     if settings.method == "maximal":
         fill_maximal(state)
     else:

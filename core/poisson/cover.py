@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .layout import in_blocks
+from .placed import reach_index
 from .state import NEAR, SamplerState, blockwise
+
+PLACED_BLOCK = 8192  # boxes per block when the placed points' reach index finds the candidates (a few per box)
 
 
 def cover_offsets(
@@ -36,7 +40,6 @@ def cover_offsets(
     return st.cover_cache[key]
 
 
-@blockwise
 def own_cover_reach(
     st: SamplerState,
     cx: np.ndarray,
@@ -52,6 +55,24 @@ def own_cover_reach(
     corner closer than ``max(r_point, min_radius)``), and, with ``want_reach``, the smallest squared
     distance from a placed point to its farthest corner (inf when none is near): a point standing in
     the box with a radius beyond that would conflict."""
+    placed = reach_index(st)
+    if placed is not None and not want_reach:
+        return placed.covers(cx, cy, half_w, half_h), None
+    return _own_cover_reach(st, cx, cy, half_w, half_h, ids, cells, want_reach)
+
+
+@blockwise
+def _own_cover_reach(
+    st: SamplerState,
+    cx: np.ndarray,
+    cy: np.ndarray,
+    half_w: float,
+    half_h: float,
+    ids: np.ndarray,
+    cells: int,
+    want_reach: bool,
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """``own_cover_reach`` through the window of background cells."""
     covered = np.zeros(cx.size, dtype=bool)
     reach2 = np.full(cx.size, np.inf) if want_reach else None
     q, j = st.pairs(ids, cover_offsets(st, 2.0 * half_w, 2.0 * half_h, cells))
@@ -68,7 +89,6 @@ def own_cover_reach(
         reach2[q[starts]] = np.minimum.reduceat(far2, starts)
     return covered, reach2
 
-@blockwise
 def split_cover_reach(
     st: SamplerState,
     x0: np.ndarray,
@@ -81,8 +101,32 @@ def split_cover_reach(
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Split each ``bw x bh`` box (corner ``x0, y0``; inside one empty cell, or spanning ``cells x cells``
     cells from ``ids``) in four; ``own_cover_reach`` of the children as (4, M) arrays (lower-left,
-    lower-right, upper-left, upper-right). The neighbours are gathered once per parent, not per child:
-    the offsets that can matter for a child-sized box anywhere in the parent's span."""
+    lower-right, upper-left, upper-right)."""
+    placed = reach_index(st)
+    if placed is not None and not want_reach:
+
+        def run(part: slice) -> np.ndarray:
+            # A child held by one point's reach holds the parent's centre (one of its corners): look up by that.
+            pairs = placed.pairs(x0[part] + 0.5 * bw, y0[part] + 0.5 * bh)
+            return _split_cover_in(st, x0[part], y0[part], ids[part], bw, bh, False, pairs)[0]
+
+        return in_blocks(PLACED_BLOCK, x0.size, run), None
+    return _split_cover_reach(st, x0, y0, ids, bw, bh, want_reach, cells)
+
+
+@blockwise
+def _split_cover_reach(
+    st: SamplerState,
+    x0: np.ndarray,
+    y0: np.ndarray,
+    ids: np.ndarray,
+    bw: float,
+    bh: float,
+    want_reach: bool,
+    cells: int = 1,
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """``split_cover_reach`` through the window of background cells: the neighbours are gathered once per parent,
+    not per child (the offsets that can matter for a child-sized box anywhere in the parent's span)."""
     offsets = cover_offsets(st, 0.5 * bw, 0.5 * bh, cells)
     if st.far is None:
         return _split_cover_in(st, x0, y0, ids, bw, bh, want_reach, offsets)
@@ -114,12 +158,14 @@ def _split_cover_in(
     bw: float,
     bh: float,
     want_reach: bool,
-    offsets: tuple[np.ndarray, np.ndarray, np.ndarray],
+    offsets: tuple[np.ndarray, np.ndarray, np.ndarray] | tuple[np.ndarray, np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray | None]:
+    """The four children's coverage against the points in the window ``offsets``, or against the (parent,
+    point) pairs given."""
     covered = np.zeros((4, x0.size), dtype=bool)
     reach2 = np.full((4, x0.size), np.inf) if want_reach else None
     qw, qh = 0.25 * bw, 0.25 * bh  # half side of a child = offset of its centre from the parent's
-    q, j = st.pairs(ids, offsets)
+    q, j = st.pairs(ids, offsets) if len(offsets) == 3 else offsets
     if q.size == 0:
         return covered, reach2
     dx, dy = st.delta(np.take(x0, q) + 2.0 * qw, np.take(y0, q) + 2.0 * qh, j)

@@ -46,6 +46,13 @@ def blockwise(method: _Method) -> _Method:
     return cast(_Method, run)
 
 
+def in_blocks(rows: int, n: int, run: Callable[[slice], np.ndarray]) -> np.ndarray:
+    """``run`` on slices of at most ``rows`` of ``n`` queries, the results joined along the last axis."""
+    if n <= rows:
+        return run(slice(0, n))
+    return np.concatenate([run(slice(i, min(i + rows, n))) for i in range(0, n, rows)], axis=-1)
+
+
 class GridLayout(NamedTuple):
     """The background grid: ``cols x rows`` cells of ``sx x sy``, a neighbour window of ``window`` cells
     (enough to reach ``max_radius``), first boxes of ``coarse x coarse`` cells, and ``pad`` border cells."""

@@ -26,6 +26,7 @@ import numpy as np
 
 from .cover import own_cover_reach, split_cover_reach
 from .darts import resolve_in_time_order
+from .placed import reach_index
 from .prune import Boxes, Values, prune_boxes
 from .state import SamplerState
 from .throw import throw
@@ -75,7 +76,9 @@ def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, dar
         near2 = np.full(x.size, np.inf) if st.variable else None
     elif st.variable and st.summed:
         # Radii add up: drop darts a placed point reaches for the least radius; the rest once radii are known.
-        sel = np.flatnonzero(~st.covered_nearest_near(x, y, ids)[0])
+        placed = reach_index(st)
+        sel = np.flatnonzero(~(st.covered_nearest_near(x, y, ids)[0] if placed is None else placed.covers(
+            x, y, 0.0, 0.0)))
         x, y, ids, time = x[sel], y[sel], ids[sel], time[sel]
     elif st.variable:
         # Near cells first: inside a placed disk, else the nearest distance for the radius. The far cells
@@ -94,7 +97,7 @@ def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, dar
     if st.variable and st.summed and x.size:
         r = st.radius(x, y)
         if st.count:
-            sel = np.flatnonzero(~st.own_conflicts(x, y, r, ids))
+            sel = np.flatnonzero(~_own_conflicts(st, x, y, r, ids))
             x, y, ids, time, r = x[sel], y[sel], ids[sel], time[sel], r[sel]
     elif near2 is not None and x.size:
         r = st.radius(x, y)
@@ -110,6 +113,20 @@ def _round(st: SamplerState, boxes: Boxes, bw: float, bh: float, cells: int, dar
     if x.size:
         sel = resolve_in_time_order(st, x, y, r, ids, time)
         st.insert(x[sel], y[sel], None if r is None else r[sel], ids[sel])
+
+
+def _own_conflicts(st: SamplerState, x: np.ndarray, y: np.ndarray, r: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Whether darts of radius ``r`` conflict with placed points: small darts through the index of the placed
+    points' reach (a few hash cells), large ones through the window of background cells."""
+    placed = reach_index(st)
+    if placed is None:
+        return st.own_conflicts(x, y, r, ids)
+    out = np.empty(x.size, dtype=bool)
+    small = placed.near_enough(r)
+    out[small] = placed.conflicts(x[small], y[small], r[small])
+    large = np.flatnonzero(~small)
+    out[large] = st.own_conflicts(x[large], y[large], r[large], ids[large])
+    return out
 
 
 def _reach_test(st: SamplerState, bw: float, bh: float) -> bool:
@@ -154,13 +171,13 @@ def fill_maximal(st: SamplerState) -> None:
     boxes: Boxes = (ix * st.sx, iy * st.sy, st.cell_ids(ix, iy))
     if st.blockers is not None:
         cx, cy = boxes[0] + 0.5 * bw, boxes[1] + 0.5 * bh
-        boxes = _take(boxes, np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, None)))
+        boxes = _take(boxes, np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh)))
     for sweep in range(LEVEL0_ROUNDS):
         if sweep:
             if cells == 1:
                 boxes = _take(boxes, np.flatnonzero(st.slots[boxes[2]] < 0))
             boxes, reach2 = _drop_covered(st, boxes, bw, bh, cells)
-            if st.variable and (st.blockers is not None or reach2 is not None):
+            if st.variable and (st.blockers is not None or reach2 is not None or reach_index(st) is not None):
                 boxes = prune_boxes(st, boxes, bw, bh, cells, False, reach2)[0]
         _round(st, boxes, bw, bh, cells, DARTS_PER_BOX if cells == 1 else DARTS_PER_COARSE_BOX, sweep)
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .placed import reach_index
 from .state import SamplerState
 
 # Box corners are evaluated through a dense lattice (each shared corner once) when it has at most this
@@ -45,7 +46,9 @@ def prune_boxes(
     boxes and the values evaluated at their centres (``unknown`` where none was), their children's hints;
     ``None`` when there is nothing to prune by.
     """
-    if st.blockers is None and not masked and (not st.variable or reach2 is None):
+    placed = reach_index(st)
+    least = placed is not None and st.settings.least_radius_at is not None
+    if st.blockers is None and not masked and (not st.variable or reach2 is None) and not least:
         return boxes, None
     m = boxes[0].size
     cols: list[np.ndarray] = [*boxes, *(hint or unknown(m)), *unknown(m), np.zeros(m) if reach2 is None else reach2]
@@ -54,9 +57,11 @@ def prune_boxes(
     def take(sel: np.ndarray) -> None:
         cols[:] = [c[sel] for c in cols]
 
-    if st.blockers is not None and m:
+    if st.blockers is not None and m and not least:  # (the least radius' test holds the blockers too)
         cx, cy = cols[0] + 0.5 * bw, cols[1] + 0.5 * bh
-        take(np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh, None)))
+        take(np.flatnonzero(~st.blocker_covers(cx, cy, 0.5 * bw, 0.5 * bh)))
+    if placed is not None and least and cols[0].size:
+        take(np.flatnonzero(~placed.held_for_least(*boxes_of(cols), bw, bh, cells)))
     if masked and cols[0].size:
         x0, y0 = cols[0], cols[1]
         keep = cols[ok_hint].copy()
@@ -89,6 +94,11 @@ def prune_boxes(
             dead[near] = r_lo * r_lo > reach2[near]
         take(np.flatnonzero(~dead))
     return (cols[0], cols[1], cols[2]), (cols[ok_centre], cols[r_centre])
+
+
+def boxes_of(cols: list[np.ndarray]) -> Boxes:
+    """The boxes' columns (lower-left x, y, cell) of ``prune_boxes``' working columns."""
+    return cols[0], cols[1], cols[2]
 
 
 def any_cell_allowed(st: SamplerState, boxes: Boxes, cells: int) -> np.ndarray:

@@ -57,6 +57,11 @@ class PoissonSettings:
     conflict
         ``"larger"`` (default): two points conflict when closer than the larger of their radii; ``"sum"``: when
         closer than the sum (objects of different sizes, each radius the object's own reach, pack side by side).
+    least_radius_at
+        With ``conflict="sum"``: array function ``xy (M, 2) -> (M,)``, a smooth lower bound of ``radius_at`` (its
+        value without the randomness drawn per place, e.g. the smallest object plus the local gap). A refinement
+        box dies when a placed point holds it for the bound at its corners and centre, not only for
+        ``min_radius``; ``None``: ``min_radius`` everywhere.
     anchor
         Where the rectangle lies on the world's grid of cells of side ``min_radius / sqrt(2)`` (``(ix, iy)`` of
         its first cell; the rectangle is then a whole number of such cells). The maximal sampler's darts hash
@@ -81,6 +86,7 @@ class PoissonSettings:
     max_points: int = 20_000_000
     anchor: tuple[int, int] | None = None
     conflict: str = "larger"
+    least_radius_at: RadiusFn | None = None
 
     def __post_init__(self) -> None:
         if self.max_radius is None:  # one value from here on: the field itself
@@ -145,7 +151,7 @@ def validate(settings: PoissonSettings) -> None:
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
     inputs.seed(settings.seed)
-    for name in ("radius_at", "is_allowed"):
+    for name in ("radius_at", "is_allowed", "least_radius_at"):
         fn = getattr(settings, name)
         if fn is not None and not callable(fn):
             raise ValueError(f"{name} must be an array function xy (M, 2) -> (M,) or None, got {fn!r}")

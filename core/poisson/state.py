@@ -73,6 +73,7 @@ class SamplerState:
     # ----------------------------------------------------------------------------------- blockers
     def _setup_blockers(self, xy: np.ndarray, r: np.ndarray) -> None:
         self.blockers: DiskIndex | None = None
+        self.blocker_cover: DiskIndex | None = None
         if r.size == 0:
             return
         x, y = xy[:, 0].copy(), xy[:, 1].copy()
@@ -85,11 +86,17 @@ class SamplerState:
             x, y, r = x[near], y[near], r[near]
             if r.size == 0:
                 return
-        m = hash_cell_multiple(r, self.max_radius, min(self.sx, self.sy), self.cols, self.rows, self.tileable)
+        self.blockers = self.blocker_index(x, y, r, self.max_radius)
+        # Box coverage asks for the least radius only: an index listing each blocker as far as that reaches
+        # (not as far as the largest radius) gives the same answers from far fewer candidates.
+        self.blocker_cover = self.blocker_index(x, y, r, self.min_radius)
+
+    def blocker_index(self, x: np.ndarray, y: np.ndarray, r: np.ndarray, floor: float) -> DiskIndex:
+        """The blockers hashed for queries whose radius is at most ``floor``."""
+        m = hash_cell_multiple(r, floor, min(self.sx, self.sy), self.cols, self.rows, self.tileable)
         period = (self.w, self.h) if self.tileable else None
-        self.blockers = DiskIndex(
-            x, y, r, self.max_radius, m * self.sx, m * self.sy, -(-self.cols // m), -(-self.rows // m), period,
-            self.summed,
+        return DiskIndex(
+            x, y, r, floor, m * self.sx, m * self.sy, -(-self.cols // m), -(-self.rows // m), period, self.summed,
         )
 
     # ----------------------------------------------------------------------------------- cells
@@ -242,13 +249,11 @@ class SamplerState:
             return np.zeros(x.size, dtype=bool)
         return self.blockers.conflicts(x, y, self.min_radius if r is None else r)
 
-    def blocker_covers(
-        self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float, r_lo: np.ndarray | None
-    ) -> np.ndarray:
-        """Whether each box (centre, half sides) lies in one blocker's conflict disk."""
-        if self.blockers is None:
+    def blocker_covers(self, cx: np.ndarray, cy: np.ndarray, half_w: float, half_h: float) -> np.ndarray:
+        """Whether each box (centre, half sides) lies in one blocker's conflict disk for the least radius."""
+        if self.blocker_cover is None:
             return np.zeros(cx.size, dtype=bool)
-        return self.blockers.covers(cx, cy, half_w, half_h, self.min_radius if r_lo is None else r_lo)
+        return self.blocker_cover.covers(cx, cy, half_w, half_h, self.min_radius)
 
     # ----------------------------------------------------------------------------------- callables
     def allowed(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:

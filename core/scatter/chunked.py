@@ -18,7 +18,7 @@ from ..poisson.budget import job_load
 from ..poisson.layout import cell_side, coarse_cells
 from ..terrain import NoAreaError, TerrainLookup
 from ..worker_choice import LayerLoad, estimated_points
-from .functions import allowed_function, prepare_terrain, radius_function
+from .functions import allowed_function, least_radius_function, prepare_terrain, radius_function
 from .points import LayerPoints, place
 from .spec import LayerSpec, blocker_radii, chunk_side, conflict_rule, reach, spacing_radii
 
@@ -102,7 +102,7 @@ def sample_chunk(work: ChunkWork, chunk: int, earlier: Samples | None) -> Sample
         size=(float(size[0]), float(size[1])), min_radius=low, max_radius=high,
         radius_at=radius_function(spec, lo, work.terrain), is_allowed=allowed_function(work.terrain, spec, lo),
         seed=seed, start_points=spec.start_points, method=spec.method, max_points=spec.max_points,
-        anchor=grid.anchor(chunk), conflict=conflict_rule(spec),
+        anchor=grid.anchor(chunk), conflict=conflict_rule(spec), least_radius_at=least_radius_function(spec, lo),
     )
     result = sample(settings, blockers=local)
     return Samples(positions=result.positions + lo, radii=result.radii)

@@ -11,7 +11,7 @@ import numpy as np
 from ..fields.radius import density_to_radius
 from ..terrain import TerrainLookup
 from .points import instance_sizes
-from .spec import ArrayFunction, LayerSpec
+from .spec import ArrayFunction, LayerSpec, spacing_radii
 
 
 def terrain_limits(spec: LayerSpec) -> tuple[float | None, tuple[float, float] | None]:
@@ -73,6 +73,18 @@ def radius_function(spec: LayerSpec, origin: np.ndarray, terrain: TerrainLookup 
         return footprint_radii(spec, footprints, prefab, scales, xy)
 
     return footprint_at
+
+
+def least_radius_function(spec: LayerSpec, origin: np.ndarray) -> ArrayFunction | None:
+    """With ``footprints`` and a gap that follows the density: the least radius a place can draw, the smallest
+    footprint at its least scale plus half the gap there (``PoissonSettings.least_radius_at``); None otherwise (the
+    sampler's least radius holds everywhere)."""
+    density_at = spec.density
+    if spec.footprints is None or density_at is None or spec.max_radius == spec.min_radius:
+        return None
+    smallest = spacing_radii(spec)[0] - spec.min_radius * 0.5  # the least footprint times the least scale
+    low, high = spec.min_radius, spec.max_radius
+    return lambda local_xy: smallest + density_to_radius(density_at(local_xy + origin), low, high) * 0.5
 
 
 def footprint_radii(spec: LayerSpec, footprints: np.ndarray, prefab: np.ndarray, scales: np.ndarray,

@@ -194,3 +194,43 @@ def test_spacing_radii_and_blockers() -> None:
 def test_bad_footprints_are_refused(changes: dict, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         LayerSpec(min_radius=0.5, prefab_weights=(1.0, 1.0), **changes)
+
+
+def _gap_field(xy: np.ndarray) -> np.ndarray:
+    """A gap that varies smoothly, from 0.2 to 1.2 (half of it adds to each radius)."""
+    return 0.7 + 0.5 * np.sin(xy[:, 0] / 9.0) * np.cos(xy[:, 1] / 7.0)
+
+
+@pytest.mark.parametrize("blockers", [False, True])
+def test_a_least_radius_that_follows_the_gap_keeps_every_guarantee(blockers: bool) -> None:
+    """``least_radius_at`` (the smallest object plus half the local gap) only drops boxes no drawn object fits in:
+    no overlap, nothing closer to a blocker than the sum, no free place among the probes."""
+    sizes = _two_sizes(0.3, 2.0, 0.4, seed=3)
+
+    def radius_at(xy: np.ndarray) -> np.ndarray:
+        return sizes(xy) + 0.5 * _gap_field(xy)
+
+    def least_radius_at(xy: np.ndarray) -> np.ndarray:
+        return 0.3 + 0.5 * _gap_field(xy)
+
+    rng = np.random.default_rng(8)
+    walls = Samples(rng.uniform(0, 60, (15, 2)), rng.uniform(0.5, 3.0, 15)) if blockers else None
+    s = PoissonSettings(size=(60.0, 50.0), min_radius=0.4, max_radius=2.6, radius_at=radius_at, seed=4,
+                        conflict="sum", least_radius_at=least_radius_at)
+    out = sample(s, walls)
+    assert _overlaps(out) == 0
+    np.testing.assert_array_equal(out.radii, np.clip(radius_at(out.positions), 0.4, 2.6))
+    if walls is not None:
+        d = np.linalg.norm(out.positions[:, None] - walls.positions[None], axis=2)
+        assert (d >= out.radii[:, None] + walls.radii[None]).all()
+    else:
+        assert _free(out, s, 200_000, 4) == 0.0
+        without = sample(dataclasses.replace(s, least_radius_at=None))
+        assert abs(len(out.radii) - len(without.radii)) < 0.03 * len(without.radii)
+
+
+def test_a_least_radius_of_the_wrong_shape_is_refused() -> None:
+    s = PoissonSettings(size=(20.0, 20.0), min_radius=0.3, max_radius=1.0, radius_at=_two_sizes(0.3, 1.0, 0.5),
+                        conflict="sum", least_radius_at=lambda xy: np.ones(3))
+    with pytest.raises(ValueError, match="least_radius_at must return"):
+        sample(s)
