@@ -141,6 +141,17 @@ def counts_in_one_storey(counts: Mapping[str, Any], kit: Iterable[str], kept: It
     that fits neither Below nor Above can stand in it none of its turns, so it is dropped from ``counts``, and
     a minimum above 0 for it refuses the room with what to change (not as a tile the kit lacks).
 
+    Parameters
+    ----------
+    counts : mapping
+        Tile name → the count asked for (a number or a ``(least, most)`` range).
+    kit : iterable of str
+        Every tile of the kit.
+    kept : iterable of str
+        The tiles a one-storey room can hold.
+    below, above : str
+        The room's Below and Above labels (named in the refusal).
+
     Raises
     ------
     RoomInputError
