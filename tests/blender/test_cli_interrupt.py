@@ -23,9 +23,11 @@ from scenes import make_prefabs, make_terrain
 NOTHING_SAVED = "strew: interrupted (Ctrl+C); nothing was saved"
 
 
-def _interrupt(args: list[str], cwd: Path, when: float | None, processes: int = 1) -> tuple[int, str, list[int]]:
+def _interrupt(args: list[str], cwd: Path, when: float | None, processes: int = 1,
+               started: Path | None = None) -> tuple[int, str, list[int]]:
     """Run ``python -m strew ARGS``; send Ctrl+C ``when`` seconds after ``processes`` of it run (the command and
-    its workers). Returns (exit code, stderr, the processes left 10 s after it ended)."""
+    its workers) and, if given, the path ``started`` exists (the command's work has begun). Returns (exit code,
+    stderr, the processes left 10 s after it ended)."""
     token = uuid.uuid4().hex
     marker = f"STREW_TEST_MARKER={token}"
     env = dict(os.environ, STREW_TEST_MARKER=token, BLENDER_USER_RESOURCES=str(cwd / "blender-user"))
@@ -40,6 +42,8 @@ def _interrupt(args: list[str], cwd: Path, when: float | None, processes: int = 
     deadline = time.monotonic() + 120
     while len(processes_with(marker)) < processes and time.monotonic() < deadline and command.poll() is None:
         time.sleep(0.05)
+    while started is not None and not started.exists() and time.monotonic() < deadline and command.poll() is None:
+        time.sleep(0.02)
     time.sleep(when or 0.0)
     assert command.poll() is None, "the command ended before the interrupt: give it more work"
     os.killpg(command.pid, signal.SIGINT)
@@ -99,7 +103,10 @@ def test_ctrl_c_on_room(tmp_path: Path) -> None:
 def test_ctrl_c_on_demo(tmp_path: Path) -> None:
     out = tmp_path / "demo"
     args = ["demo", "--out", str(out), "--no-render"]
-    _one_line(*_interrupt(args, tmp_path, 4.0), line=f"strew: interrupted (Ctrl+C); {out} may hold part of the demo")
+    # The demo's folder is made as its build begins: Ctrl+C lands a moment later, while the scene is built and
+    # scattered (the whole build takes a few seconds).
+    _one_line(*_interrupt(args, tmp_path, 0.3, started=out),
+              line=f"strew: interrupted (Ctrl+C); {out} may hold part of the demo")
     assert not (out / "strew_demo.blend").exists()
 
 
