@@ -11,7 +11,6 @@ from bpy.props import BoolProperty, EnumProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper
 
 from ..core.modes import EngineAxes
-from ..scene.export.instances import is_output
 from ..scene.export.job import ExportError, ExportRequest, export_level
 
 _EXTENSIONS = {".glb": "glTF Binary (.glb)", ".gltf": "glTF Separate (.gltf + .bin)", ".usdc": "USD (.usdc)",
@@ -101,11 +100,6 @@ class STREW_OT_export_level(bpy.types.Operator, ExportHelper):
         self.report({'INFO'}, done.format(count=result.instances, outputs=result.outputs, file=request.path.name,
                                           seconds=result.seconds))
         return {'FINISHED'}
-
-
-def has_outputs(scene: bpy.types.Scene) -> bool:
-    """Whether the scene holds anything Export Level writes."""
-    return any(is_output(obj) for obj in scene.objects)
 
 
 def _menu(self: bpy.types.Menu, context: bpy.types.Context) -> None:

@@ -49,7 +49,7 @@ import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ...core.modes import EngineAxes
-from .instances import ROOM, Output
+from .instances import ROOM, VALUES, Output
 from .request import ExportError, ExportRequest
 
 STAGE_NAME = "Strew FBX Export"
@@ -64,10 +64,8 @@ ENGINE_OPTIONS: dict[EngineAxes, dict[str, Any]] = {
     EngineAxes.GODOT: {},
 }
 
-SCATTER_PROPERTIES = (("_STREW_RANDOM", "strew_random", float), ("_STREW_ID", "strew_id", int),
-                      ("_STREW_PREFAB", "strew_prefab", int))
-ROOM_PROPERTIES = (("_STREW_ROTATION", "strew_rotation", int), ("_STREW_MIRROR", "strew_mirror", int),
-                   ("_STREW_ID", "strew_id", int))
+WRITTEN_APART = {"_STREW_TILE", "_STREW_CELL"}
+"""Room values FBX gets in another form: the tile's name, and the cell as three floats."""
 
 
 def write_fbx(context: bpy.types.Context, request: ExportRequest, outputs: list[Output], path: Path) -> list[str]:
@@ -184,11 +182,10 @@ def _tile_names(output: Output) -> list[str]:
 def _properties(output: Output) -> list[dict[str, Any]]:
     """Each instance's custom properties: floats, integers and strings, which FBX and Unity both read."""
     columns: dict[str, list[Any]] = {}
-    table = ROOM_PROPERTIES if output.kind == ROOM else SCATTER_PROPERTIES
-    for key, name, kind in table:
-        if key in output.values:
-            column = np.asarray(output.values[key], dtype=np.float64)
-            columns[name] = (np.rint(column).astype(np.int64) if kind is int else column).tolist()
+    for value in VALUES[output.kind]:
+        if value.name in output.values and value.name not in WRITTEN_APART:
+            column = np.asarray(output.values[value.name], dtype=np.float64)
+            columns[value.key] = (np.rint(column).astype(np.int64) if value.integer else column).tolist()
     if output.kind == ROOM:
         columns["strew_tile"] = _tile_names(output)
         if "_STREW_CELL" in output.values:

@@ -28,13 +28,13 @@ import numpy as np
 from ...core.modes import ExportFormat
 from ...core.trs import Y_UP, convert_axes, decompose
 from .compat import supported
-from .instances import Output, collect
+from .instances import Output, collect, key_of
 
 if TYPE_CHECKING:
     from .request import ExportRequest
 
 GPU_INSTANCING = "EXT_mesh_gpu_instancing"
-FLOAT, UNSIGNED_INT = 5126, 5125
+FLOAT = 5126  # glTF's component type of 32-bit floats
 MATCH_TOLERANCE = 1e-3
 """How far (m) an exporter's instance node may lie from Strew's instance it is taken for: the exporter writes
 float32, far below this for any level; a larger gap means the two lists are not the same instances."""
@@ -161,7 +161,7 @@ def _rebuild(node: Any, output: Output, gpu: bool) -> list[str]:
             child.translation, child.rotation, child.scale = (translations[number].tolist(),
                                                              rotations[number].tolist(), scales[number].tolist())
             child.name = f"{child.mesh.name}.{int(output.values['_STREW_ID'][matched[number]])}"
-            _add_extras(child, {name[1:].lower(): _plain(column[number]) for name, column in values.items()})
+            _add_extras(child, {key_of(name): _plain(column[number]) for name, column in values.items()})
         return []
     groups: dict[int, list[int]] = {}
     for number, child in enumerate(children):

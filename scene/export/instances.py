@@ -33,6 +33,16 @@ class Value:
     width: int = 1
     integer: bool = False
 
+    @property
+    def key(self) -> str:
+        """The value's name where a format names it in lower case (USD primvars, FBX properties, glTF extras)."""
+        return key_of(self.name)
+
+
+def key_of(name: str) -> str:
+    """``_STREW_RANDOM`` → ``strew_random``: a value's name outside glTF's custom attributes."""
+    return name[1:].lower()
+
 
 VALUES: dict[str, tuple[Value, ...]] = {
     SCATTER: (Value(RANDOM_ATTRIBUTE, "_STREW_RANDOM"), Value(ID_ATTRIBUTE, "_STREW_ID", integer=True),
@@ -73,11 +83,6 @@ class Output:
     def local_matrices(self) -> np.ndarray:
         """Each instance's matrix in the output object's own space."""
         return np.linalg.inv(self.matrix) @ self.matrices
-
-    def by_source(self) -> dict[str, np.ndarray]:
-        """Instance numbers per source object name, in instance order."""
-        names = np.array([source.name for source in self.sources], dtype=object)
-        return {name: np.flatnonzero(names == name) for name in dict.fromkeys(names.tolist())}
 
 
 def is_output(obj: bpy.types.Object) -> str | None:

@@ -32,7 +32,7 @@ from bpy.app.translations import pgettext_rpt as rpt_
 from ...core.modes import EngineAxes
 from ...core.trs import decompose
 from .compat import supported
-from .instances import VALUES, Output
+from .instances import VALUES, Output, key_of
 from .request import ExportError
 
 if TYPE_CHECKING:
@@ -278,7 +278,7 @@ def _primvars(instancer: Any, output: Output, extra: dict[str, tuple[Any, Any]])
     api = px.UsdGeom.PrimvarsAPI(instancer)
     ours = set()
     for key, column in output.values.items():
-        name = key[1:].lower()
+        name = key_of(key)
         ours.add(name)
         if column.ndim == 2:
             kind, data = px.Sdf.ValueTypeNames.Int3Array, px.Vt.Vec3iArray.FromNumpy(np.rint(column).astype(np.int32))
