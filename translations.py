@@ -1096,8 +1096,7 @@ RUSSIAN.update({
 # -- Export Level ----------------------------------------------------------------------------------------------
 RUSSIAN.update({
     "Export Level": "Экспорт уровня",
-    "Export the terrain, every scatter layer and every room, each prefab mesh once and instanced where the format\n"
-    "can, with Strew's per-instance values":
+    "Export the terrain, scatter layers and rooms: each mesh once, instanced, with Strew's per-instance values":
         "Экспортировать рельеф, все слои разброса и все комнаты: каждая сетка заготовки один раз, с инстансингом, "
         "где формат его поддерживает, и со значениями Strew для каждого экземпляра",
     "Filepath used for exporting the file": "Путь к файлу для экспорта",

@@ -18,8 +18,7 @@ _EXTENSIONS = {".glb": "glTF Binary (.glb)", ".gltf": "glTF Separate (.gltf + .b
 
 
 class STREW_OT_export_level(bpy.types.Operator, ExportHelper):
-    """Export the terrain, every scatter layer and every room, each prefab mesh once and instanced where the format
-    can, with Strew's per-instance values"""
+    """Export the terrain, scatter layers and rooms: each mesh once, instanced, with Strew's per-instance values"""
 
     bl_idname = "strew.export_level"
     bl_label = "Export Level"
