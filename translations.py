@@ -1175,6 +1175,53 @@ RUSSIAN.update({
         "к началу координат",
 })
 
+# -- layers around and on other layers (properties/layer_relations.py, scene/layer_links.py, scene/layer_inputs/
+#    around.py, on_layer.py, related.py, panels/scatter_relations.py, cli.py) -----------------------------------------
+RUSSIAN.update({
+    "Around": "Вокруг слоя",
+    "Around Min": "Вокруг: от",
+    "Around Max": "Вокруг: до",
+    "Falloff": "Спад",
+    "On Layer": "На слое",
+    "An earlier, enabled layer": "Включённый слой выше этого",
+    "The id of the layer the link names, so the link follows it through a rename (set by Strew)":
+        "Идентификатор слоя, на который указывает связь, чтобы связь сохранялась при переименовании (задаёт Strew)",
+    "Place this layer only in a ring around the instances of an earlier layer (mushrooms at the feet of trees)":
+        "Размещать этот слой только в кольце вокруг экземпляров слоя выше (грибы у подножия деревьев)",
+    "Inner edge of the ring: the least distance from the nearest instance of that layer (between footprint edges "
+    "when either layer is spaced by Object Size)":
+        "Внутренний край кольца: наименьшее расстояние до ближайшего экземпляра того слоя (между краями "
+        "отпечатков, если хотя бы один из слоёв разнесён по размеру объектов)",
+    "Outer edge of the ring: the largest distance from the nearest instance of that layer":
+        "Внешний край кольца: наибольшее расстояние до ближайшего экземпляра того слоя",
+    "Densest at the ring's inner edge, thinning out to the layer's sparsest (Max Radius) at its outer edge":
+        "Гуще всего у внутреннего края кольца, реже к внешнему краю — до самой редкой плотности слоя (Макс. радиус)",
+    "Place this layer on every face of the instances of an earlier layer (moss on rocks), spaced in 3-D":
+        "Размещать этот слой на всех гранях экземпляров слоя выше (мох на камнях), с расстоянием в 3D",
+    "Around Max ({far:g}) is below Around Min ({near:g}): raise Around Max":
+        "«Вокруг: до» ({far:g}) меньше, чем «Вокруг: от» ({near:g}): увеличьте «Вокруг: до»",
+    'On Layer places on the instances of "{other}": clear Targets or On Layer':
+        "«На слое» размещает на экземплярах «{other}»: очистите «Цели» или «На слое»",
+    'On Layer "{other}": its instances draw no mesh faces: give its prefabs faces or clear On Layer':
+        "«На слое» «{other}»: его экземпляры не рисуют ни одной грани сетки: дайте его префабам грани или "
+        "очистите «На слое»",
+    '{what} "{other}" has no instances yet: scatter "{other}" first (Scatter runs every layer)':
+        "«{what}» «{other}»: у этого слоя ещё нет экземпляров: сначала разбросайте «{other}» (Разбросать "
+        "запускает все слои)",
+    '{what} "{other}" is below "{name}": move "{other}" above "{name}" (a layer goes around or on earlier layers '
+    "only)":
+        "«{what}» «{other}» стоит ниже «{name}»: переместите «{other}» выше «{name}» (слой ставится только вокруг "
+        "или на слоях выше него)",
+    '{what} "{other}" is disabled: enable "{other}" or clear {what}':
+        "«{what}» «{other}» выключен: включите «{other}» или очистите «{what}»",
+    '{what} "{other}" leads back to "{name}" (a cycle): clear {what} or the link of "{other}"':
+        "«{what}» «{other}» ведёт обратно к «{name}» (цикл): очистите «{what}» или связь слоя «{other}»",
+    '{what} names "{other}", which is no layer: pick an earlier layer or clear {what}':
+        "«{what}» указывает на «{other}», но такого слоя нет: выберите слой выше или очистите «{what}»",
+    "{what} names the layer itself: pick an earlier layer or clear {what}":
+        "«{what}» указывает на сам этот слой: выберите слой выше или очистите «{what}»",
+})
+
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.
 OPERATOR_RUSSIAN: dict[str, str] = {
     "Scatter": "Разбросать",

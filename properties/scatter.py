@@ -29,6 +29,7 @@ from .layer_look import (
     LayerVarietySettings,
     StrewKeepAwayRule,
 )
+from .layer_relations import LayerRelationSettings, StrewLayerLink
 from .rooms import StrewRoomSettings
 
 
@@ -80,7 +81,7 @@ SURFACE_MODES = [
 
 
 class StrewLayer(LayerCameraSettings, LayerDisplaySettings, LayerVarietySettings, LayerProximitySettings,
-                 LayerKeepAwaySettings, bpy.types.PropertyGroup):
+                 LayerKeepAwaySettings, LayerRelationSettings, bpy.types.PropertyGroup):
     """One scatter pass (trees, bushes, rocks…). Layers run top to bottom; earlier layers block later ones."""
 
     # ``name`` is inherited from PropertyGroup: the layer's name, also used for its output object.
@@ -265,7 +266,7 @@ class StrewSceneSettings(bpy.types.PropertyGroup):
     )
 
 
-classes = (StrewKeepAwayRule, StrewLayer, StrewSceneSettings)
+classes = (StrewKeepAwayRule, StrewLayerLink, StrewLayer, StrewSceneSettings)
 _register, _unregister = bpy.utils.register_classes_factory(classes)
 
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import bpy
 from bpy.app.handlers import persistent
 
+from ..properties.layer_relations import relation_links
 from .instancer import OUTPUT_COLLECTION, OWNER
 from .ownership import LAYER_ID_KEY, LAYER_KEY, OWNER_KEY, is_current, is_owned, originals, owned_collection
 
@@ -35,14 +36,14 @@ def assign(scene: bpy.types.Scene) -> None:
 
 
 def bind_rules(scene: bpy.types.Scene) -> None:
-    """Tie each keep-away rule to the layer it names by that layer's id, and name it as the layer is named now: a
-    renamed layer keeps the rules that keep away from it. A rule naming no layer stays as it is (reading it says
-    so)."""
+    """Tie each keep-away rule, Around and On Layer link to the layer it names by that layer's id, and name it as
+    the layer is named now: a renamed layer keeps the rules and links that name it. A rule naming no layer stays
+    as it is (reading it says so)."""
     layers = scene.strew.layers
     by_id = {layer.layer_id: layer.name for layer in layers if layer.layer_id}
     by_name = {layer.name: layer.layer_id for layer in layers}
     for layer in layers:
-        for rule in layer.keep_away_rules:
+        for rule in (*layer.keep_away_rules, *relation_links(layer)):
             name = by_id.get(rule.layer_id) if rule.layer_id else None
             if name is not None and name != rule.layer:
                 rule.layer = name  # clears the id (a pick by hand): set again just below

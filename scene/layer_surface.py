@@ -28,7 +28,7 @@ from ..core.surface.layer import surface_layer_steps
 from ..core.terrain import TerrainLookup
 from . import layer_fields
 from .layer_fields import LayerFields
-from .layer_inputs import Camera, Key, Targets
+from .layer_inputs import Camera, Key, OnLayer, Targets
 from .scatter_spec import LayerInput, ScatterError, ScatterInput
 from .targets import read_targets
 from .terrain import MeshArrays, read_mesh
@@ -71,6 +71,7 @@ class Surfaces:
         self.depsgraph = depsgraph
         self.terrain: Surface | None = None
         self._targets: dict[int, Surface] = {}
+        self._instances: dict[Key, Surface] = {}  # On Layer surfaces, by the linked layer and its instances
         if job.terrain is not None:
             groups = tuple({name for layer in job.layers for name in layer.vertex_groups})
             self.terrain = self._read_terrain(job.terrain, groups)
@@ -96,6 +97,9 @@ class Surfaces:
 
     def of(self, layer: LayerInput) -> Surface:
         """Where ``layer`` places its instances."""
+        on = layer.input(OnLayer)
+        if on is not None:
+            return self._on_layer(on)
         targets = layer.input(Targets)
         if targets is None:
             assert self.terrain is not None  # scatter_spec.read refuses a layer without targets and terrain
@@ -104,6 +108,13 @@ class Surfaces:
         if uid not in self._targets:
             self._targets[uid] = self._read_targets(targets)
         return self._targets[uid]
+
+    def _on_layer(self, on: OnLayer) -> Surface:
+        """The triangles of the instances an On Layer layer places on (read once per job and set of instances)."""
+        key = on.key(self.depsgraph)
+        if key not in self._instances:
+            self._instances[key] = Surface(on.linked.name, on.mesh(self.depsgraph), "On Layer", key)
+        return self._instances[key]
 
     def fields_source(self, layer: LayerInput) -> Surface:
         """Where ``layer`` reads its density and masks (from above): the terrain, else its targets."""
@@ -148,6 +159,11 @@ def culled(layer: LayerInput, spec: LayerSpec, surface: Surface, source: Surface
     if camera is None or camera.margin is None:
         return spec
     region = view_region(camera, surface, source)
+    if region is not None and spec.region is not None:  # already cut (Around's rings): where both hold
+        (ax, ay), (bx, by) = region
+        (cx, cy), (dx, dy) = spec.region
+        low, high = (max(ax, cx), max(ay, cy)), (min(bx, dx), min(by, dy))
+        region = (low, high) if low[0] < high[0] and low[1] < high[1] else None
     return None if region is None else dataclasses.replace(spec, region=region)
 
 

@@ -20,7 +20,7 @@ from ..core.poisson import Samples
 from ..core.scatter import LayerPoints
 from ..core.steps import run_to_end as run_steps
 from ..core.terrain import NoAreaError
-from . import layer_ids, scatter_spec, worker_pool
+from . import layer_ids, relations, scatter_spec, worker_pool
 from .display import remove_unused_bounds, show_as_set
 from .instancer import (
     BLUR_SHARE,
@@ -180,13 +180,16 @@ def _run(
             placed[above.name] = found
 
     results: list[tuple[LayerInput, PointSet, float]] = []
+    ran: dict[str, PointSet] = {}  # this run's results by layer id, for the layers placed around or on them
     for number, layer in enumerate(job.layers):
         started = time.perf_counter()
         span = 0.8 / len(job.layers)
         try:
             painted = painted_points(scene, layer.layer_id)
             blockers, keep = blockers_for(placed, layer.surroundings.keep_away, painted)
-            steps = sampler.layer_steps(layer, surfaces, blockers, backend, keep)
+            bound = relations.bind(layer, ran)
+            steps = relations.nothing() if bound is None else sampler.layer_steps(bound, surfaces, blockers, backend,
+                                                                                  keep)
             while True:
                 try:
                     fraction = next(steps)
@@ -206,6 +209,7 @@ def _run(
         result = PointSet.of(points, False) if painted is None else PointSet.join(PointSet.of(points, False), painted)
         results.append((layer, result, took))
         placed[layer.name] = result.as_blockers()
+        ran[layer.layer_id] = result
         yield 0.1 + 0.8 * (number + 1) / len(job.layers), rpt_("Writing the output")
 
     started = time.perf_counter()

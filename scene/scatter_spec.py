@@ -110,7 +110,7 @@ def _layer(layer: bpy.types.PropertyGroup, chunk_size: float | None, scene: bpy.
         raise fail('{layer}: every object in "{collection}" has weight 0; give one a weight > 0',
                    collection=collection.name)
     output = OutputMode(layer.output_mode)
-    surface = SurfaceMode(layer.surface)
+    surface = SurfaceMode.ALL if layer.on_layer.layer else SurfaceMode(layer.surface)  # On Layer: every face
     try:  # a sphere on every face, a circle seen from above
         sizes = footprints(prefabs, output, surface) if layer.spacing == SpacingMode.OBJECTS else None
     except CustomPropertyError as error:
@@ -169,7 +169,7 @@ def read(scene: bpy.types.Scene, layer_indices: list[int] | None = None) -> Scat
     every = settings.layers
     indices = list(range(len(every))) if layer_indices is None else layer_indices
     chosen = [every[i] for i in indices if layer_indices is not None or every[i].enabled]
-    if terrain is None and (not chosen or any(layer.targets is None for layer in chosen)):
+    if terrain is None and (not chosen or any(layer.targets is None and not layer.on_layer.layer for layer in chosen)):
         raise ScatterError(rpt_("No terrain: pick a mesh object as the terrain in the Scatter panel"))
     if terrain is not None and terrain.type != 'MESH':
         raise ScatterError(rpt_('Terrain "{name}" is a {kind}, not a mesh: pick a mesh object').format(

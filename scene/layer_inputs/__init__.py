@@ -6,21 +6,26 @@ The order of :data:`INPUTS` is the order their density factors multiply and thei
 
 from __future__ import annotations
 
+from .around import Around
 from .base import Input, Key, LookError, Part, Reach, Reading, Source, Watched, combine
 from .camera import Camera
 from .density import GroupDensity, ImageDensity, NoiseDensity
 from .exclude import Exclude
 from .mask_group import MaskGroup
 from .mask_image import MaskImage
+from .on_layer import OnLayer
 from .proximity import Proximity
+from .related import Related
 from .targets import Targets
 
 INPUTS: tuple[type[Input], ...] = (
     NoiseDensity, GroupDensity, ImageDensity, MaskGroup, Exclude, Proximity, Camera, Targets, MaskImage,
+    Around, OnLayer,
 )
 
 __all__ = [
     "INPUTS",
+    "Around",
     "Camera",
     "Exclude",
     "GroupDensity",
@@ -31,10 +36,12 @@ __all__ = [
     "MaskGroup",
     "MaskImage",
     "NoiseDensity",
+    "OnLayer",
     "Part",
     "Proximity",
     "Reach",
     "Reading",
+    "Related",
     "Source",
     "Targets",
     "Watched",

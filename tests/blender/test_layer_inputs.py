@@ -87,6 +87,25 @@ def _targets(layer: bpy.types.PropertyGroup) -> None:
     layer.targets = _collection("Rocks")
 
 
+def _below_rocks(layer: bpy.types.PropertyGroup) -> bpy.types.PropertyGroup:
+    """``layer`` below a new, scattered layer "Rocks" (moved to the top), for the inputs that read an earlier layer
+    (``layer`` itself then names the top item: the layer is looked up again)."""
+    name, layers = layer.name, bpy.context.scene.strew.layers
+    add_layer("Rocks", make_prefabs("Rocks", 2), 4.0, 4.0, seed=2)
+    layers.move(len(layers) - 1, 0)
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    return layers[name]
+
+
+def _around(layer: bpy.types.PropertyGroup) -> None:
+    layer = _below_rocks(layer)
+    layer.around.layer, layer.around_min, layer.around_max = "Rocks", 0.5, 3.0
+
+
+def _on_layer(layer: bpy.types.PropertyGroup) -> None:
+    _below_rocks(layer).on_layer.layer = "Rocks"
+
+
 EXAMPLES: dict[str, Callable[[bpy.types.PropertyGroup], None]] = {
     "NoiseDensity": _noise,
     "GroupDensity": _group_density,
@@ -97,8 +116,18 @@ EXAMPLES: dict[str, Callable[[bpy.types.PropertyGroup], None]] = {
     "MaskImage": _mask_image,
     "Targets": _targets,
     "Proximity": _proximity,
+    "Around": _around,
+    "OnLayer": _on_layer,
 }
 """Per input class: settings of a layer that make it use that input (every registered class needs one)."""
+
+
+def _example(name: str, layer: bpy.types.PropertyGroup) -> bpy.types.PropertyGroup:
+    """``layer`` with the settings of the example of input ``name`` (looked up again by its name: an example may
+    add layers above it)."""
+    named = layer.name
+    EXAMPLES[name](layer)
+    return bpy.context.scene.strew.layers[named]
 
 
 @pytest.fixture
@@ -115,7 +144,7 @@ def _inputs() -> tuple[type, ...]:
 def _read(kind: type) -> Any:
     """The layer's input of class ``kind`` as the Scatter job reads it."""
     job = _module("scene.scatter_spec").read(bpy.context.scene)
-    found = [part for part in job.layers[0].inputs if isinstance(part, kind)]
+    found = [part for layer in job.layers for part in layer.inputs if isinstance(part, kind)]
     assert len(found) == 1, f"{kind.__name__} is not read by scatter_spec"
     return found[0]
 
@@ -139,7 +168,7 @@ def test_a_layer_without_the_settings_uses_none_of_the_inputs(layer) -> None:
 def test_each_input_answers_every_question(layer, name: str) -> None:
     inputs = _module("scene.layer_inputs")
     kind = next(kind for kind in _inputs() if kind.__name__ == name)
-    EXAMPLES[name](layer)
+    layer = _example(name, layer)
     bpy.context.view_layer.update()
     depsgraph = bpy.context.evaluated_depsgraph_get()
     part = _read(kind)
@@ -168,7 +197,7 @@ def test_each_input_answers_every_question(layer, name: str) -> None:
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_moving_what_an_input_watches_changes_its_key(layer, name: str) -> None:
     kind = next(kind for kind in _inputs() if kind.__name__ == name)
-    EXAMPLES[name](layer)
+    layer = _example(name, layer)
     bpy.context.view_layer.update()
     objects = [block for block in kind.watched(bpy.context.scene.strew, layer).blocks
                if isinstance(block, bpy.types.Object)]
