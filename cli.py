@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import NoReturn
 
-from . import cli_export, cli_farm, cli_interrupt, cli_room, ensure_registered
+from . import cli_export, cli_farm, cli_interrupt, cli_relations, cli_room, ensure_registered
 from .cli_blend import add_output_options, input_output, open_blend, save_blend
 from .cli_files import CliError, readable_blend, writable_blend, writable_folder
 from .core.inputs import bounded
@@ -59,6 +59,7 @@ def _add_scatter(commands: Commands) -> None:
     scatter.add_argument("--chunk-size", type=float,
                          help="side of the square chunks large terrains are cut into (0: automatic)")
     add_output_options(scatter)
+    cli_relations.add_options(scatter)
     cli_farm.add_scatter_options(scatter)
     scatter.set_defaults(handler=_scatter)
 
@@ -108,6 +109,7 @@ def _scatter(args: argparse.Namespace) -> int:
     farm = cli_farm.is_farm_task(args)
     source, target = (readable_blend(args.blend), None) if farm else input_output(args)
     layers = [_parse_layer(text) for text in args.layer]
+    relations = cli_relations.parse(args)
     _check_scatter_numbers(args, len(layers))
     import bpy
 
@@ -139,6 +141,7 @@ def _scatter(args: argparse.Namespace) -> int:
             layer.max_slope = math.radians(args.max_slope)
         if args.spacing is not None:
             layer.spacing = SpacingMode(args.spacing.upper())
+    cli_relations.apply(relations, settings, [name for name, *_ in layers], args.blend)
     if args.chunk_size is not None:
         settings.chunk_size = args.chunk_size
     cli_farm.apply(args, settings)

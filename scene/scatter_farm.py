@@ -30,6 +30,7 @@ from ..core.scatter.points import POINT_ARRAYS
 from ..core.terrain import TerrainLookup
 from . import layer_fields, layer_surface, scatter_job, scatter_spec
 from .instances import PointSet
+from .layer_inputs import Related
 from .layer_points import painted_points
 from .scatter_spec import LayerInput
 
@@ -72,6 +73,10 @@ def prepare(context: bpy.types.Context) -> FarmJob:
     surfaces = layer_surface.Surfaces(scene_input, context.evaluated_depsgraph_get())
     job = FarmJob(scene_input.layers, scene_input.max_objects, [], [], [], [], [], [])
     for number, layer in enumerate(scene_input.layers):
+        if any(isinstance(found, Related) for found in layer.inputs):  # it reads the points of this very run
+            raise scatter_job.ScatterError(rpt_(
+                'Layer "{name}": farm tasks cannot place a layer around or on another layer; clear its Around and '
+                "On Layer or run it without --chunks").format(name=layer.name))
         if layer.surface == SurfaceMode.ALL:
             raise scatter_job.ScatterError(rpt_(
                 'Layer "{name}": farm tasks scatter from above only; set its Surface to From Above or run it without '
