@@ -1183,6 +1183,7 @@ RUSSIAN.update({
     "Around Max": "Вокруг: до",
     "Falloff": "Спад",
     "On Layer": "На слое",
+    "Every face of its instances": "Все грани его экземпляров",
     "An earlier, enabled layer": "Включённый слой выше этого",
     "The id of the layer the link names, so the link follows it through a rename (set by Strew)":
         "Идентификатор слоя, на который указывает связь, чтобы связь сохранялась при переименовании (задаёт Strew)",

@@ -12,6 +12,7 @@ from ..scene import live_update
 from ..scene.custom_props import WEIGHT_KEY, CustomPropertyError
 from ..scene.instancer import prefabs_of
 from .main import property_layout
+from .scatter_relations import draw_relations
 
 
 class STREW_UL_layers(bpy.types.UIList):
@@ -98,6 +99,7 @@ class STREW_PT_scatter_source(_LayerPanel, bpy.types.Panel):
         layout = self._layout()
         layout.prop(layer, "surface")
         layout.prop(layer, "targets")
+        draw_relations(layout, context, layer)
         layout.prop(layer, "collection")
         if layer.collection is None:
             return

@@ -212,3 +212,32 @@ def test_farm_tasks_refuse_a_linked_layer(strew, scene_file: Path, tmp_path: Pat
     code, _, err = strew("scatter", scene_file, "--layer", "Mushrooms:0.3:0.3", "--around", "Trees:0:1",
                          "--plan", tmp_path / "plan.json")
     assert code == 2 and "farm tasks cannot place a layer around or on another layer" in err, err
+
+
+class _Layout:
+    """Stands in for a UILayout: records what a draw function shows (every property must exist)."""
+
+    def __init__(self) -> None:
+        self.shown: list[str] = []
+
+    def __getattr__(self, name: str):
+        return lambda *args, **kwargs: self  # column, label…
+
+    def prop(self, data, name: str, **kwargs) -> None:
+        assert name in data.bl_rna.properties, name
+        self.shown.append(name)
+
+    def prop_search(self, data, name: str, search_data, search_name: str, **kwargs) -> None:
+        assert name in data.bl_rna.properties and search_name in search_data.bl_rna.properties, name
+        self.shown.append(f"{data.path_from_id()}.{name}")
+
+
+def test_the_panel_rows_show_the_ring_once_a_layer_is_picked(strew_extension) -> None:
+    _scene()
+    draw = importlib.import_module(f"{strew_extension.__name__}.panels.scatter_relations").draw_relations
+    context = type("Context", (), {"scene": bpy.context.scene})()
+    rocks, mushrooms = _Layout(), _Layout()
+    draw(rocks, context, _layers()["Rocks"])
+    draw(mushrooms, context, _layers()["Mushrooms"])
+    assert rocks.shown == ["strew.layers[0].around.layer", "strew.layers[0].on_layer.layer"]
+    assert {"around_min", "around_max", "around_falloff"} <= set(mushrooms.shown)
