@@ -49,18 +49,24 @@ class CircleGaps:
             raise ValueError(f"circles: reach and largest_own must be finite and ≥ 0, got {reach}, {largest_own}")
         self.centres, self.radii = centres, radii
         self.reach, self.largest_own = float(reach), float(largest_own)
-        # A circle within reach of a place lies within one cell of the place's cell.
+        # A circle within reach of a place lies in the place's cell or one next to it: each circle is listed in the
+        # nine cells around its own, so a place looks in its own cell only.
         largest = float(radii.max()) if len(radii) else 0.0
         self.cell = max(self.reach + self.largest_own + largest, 1e-9)
-        self.origin = centres.min(axis=0) if len(centres) else np.zeros(2)
+        self.origin = centres.min(axis=0) - self.cell if len(centres) else np.zeros(2)
         cells = np.floor((centres - self.origin) / self.cell).astype(np.int64)
-        self.rows = int(cells[:, 1].max()) + 3 if len(cells) else 1
-        keys = self._key(cells[:, 0], cells[:, 1])
-        self.order = np.argsort(keys, kind="stable")
-        self.keys = keys[self.order]
-
-    def _key(self, cx: NDArray[np.int64], cy: NDArray[np.int64]) -> NDArray[np.int64]:
-        return (cx + 1) * self.rows + (cy + 1)
+        self.rows = int(cells[:, 1].max()) + 2 if len(cells) else 1
+        self.columns = int(cells[:, 0].max()) + 2 if len(cells) else 1
+        shifts = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)], dtype=np.int64)
+        around = (cells[:, None, :] + shifts[None, :, :]).reshape(-1, 2)
+        keys = around[:, 0] * self.rows + around[:, 1]
+        order = np.argsort(keys, kind="stable")
+        self.items = (np.arange(len(around)) // len(shifts))[order]
+        ordered = keys[order]
+        first = np.ones(len(ordered), dtype=bool)
+        first[1:] = ordered[1:] != ordered[:-1]
+        self.keys = ordered[first]
+        self.starts = np.append(np.flatnonzero(first), len(ordered))
 
     def bounds(self) -> tuple[tuple[float, float], tuple[float, float]] | None:
         """The XY rectangle holding every place with a circle within reach, or None without circles."""
@@ -77,26 +83,22 @@ class CircleGaps:
         best = np.full(len(xy), np.inf)
         if not len(self.keys) or not len(xy):
             return best
-        own_radius = np.zeros(len(xy)) if own is None else np.asarray(own, dtype=np.float64).reshape(len(xy))
         cells = np.floor((xy - self.origin) / self.cell)
-        inside = (np.abs(cells) < 2**40).all(axis=1)  # far away places: no circle near
-        cells = np.where(inside[:, None], cells, -10).astype(np.int64)
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                cx, cy = cells[:, 0] + dx, cells[:, 1] + dy
-                valid = inside & (cx >= 0) & (cy >= 0) & (cy < self.rows - 2)
-                keys = self._key(cx, cy)
-                low = np.searchsorted(self.keys, keys, side="left")
-                high = np.searchsorted(self.keys, keys, side="right")
-                counts = np.where(valid, high - low, 0)
-                owner, local = expand_ranges(counts)
-                if not len(owner):
-                    continue
-                item = self.order[low[owner] + local]
-                delta = xy[owner] - self.centres[item]
-                gap = np.sqrt(delta[:, 0] * delta[:, 0] + delta[:, 1] * delta[:, 1]) - self.radii[item]
-                np.minimum.at(best, owner, gap)
-        best = best - own_radius
+        inside = ((cells >= 0) & (cells < (self.columns, self.rows))).all(axis=1)
+        places = np.flatnonzero(inside)
+        keys = cells[places, 0].astype(np.int64) * self.rows + cells[places, 1].astype(np.int64)
+        slot = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+        listed = self.keys[slot] == keys
+        places, slot = places[listed], slot[listed]
+        counts = self.starts[slot + 1] - self.starts[slot]  # ≥ 1 for every listed cell
+        owner, local = expand_ranges(counts)
+        if len(owner):
+            item = self.items[self.starts[slot[owner]] + local]
+            delta = xy[places[owner]] - self.centres[item]
+            gap = np.sqrt(delta[:, 0] * delta[:, 0] + delta[:, 1] * delta[:, 1]) - self.radii[item]
+            best[places] = np.minimum.reduceat(gap, np.cumsum(counts) - counts)  # each place's run, in order
+        if own is not None:
+            best = best - np.asarray(own, dtype=np.float64).reshape(len(xy))
         best[best > self.reach] = np.inf
         return best
 
