@@ -26,6 +26,11 @@ class Mask:
     def evaluate(self, xy: NDArray[np.float64]) -> NDArray[np.bool_]:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def empty_in(self, low: NDArray[np.float64], high: NDArray[np.float64]) -> bool:
+        """Whether the mask is False everywhere in the rectangle ``[low, high]`` (False: not known), so a sampler
+        may skip it."""
+        return False
+
     def __and__(self, other: Any) -> Mask:
         return AllOf(self, other)
 
@@ -83,6 +88,9 @@ class AllOf(Mask):
         for part in self.parts:
             out &= part.evaluate(xy)
         return out
+
+    def empty_in(self, low: NDArray[np.float64], high: NDArray[np.float64]) -> bool:
+        return any(part.empty_in(low, high) for part in self.parts)
 
 
 class AnyOf(Mask):

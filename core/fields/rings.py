@@ -76,6 +76,15 @@ class CircleGaps:
         low, high = self.centres - grow[:, None], self.centres + grow[:, None]
         return ((float(low[:, 0].min()), float(low[:, 1].min())), (float(high[:, 0].max()), float(high[:, 1].max())))
 
+    def reaches(self, low: Any, high: Any) -> bool:
+        """Whether a place in the rectangle ``[low, high]`` may have a circle within reach."""
+        if not len(self.radii):
+            return False
+        grow = (self.reach + self.largest_own + self.radii) * (1.0 + 1e-9) + 1e-9
+        lo, hi = np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
+        near = ((self.centres + grow[:, None] >= lo) & (self.centres - grow[:, None] <= hi)).all(axis=1)
+        return bool(near.any())
+
     def gaps(self, xy: Any, own: Any = None) -> NDArray[np.float64]:
         """Per place, the gap from its own circle (radius ``own``, default 0) to the nearest circle's edge; inf
         beyond ``reach``."""
@@ -114,6 +123,10 @@ class RingMask(Mask):
     def evaluate(self, xy: NDArray[np.float64]) -> NDArray[np.bool_]:
         gap = self.circles.gaps(xy, None if self.own_at is None else self.own_at(xy))
         return (gap >= self.near) & (gap <= self.far)
+
+    def empty_in(self, low: NDArray[np.float64], high: NDArray[np.float64]) -> bool:
+        """No circle reaches the rectangle (its reach square, grown by a hair for rounding, misses it)."""
+        return not self.circles.reaches(low, high)
 
 
 class RingFalloff(Field):

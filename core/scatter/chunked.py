@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..chunks import ChunkGrid, concat
+from ..fields.mask import Mask
 from ..poisson import BYTES_PER_POINT, PoissonSettings, Samples, sample
 from ..poisson.budget import job_load
 from ..poisson.layout import cell_side, coarse_cells
@@ -90,7 +91,7 @@ def sample_chunk(work: ChunkWork, chunk: int, earlier: Samples | None) -> Sample
     spec, grid = work.spec, work.grid
     lo, hi = grid.rect(chunk)
     size = hi - lo
-    if size.min() <= 0:
+    if size.min() <= 0 or (isinstance(spec.mask, Mask) and spec.mask.empty_in(lo, hi)):  # nothing may stand here
         return Samples(positions=np.zeros((0, 2)), radii=np.zeros(0))
     near = concat(grid.window(chunk, work.blockers), earlier)
     local = None if near is None else Samples(positions=near.positions - lo, radii=near.radii)

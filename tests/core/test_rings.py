@@ -69,3 +69,18 @@ def test_bad_circles_are_refused() -> None:
         CircleGaps(np.zeros((2, 2)), np.array([1.0, -1.0]), 1.0)
     with pytest.raises(ValueError, match="near"):
         RingMask(CircleGaps(np.zeros((1, 2)), np.zeros(1), 1.0), 2.0, 1.0)
+
+
+def test_a_rectangle_no_circle_reaches_is_empty_of_the_ring() -> None:
+    rng = np.random.default_rng(9)
+    centres, radii = rng.uniform(0, 100, (12, 2)), rng.uniform(0, 1, 12)
+    ring = RingMask(CircleGaps(centres, radii, 3.0, largest_own=0.5), 0.5, 3.0, lambda xy: np.full(len(xy), 0.5))
+    for _ in range(200):
+        low = rng.uniform(-20, 110, 2)
+        high = low + rng.uniform(0.5, 15, 2)
+        probes = rng.uniform(low, high, (4000, 2))
+        if ring.empty_in(low, high):
+            assert not np.isfinite(ring.circles.gaps(probes, np.zeros(len(probes)))).any()
+    assert not ring.empty_in(centres[0] - 1.0, centres[0] + 1.0)
+    assert (ring & RingMask(CircleGaps(np.zeros((0, 2)), np.zeros(0), 1.0), 0.0, 1.0)).empty_in(
+        np.zeros(2), np.ones(2))
