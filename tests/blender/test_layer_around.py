@@ -89,3 +89,27 @@ def test_falloff_thins_the_ring_outwards() -> None:
     gap = _nearest(mushrooms, trees)
     inner, outer = (gap < 1.0).sum() / (1.0 ** 2), ((gap >= 2.0) & (gap <= 3.0)).sum() / (3.0 ** 2 - 2.0 ** 2)
     assert inner > 2.0 * outer, (inner, outer)
+
+
+@pytest.mark.parametrize("output", ['EMPTIES', 'DUPLICATES'])
+def test_a_ring_around_real_objects_read_from_the_scene(output: str) -> None:
+    _scene(6)
+    bpy.context.scene.strew.layers["Trees"].output_mode = output
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    assert bpy.ops.strew.scatter(layer_index=1) == {'FINISHED'}  # Mushrooms alone: Trees read from their objects
+    trees = np.array([obj.matrix_world.translation[:] for obj in bpy.data.collections["Strew Trees"].objects
+                      if obj.parent is not None])
+    mushrooms = point_attributes(bpy.data.objects["Strew Mushrooms"])["position"]
+    gap = _nearest(mushrooms, trees)
+    assert len(trees) > 20 and len(mushrooms) > 5 * len(trees)
+    assert gap.min() >= 0.5 - TOLERANCE and gap.max() <= 2.0 + TOLERANCE
+
+
+def test_an_every_face_layer_keeps_the_ring_seen_from_above() -> None:
+    _scene(7, surface='ALL')
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    trees = point_attributes(bpy.data.objects["Strew Trees"])["position"]
+    mushrooms = point_attributes(bpy.data.objects["Strew Mushrooms"])["position"]
+    gap = _nearest(mushrooms, trees)
+    assert len(mushrooms) > 5 * len(trees)
+    assert gap.min() >= 0.5 - TOLERANCE and gap.max() <= 2.0 + TOLERANCE

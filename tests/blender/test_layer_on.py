@@ -107,3 +107,15 @@ def test_moss_alone_reads_the_rocks_in_the_scene_and_gives_the_same_bytes() -> N
     alone = point_attributes(bpy.data.objects["Strew Moss"])
     for key in whole:
         np.testing.assert_array_equal(whole[key], alone[key])
+
+
+@pytest.mark.parametrize("output", ['EMPTIES', 'DUPLICATES'])
+def test_moss_alone_reads_real_object_rocks_from_the_scene(output: str) -> None:
+    _scene(7, output)
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    whole = _moss()
+    assert bpy.ops.strew.scatter(layer_index=1) == {'FINISHED'}  # the Rocks read back from their objects
+    alone = _moss()
+    assert abs(len(alone) - len(whole)) <= 0.02 * len(whole)
+    drawn = _drawn_rocks()
+    assert max(drawn.find_nearest(Vector(p))[3] for p in alone) <= ON_SURFACE
