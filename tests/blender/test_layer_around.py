@@ -77,6 +77,18 @@ def test_footprint_edges_count_when_a_layer_is_spaced_by_object_size() -> None:
     centre_gap = _nearest(mush["position"], tree["position"])
     assert centre_gap.max() > 1.5 + TOLERANCE  # the footprints did count: measured from the centres, some lie beyond
 
+    # Maximal: a probe in the ring whatever mushroom a place draws (its footprint from 0.1 × 0.85 to 0.25 × 1.15)
+    # has a mushroom within the spacing.
+    rng = np.random.default_rng(4)
+    probes = rng.uniform(tree["position"][:, :2].min(0) - 3, tree["position"][:, :2].max(0) + 3, (20_000, 2))
+    z, _ = ray_down(terrain_bvh(bpy.context.scene.strew.terrain), probes)
+    edge = _nearest(probes, tree["position"], tree_radii)
+    allowed = np.isfinite(z) & (edge - 0.25 * 1.15 >= 0.3 + 1e-3) & (edge - 0.1 * 0.85 <= 1.5 - 1e-3)
+    fillable = allowed.copy()
+    fillable[allowed] = _nearest(probes[allowed], mush["position"]) >= 0.4 + 1e-3
+    assert allowed.sum() > 1_000
+    assert fillable.sum() <= 2, f"{fillable.sum()} probes where a mushroom still fits, e.g. {probes[fillable][:3]}"
+
 
 def test_falloff_thins_the_ring_outwards() -> None:
     _scene(5, near=0.0, far=3.0, around_falloff=True)
@@ -113,3 +125,23 @@ def test_an_every_face_layer_keeps_the_ring_seen_from_above() -> None:
     gap = _nearest(mushrooms, trees)
     assert len(mushrooms) > 5 * len(trees)
     assert gap.min() >= 0.5 - TOLERANCE and gap.max() <= 2.0 + TOLERANCE
+
+
+@pytest.mark.parametrize("sized", [("Mushrooms",), ("Trees", "Mushrooms")])
+def test_the_ring_layers_own_footprint_counts_when_it_is_spaced_by_size(sized: tuple[str, ...]) -> None:
+    _scene(8, near=0.2, far=1.0)
+    sizes = {"Trees 0": 0.6, "Trees 1": 0.9, "Mushrooms 0": 0.15, "Mushrooms 1": 0.3}
+    for name, radius in sizes.items():
+        bpy.data.objects[name]["strew_radius"] = radius
+    layers = bpy.context.scene.strew.layers
+    for name in sized:
+        layers[name].spacing = 'OBJECTS'
+    layers["Mushrooms"].min_radius = layers["Mushrooms"].max_radius = 0.1
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    tree = point_attributes(bpy.data.objects["Strew Trees"])
+    mush = point_attributes(bpy.data.objects["Strew Mushrooms"])
+    tree_radii = np.array([sizes[f"Trees {i}"] for i in tree["strew_prefab"]]) * tree["strew_scale"]
+    mush_radii = np.array([sizes[f"Mushrooms {i}"] for i in mush["strew_prefab"]]) * mush["strew_scale"]
+    gap = _nearest(mush["position"], tree["position"], tree_radii) - mush_radii
+    assert len(mush_radii) > 50
+    assert gap.min() >= 0.2 - TOLERANCE and gap.max() <= 1.0 + TOLERANCE, (gap.min(), gap.max())
