@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import fpmath
+from ..hashing import hash_columns, unit_floats
 from ..poisson import Samples
 from ..surface._hash import PointHash, ReachHash, table_size
 
@@ -66,16 +68,22 @@ def _empty(path_dims: int = 3) -> AlongPoints:
 
 
 class _Pieces:
-    """The free set: pieces (segment, lo, hi) of the path, in path order."""
+    """The free set: pieces (segment, lo, hi) of the path in path order, each in chunk ``chunk`` (a row of the
+    call's chunk table, inherited by the parts of a piece)."""
 
-    def __init__(self, segment: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:
-        self.segment, self.lo, self.hi = segment, lo, hi
+    def __init__(self, segment: np.ndarray, lo: np.ndarray, hi: np.ndarray, chunk: np.ndarray) -> None:
+        self.segment, self.lo, self.hi, self.chunk = segment, lo, hi, chunk
 
     def __len__(self) -> int:
         return len(self.segment)
 
     def take(self, keep: np.ndarray) -> _Pieces:
-        return _Pieces(self.segment[keep], self.lo[keep], self.hi[keep])
+        return _Pieces(self.segment[keep], self.lo[keep], self.hi[keep], self.chunk[keep])
+
+    @classmethod
+    def ordered(cls, segment: np.ndarray, lo: np.ndarray, hi: np.ndarray, chunk: np.ndarray) -> _Pieces:
+        order = np.lexsort((lo, segment))
+        return cls(segment[order], lo[order], hi[order], chunk[order])
 
     def runs(self, path_line: np.ndarray, path_length: np.ndarray) -> np.ndarray:
         """The run (of touching pieces on one line) of every piece, numbered from 0."""
@@ -85,11 +93,12 @@ class _Pieces:
         same = (seg[1:] == seg[:-1]) & (self.lo[1:] == self.hi[:-1])
         follows = ((seg[1:] == seg[:-1] + 1) & (path_line[seg[1:]] == path_line[seg[:-1]])
                    & (self.lo[1:] == 0.0) & (self.hi[:-1] == path_length[seg[:-1]]))
-        return np.concatenate([[0], np.cumsum(~(same | follows))])
+        joined = (same | follows) & (self.chunk[1:] == self.chunk[:-1])
+        return np.concatenate([[0], np.cumsum(~joined)])
 
 
-def _initial(path_length: np.ndarray, side: float) -> _Pieces:
-    """Every segment cut in pieces of at most ``side``."""
+def _initial(path_length: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every segment cut in pieces of at most ``side``: (segment, lo, hi)."""
     count = np.maximum(np.ceil(path_length / side).astype(np.int64), 1)
     segment = np.repeat(np.arange(len(path_length)), count)
     first = np.cumsum(count) - count
@@ -97,7 +106,7 @@ def _initial(path_length: np.ndarray, side: float) -> _Pieces:
     step = (path_length / count)[segment]
     lo = index * step
     hi = np.where(index == count[segment] - 1, path_length[segment], (index + 1) * step)
-    return _Pieces(segment, lo, hi)
+    return segment, lo, hi
 
 
 def _cut(pieces: _Pieces, piece: np.ndarray, lo: np.ndarray, hi: np.ndarray, tiny: float) -> _Pieces:
@@ -124,8 +133,8 @@ def _cut(pieces: _Pieces, piece: np.ndarray, lo: np.ndarray, hi: np.ndarray, tin
         new_hi = np.concatenate([np.where(has, left_hi, current.hi)[left], current.hi[right]])
         new_owner = np.concatenate([owner[left], owner[right]])
         order_new = np.lexsort((new_lo, segment))
-        current = _Pieces(segment[order_new], new_lo[order_new], new_hi[order_new])
         owner = new_owner[order_new]
+        current = _Pieces(segment[order_new], new_lo[order_new], new_hi[order_new], pieces.chunk[owner])
     return current
 
 
@@ -136,7 +145,8 @@ class _Along:
                  spacing: Spacing, blockers: Samples | None, seed: int) -> None:
         self.start, self.direction, self.length, self.line = start, direction, length, line
         self.spacing = spacing
-        self.rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([int(seed), 0x5EED_A1])))
+        self.seed = int(seed)
+        self.chunks = np.zeros((1, 2), dtype=np.int64)  # the xy cells of the chunks pieces belong to
         self.tiny = spacing.least * 1e-9
         self.positions = np.zeros((0, 3))
         self.radii = np.zeros(0)
@@ -265,25 +275,41 @@ def _in_time_order(xyz: np.ndarray, radius: np.ndarray, time: np.ndarray, spacin
 
 
 def maximal_along(path_start: np.ndarray, path_end: np.ndarray, path_line: np.ndarray, spacing: Spacing,
-                  blockers: Samples | None = None, seed: int = 0) -> AlongPoints:
+                  blockers: Samples | None = None, seed: int = 0, chunk: float | None = None) -> AlongPoints:
     """A maximal set of points on the segments ``path_start → path_end`` (one line each in ``path_line``,
     segments of one line in order), spaced by ``spacing``, keeping clear of ``blockers`` (x, y[, z] with the
-    radius each keeps: the distance kept is the larger of that and a point's own, or their sum)."""
+    radius each keeps: the distance kept is the larger of that and a point's own, or their sum).
+
+    With ``chunk`` (a side in metres, at least twice the farthest two points interact), the path is sampled in
+    square xy chunks, in four phases so that chunks of one phase never interact, each with its own random
+    numbers: the points then depend only on the path near them, and an edit of the path changes the result
+    within a few chunks of it only."""
     start = np.asarray(path_start, dtype=np.float64)
     vector = np.asarray(path_end, dtype=np.float64) - start
     length = np.sqrt(_norm2(vector))
     if not len(length):
         return _empty()
     st = _Along(start, vector / length[:, None], length, np.asarray(path_line), spacing, blockers, seed)
-    pieces = _initial(length, spacing.least)
+    segment, lo, hi = _initial(length, spacing.least)
+    cells = np.zeros((len(segment), 2), dtype=np.int64)
+    if chunk is not None:
+        middle = st.points(segment, 0.5 * (lo + hi))
+        cells = np.floor(middle[:, :2] / float(chunk)).astype(np.int64)
+    table, index = np.unique(cells, axis=0, return_inverse=True)
+    st.chunks = table
+    pieces = _Pieces(segment, lo, hi, index.reshape(-1).astype(np.int64))
     pieces = _unmasked(st, pieces)
     if st.blockers is not None:
         pieces = st.covers(pieces, st.blocker_xyz, st.spacing.reach(st.certain(), st.blocker_r))
-    for _ in range(MAX_ROUNDS):
-        if not len(pieces):
-            break
-        pieces = _round(st, pieces)
-    return AlongPoints(st.segments, st.alongs, st.positions, st.radii)
+    phase_of = (table[:, 0] & 1) + 2 * (table[:, 1] & 1) if chunk is not None else np.zeros(len(table), np.int64)
+    for phase in range(4):
+        for round_no in range(MAX_ROUNDS):
+            active = phase_of[pieces.chunk] == phase
+            if not active.any():
+                break
+            pieces = _round(st, pieces, active, phase * MAX_ROUNDS + round_no)
+    order = np.lexsort((st.alongs, st.segments))  # in the curves' order
+    return AlongPoints(st.segments[order], st.alongs[order], st.positions[order], st.radii[order])
 
 
 def _unmasked(st: _Along, pieces: _Pieces) -> _Pieces:
@@ -296,21 +322,29 @@ def _unmasked(st: _Along, pieces: _Pieces) -> _Pieces:
     return pieces.take(ok.any(axis=1))
 
 
-def _round(st: _Along, pieces: _Pieces) -> _Pieces:
-    """One dart per run of touching pieces; the kept ones cut the free set; pieces where a dart failed for its
-    own reasons (mask, its radius) are halved."""
-    run = pieces.runs(st.line, st.length)
-    size = pieces.hi - pieces.lo
-    runs = int(run[-1]) + 1
-    total = np.bincount(run, weights=size, minlength=runs)
-    before = np.cumsum(size) - size  # free length before each piece, all runs together
-    run_start = before[np.searchsorted(run, np.arange(runs), side="left")]
-    target = run_start + st.rng.random(runs) * total
-    time = st.rng.random(runs)
-    piece = np.clip(np.searchsorted(before + size, target, side="right"), 0, len(pieces) - 1)
-    piece = np.minimum(np.maximum(piece, np.searchsorted(run, np.arange(runs), side="left")),
-                       np.searchsorted(run, np.arange(runs), side="right") - 1)
-    along = np.clip(pieces.lo[piece] + (target - before[piece]), pieces.lo[piece], pieces.hi[piece])
+def _round(st: _Along, pieces: _Pieces, active: np.ndarray, round_no: int) -> _Pieces:
+    """One dart per run of touching ``active`` pieces, at the first arrival of darts falling on its free length
+    (uniform over it, each piece racing with an exponential time); darts kept in time order cut the free set, and
+    pieces where a dart failed for its own reasons (mask, its radius) are halved. The random numbers of a piece
+    hash its chunk, the round and its rank in the chunk, so a chunk's darts do not depend on other chunks."""
+    mine = np.flatnonzero(active)
+    part = pieces.take(active)
+    run = part.runs(st.line, st.length)
+    size = part.hi - part.lo
+    order = np.argsort(part.chunk, kind="stable")
+    rank = np.empty(len(part), dtype=np.int64)
+    first = np.searchsorted(part.chunk[order], part.chunk[order], side="left")
+    rank[order] = np.arange(len(part)) - first
+    cell = st.chunks[part.chunk]
+    bits = [hash_columns(st.seed, cell[:, 0], cell[:, 1], np.full(len(part), round_no), rank, np.full(len(part), k))
+            for k in (1, 2)]
+    wait = -fpmath.log(1.0 - unit_floats(bits[0])) / size  # the first dart on the piece, in time per metre
+    run_first = np.flatnonzero(np.concatenate([[True], run[1:] != run[:-1]]))
+    time = np.minimum.reduceat(wait, run_first)
+    winner = np.flatnonzero(wait == time[run])
+    winner = winner[np.concatenate([[True], run[winner][1:] != run[winner][:-1]])]  # the first of a tie
+    piece = mine[winner]
+    along = pieces.lo[piece] + unit_floats(bits[1][winner]) * (pieces.hi[piece] - pieces.lo[piece])
     segment = pieces.segment[piece]
     xyz = st.points(segment, along)
     radius = st.radius(xyz)
@@ -335,14 +369,12 @@ def _refined(st: _Along, pieces: _Pieces, failed: np.ndarray) -> _Pieces:
     stay, split = pieces.take(~hit), pieces.take(hit)
     middle = 0.5 * (split.lo + split.hi)
     halves = _Pieces(np.concatenate([split.segment, split.segment]), np.concatenate([split.lo, middle]),
-                     np.concatenate([middle, split.hi]))
+                     np.concatenate([middle, split.hi]), np.concatenate([split.chunk, split.chunk]))
     halves = halves.take(halves.hi - halves.lo > SMALLEST_PIECE * st.spacing.least)
     if len(halves):
         halves = halves.take(~_settled(st, halves))
-    segment = np.concatenate([stay.segment, halves.segment])
-    lo, hi = np.concatenate([stay.lo, halves.lo]), np.concatenate([stay.hi, halves.hi])
-    order = np.lexsort((lo, segment))
-    return _Pieces(segment[order], lo[order], hi[order])
+    return _Pieces.ordered(np.concatenate([stay.segment, halves.segment]), np.concatenate([stay.lo, halves.lo]),
+                           np.concatenate([stay.hi, halves.hi]), np.concatenate([stay.chunk, halves.chunk]))
 
 
 def _settled(st: _Along, halves: _Pieces) -> np.ndarray:
@@ -391,8 +423,9 @@ def fixed_step(line_lengths: np.ndarray, closed: tuple[bool, ...], step: float, 
     line = np.concatenate(lines) if lines else np.zeros(0, dtype=np.int64)
     along = np.concatenate(places) if places else np.zeros(0)
     if jitter > 0 and len(along):
-        rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([int(seed), 0x5EED_A2])))
-        along = along + (rng.random(len(along)) - 0.5) * jitter * step
+        post = np.arange(len(along)) - np.searchsorted(line, line, side="left")
+        shift = unit_floats(hash_columns(seed, line, post, np.full(len(along), 3))) - 0.5
+        along = along + shift * jitter * step
         totals = np.asarray(line_lengths, dtype=np.float64)[line]
         loops = np.asarray(closed, dtype=bool)[line]
         along = np.where(loops, np.mod(along, totals), np.clip(along, 0.0, totals))

@@ -20,7 +20,7 @@ from ..poisson import Samples
 from ..scatter import LayerPoints, LayerSpec, blocker_radii, place
 from ..scatter.functions import allowed_function, radius_function
 from ..scatter.points import instance_sizes
-from ..scatter.spec import conflict_rule, spacing_radii
+from ..scatter.spec import AUTO_CHUNK_RADII, conflict_rule, reach, spacing_radii
 from ..terrain import TerrainLookup
 from .along import AlongPoints, Spacing, fixed_step, maximal_along
 from .path import CurvePath
@@ -140,7 +140,7 @@ def _sampled(along: AlongSpec, space: CurvePath, spec: LayerSpec, terrain: Terra
     spacing = _spacing(spec, terrain, on_curve)
     clear = _blockers(spec, blockers, keep, on_curve)
     if along.mode == AlongMode.SPACED:
-        return maximal_along(space.start, space.end, space.line, spacing, clear, spec.seed)
+        return maximal_along(space.start, space.end, space.line, spacing, clear, spec.seed, chunk_of(spec))
     line, distance = fixed_step(space.line_lengths(), space.closed, along.step, along.jitter, spec.seed)
     segment, into = _located(space, line, distance)
     xyz = space.at(segment, into)
@@ -149,6 +149,13 @@ def _sampled(along: AlongSpec, space: CurvePath, spec: LayerSpec, terrain: Terra
     if clear is not None and ok.any():
         ok[ok] &= ~_blocked(xyz[ok], radii[ok], clear, spacing)
     return AlongPoints(segment[ok], into[ok], xyz[ok], radii[ok])
+
+
+def chunk_of(spec: LayerSpec) -> float:
+    """The side of a curve layer's chunks: the layer's Chunk Size or :data:`AUTO_CHUNK_RADII` times its reach,
+    never below twice the reach (chunks of one phase must not interact)."""
+    far = reach(spec)
+    return max(float(spec.chunk_size or AUTO_CHUNK_RADII * far), 2.0 * far)
 
 
 def _blocked(xyz: np.ndarray, radii: np.ndarray, clear: Samples, spacing: Spacing) -> np.ndarray:

@@ -290,3 +290,24 @@ def test_bad_curve_options_are_refused_in_one_line(empty_scene, tmp_path, flags,
     refused(strew_run("scatter", source, "--layer", "Posts:0.5:0.5", *flags, "-o", tmp_path / "out.blend",
                       cwd=tmp_path), message)
     assert not (tmp_path / "out.blend").exists()
+
+
+def test_moving_a_curve_point_changes_the_instances_near_it_only(empty_scene) -> None:
+    _, layer, _ = _setup(along_place='CURVE')
+    curve = bpy.data.curves.new("Wall", 'CURVE')
+    spline = curve.splines.new('POLY')
+    spline.points.add(60)
+    for k, point in enumerate(spline.points):
+        point.co = (-300.0 + 10.0 * k, 4.0 * math.sin(k), 0.0, 1.0)
+    wall = bpy.data.objects.new("Wall", curve)
+    bpy.context.scene.collection.objects.link(wall)
+    layer.along_curve = wall
+    bpy.context.scene.strew.chunk_size = 20.0
+    before = _scatter()["position"]
+    spline.points[30].co = (0.0, 9.0, 2.0, 1.0)
+    after = _scatter()["position"]
+    far = 6 * 20.0
+    assert before.tobytes() != after.tobytes()
+    kept, now = before[np.abs(before[:, 0]) > far], after[np.abs(after[:, 0]) > far]
+    assert kept.shape == now.shape and np.abs(kept - now).max() < 1e-4  # float32 about the output's own origin
+    assert (np.abs(before[:, 0]) > far).sum() > 200

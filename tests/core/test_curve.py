@@ -181,3 +181,20 @@ def test_ten_kilometres_at_one_metre() -> None:
     steps = np.linalg.norm(np.diff(found.positions[order], axis=0), axis=1)
     assert steps.min() >= 1.0 - 1e-9 and steps.max() < 2.0 + 1e-9
     assert len(found.radii) / path.length.sum() == pytest.approx(RENYI, abs=0.02)
+
+
+def test_an_edit_of_the_curve_changes_the_points_near_it_only() -> None:
+    t = np.linspace(0.0, 1.0, 401)[:, None]
+    line = np.concatenate([t * 2000.0, 30.0 * np.sin(t * 25.0), np.zeros_like(t)], axis=1)
+    spec = LayerSpec(min_radius=1.0, max_radius=1.0, seed=6)
+    chunk = 64.0
+    before = curve_layer(AlongSpec(CurvePath.of([line]), place=AlongPlace.CURVE), spec, None).positions
+    edited = line.copy()
+    edited[200, 1] += 7.0  # one point of the curve moved, near x = 1000
+    after = curve_layer(AlongSpec(CurvePath.of([edited]), place=AlongPlace.CURVE), spec, None).positions
+    far = 6 * chunk  # four phases: a change reaches a few chunks at most
+    keep_before = np.abs(before[:, 0] - 1000.0) > far
+    keep_after = np.abs(after[:, 0] - 1000.0) > far
+    assert keep_before.sum() > 800
+    assert before[keep_before].tobytes() == after[keep_after].tobytes()  # in the curve's order, bit for bit
+    assert before.tobytes() != after.tobytes()
