@@ -129,18 +129,18 @@ def run() -> str:
         "A wavy 10 km line (2,000 segments) and a straight one, spacing 1 m (constant radius); a 10 km Bézier road "
         "(5 knots, resolution 64) over a 12 km ground in Blender.",
         "",
-        "| case | instances | per metre | ÷ Rényi | seconds | closest pair (m) | largest gap (m) |",
+        "| case | instances | per metre | ÷ Rényi | time | closest pair (m) | largest gap (m) |",
         "|---|---:|---:|---:|---:|---:|---:|",
         f"| wavy 10 km, fresh process (imports {fresh['import']:.2f} s not counted) | {fresh['count']:,} | "
         f"{fresh['count'] / fresh['length']:.4f} | {fresh['count'] / fresh['length'] / RENYI:.3f} | "
-        f"{fresh['sample']:.2f} | | |",
+        f"{fresh['sample']:.2f} s | | |",
         f"| wavy 10 km, warm (best of 3; same bytes as fresh: {'yes' if same else 'NO'}) | {len(found.radii):,} | "
         f"{len(found.radii) / path.length.sum():.4f} | {len(found.radii) / path.length.sum() / RENYI:.3f} | "
-        f"{min(warm):.2f} | {closest:.6f} | {gap:.4f} |",
+        f"{min(warm):.2f} s | {closest:.6f} | {gap:.4f} |",
         f"| straight 10 km | {len(parked.radii):,} | {len(parked.radii) / LENGTH:.4f} | "
         f"{len(parked.radii) / LENGTH / RENYI:.3f} | | | |",
         f"| Blender: Scatter button, fresh bpy process, 10 km Bézier road | {blender['count']:,} | | | "
-        f"{blender['seconds']:.2f} | {b_closest:.6f} (float32 as Blender stores points) | |",
+        f"{blender['seconds']:.2f} s | {b_closest:.6f} (float32 as Blender stores points) | |",
         "",
         f"Target: 10 km at 1 m in ≤ 1 s with no pair closer than 1 m and no gap (largest gap < 1 m): "
         f"{'met' if fresh['sample'] <= 1.0 and closest >= 1.0 - 1e-9 and gap < 1.0 else 'NOT met'} by the core "
