@@ -311,3 +311,52 @@ def test_moving_a_curve_point_changes_the_instances_near_it_only(empty_scene) ->
     kept, now = before[np.abs(before[:, 0]) > far], after[np.abs(after[:, 0]) > far]
     assert kept.shape == now.shape and np.abs(kept - now).max() < 1e-4  # float32 about the output's own origin
     assert (np.abs(before[:, 0]) > far).sum() > 200
+
+
+@pytest.mark.parametrize("mode", ["SPACED", "STEP", "BAND"])
+def test_live_update_follows_a_moved_curve_point(empty_scene, mode) -> None:
+    from live import assert_same_as_a_fresh_scatter, positions, settle
+
+    _, layer, curve = _setup(along_mode=mode, along_width=2.0)
+    _scatter()
+    bpy.context.scene.strew.live_update = True
+    before = positions("Hedge")
+
+    def move() -> None:
+        point = curve.data.splines[0].bezier_points[1]
+        point.co.y += 3.0
+        curve.data.update_tag()
+
+    settle(move, by_handler=True)
+    after = positions("Hedge")
+    assert before.shape != after.shape or np.abs(before - after).max() > 0.1
+    segments = _drawn_segments(curve)[:, :, :2]
+    if mode == "BAND":
+        assert distance_to_segments(after[:, :2], segments).max() < 2.0 + 1e-6
+    else:
+        assert distance_to_segments(after[:, :2], segments).max() < 1e-5
+    assert_same_as_a_fresh_scatter()
+
+
+def test_object_size_spacing_along_a_curve_keeps_the_gap_between_footprints(empty_scene) -> None:
+    _, layer, _ = _setup(spacing='OBJECTS', scale_min=0.7, scale_max=1.3)
+    kit = bpy.data.collections.new("Rocks")
+    bpy.context.scene.collection.children.link(kit)
+    for name, size in (("Boulder", 4.0), ("Pebble", 0.4)):
+        mesh = bpy.data.meshes.new(name)
+        half = size / 2
+        mesh.from_pydata([(x, y, z) for x in (-half, half) for y in (-half, half) for z in (0, size)], [],
+                         [(0, 1, 3, 2), (4, 5, 7, 6), (0, 1, 5, 4), (2, 3, 7, 6), (0, 2, 6, 4), (1, 3, 7, 5)])
+        kit.objects.link(bpy.data.objects.new(name, mesh))
+    layer.collection = kit
+    layer.min_radius = layer.max_radius = 0.5  # the gap between footprints' edges
+    found = _scatter()
+    names = [p.name for p in kit.objects]
+    footprint = {name: math.hypot(size / 2, size / 2) for name, size in (("Boulder", 4.0), ("Pebble", 0.4))}
+    reach = np.array([footprint[names[k]] for k in found["strew_prefab"]]) * found["strew_scale"]
+    xy = found["position"][:, :2]
+    d = np.sqrt(((xy[:, None] - xy[None]) ** 2).sum(-1))
+    np.fill_diagonal(d, np.inf)
+    gap = d - reach[:, None] - reach[None, :]
+    assert len(xy) > 10 and {0, 1} <= set(found["strew_prefab"].tolist())
+    assert gap.min() >= 0.5 - 1e-4
