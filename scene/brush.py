@@ -17,7 +17,7 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core.brush import Box, Circle, Region, clipped, erase, fill, paint, probes
+from ..core.brush import Box, Circle, Region, clipped, erase, fill, paint, probes, rim_band
 from ..core.modes import OutputMode, SurfaceMode
 from ..core.poisson import Samples
 from ..core.scatter import blocker_radii, layer_functions, place
@@ -112,13 +112,22 @@ class Brush:
 
     def rescatter(self, region: Region, seed: int) -> tuple[int, int]:
         """Remove the instances whose centre lies in ``region`` and fill it again with ``seed``, against every
-        instance outside it and the layers above; returns (removed, added). The new ones are flagged painted."""
+        instance outside it and the layers above; returns (removed, added). The new ones are flagged painted.
+
+        The removed instances also held the spacing a little way outside the rim: the fill covers that band too
+        (:func:`~strew.core.brush.rim_band`), adding instances only where one fits, so the layer stays maximal
+        across the rim and every instance outside the region stays."""
         gone = region.contains(self.points.positions)
+        low, high, conflict = self._spacing()
+        band = rim_band(high, self.points.radii[gone], conflict)
         self.points = self.points.take(~gone)
         spec = self.layer.spec
-        low, high, conflict = self._spacing()
         new = fill(self._blockers(), region, low, high, self.radius_at, self.is_allowed, seed, conflict,
-                   within=self._ground())
+                   within=self._ground(), band=band)
+        # Those at the rim first: the same seed on the same region again keeps them and gives the region's
+        # instances back in the same order, so the output's bytes do not change.
+        rim_first = np.argsort(region.contains(new.positions), kind="stable")
+        new = Samples(new.positions[rim_first], new.radii[rim_first])
         self.points = PointSet.join(self.points, PointSet.of(place(self.terrain, spec, new), True))
         return int(gone.sum()), len(new.radii)
 
