@@ -4,7 +4,8 @@
 their radii, and none closer than that to an existing point), so a painted patch is indistinguishable from a
 scattered one and never overlaps its neighbours. :func:`erase` says which points a stroke removes.
 :func:`fill` does the same for any :data:`Region` (a :class:`Circle` or an axis-aligned :class:`Box`): Rescatter
-Region removes the points a region :meth:`~Box.contains` and fills it again with another seed.
+Region removes the points a region :meth:`~Box.contains` and fills it again with another seed, with the
+:func:`rim_band` the removed points held outside the rim, so the set stays maximal across it.
 
 Examples
 --------
@@ -135,7 +136,11 @@ def rim_band(max_radius: float, removed: np.ndarray, conflict: str = "larger") -
 
     A removed point of radius ``r`` held off a new one of radius ``r'`` closer than ``max(r, r')`` (``r + r'``
     when radii add up); new radii are at most ``max_radius``. The band does not shrink below the layer's own
-    reach, so sampling the same region again sees the same rectangle whatever was removed."""
+    reach, so sampling the same region again sees the same rectangle whatever was removed.
+
+    >>> rim_band(1.0, np.array([0.6, 1.4])), rim_band(1.0, np.array([0.6]), "sum")
+    (1.4, 2.0)
+    """
     largest = max(float(max_radius), float(np.max(removed, initial=0.0)))
     return float(max_radius) + largest if conflict == "sum" else largest
 

@@ -4,7 +4,8 @@ headless-callable).
 A stroke works on the layer's Point Instancer output: new points fill each dab's disk with the layer's own rules
 (its radius field, masks, slope, its spacing against its own points and its keep-away from the layers above) and
 are flagged as painted, so a later Scatter keeps them. :func:`rescatter_region` removes the instances of a box or
-a circle and fills it the same way with another seed; the instances around it stay bit for bit.
+a circle and fills it the same way with another seed (and the band around its rim where one more fits); the
+instances around it stay bit for bit.
 """
 
 from __future__ import annotations
@@ -174,9 +175,10 @@ def rescatter_region(context: bpy.types.Context, layer_index: int, region: Regio
     The layer's instances whose centre lies in the region (painted or not) go; the region is filled with the
     layer's own rules (radius field, masks, slope, camera, Keep Away and the pair rules against the layers above)
     with every instance outside it as a blocker, so nothing new comes closer than the layer's spacing to what is
-    kept at the rim. The new instances are flagged painted: a later Scatter keeps them. Instances outside the
-    region stay bit for bit; the same inputs and seed give the same result. Raises :class:`ScatterError` (one
-    line, nothing changed) when the layer cannot be rescattered there.
+    kept at the rim, and the band around the rim that the removed instances held is filled where one more fits, so
+    the layer stays maximal there too. The new instances are flagged painted: a later Scatter keeps them.
+    Instances outside the region stay bit for bit; the same inputs and seed give the same result. Raises
+    :class:`ScatterError` (one line, nothing changed) when the layer cannot be rescattered there.
     """
     brush = Brush.start(context, layer_index, camera=True)
     name = brush.layer.name
