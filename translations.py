@@ -908,6 +908,10 @@ RUSSIAN: dict[str, str] = {
         "слой вдоль кривых размещает сверху: выберите «Сверху» в поле Поверхность",
     "a band along curves needs a Width above 0": "полосе вдоль кривых нужна ширина больше 0",
     "Curves: {error}": "Кривые: {error}",
+    'Layer "{name}" follows its curves: edit the curves (or its Seed) instead of painting; a Band layer can be '
+    "painted":
+        "Слой «{name}» идёт вдоль кривых: правьте кривые (или его зерно) вместо рисования; слой-полосу рисовать "
+        "можно",
     'Curve "{name}"': 'Кривая «{name}»',
     'Curve "{name}" has a bevel or extrusion and a NURBS spline: Strew follows the centre of Bézier and poly '
     "splines there; set its bevel and extrusion to 0 or make the spline Bézier":

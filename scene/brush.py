@@ -26,7 +26,7 @@ from ..core.scatter.spec import conflict_rule, spacing_radii
 from ..core.terrain import TerrainLookup
 from . import layer_fields, scatter_spec
 from .instances import PointSet
-from .layer_inputs import Camera
+from .layer_inputs import Along, Camera
 from .layer_points import output_object, read_points, replace_points
 from .scatter_job import blockers_for, existing_points
 from .scatter_spec import ScatterError
@@ -62,6 +62,10 @@ class Brush:
         if layer.output != OutputMode.GEOMETRY_NODES:
             raise ScatterError(rpt_('Layer "{name}": painting needs the Point Instancer output').format(
                 name=layer.name))
+        along = layer.input(Along)
+        if along is not None and along.samples_curve:
+            raise ScatterError(rpt_('Layer "{name}" follows its curves: edit the curves (or its Seed) instead of '
+                                    "painting; a Band layer can be painted").format(name=layer.name))
         # The brush puts instances where the hand paints: camera culling, clipping and falloff (a render
         # saving) do not apply to it; every other rule of the layer does.
         if not camera:

@@ -360,3 +360,19 @@ def test_object_size_spacing_along_a_curve_keeps_the_gap_between_footprints(empt
     gap = d - reach[:, None] - reach[None, :]
     assert len(xy) > 10 and {0, 1} <= set(found["strew_prefab"].tolist())
     assert gap.min() >= 0.5 - 1e-4
+
+
+def test_rescatter_region_refuses_a_layer_on_its_curves_and_refills_a_band(empty_scene) -> None:
+    _, layer, curve = _setup()
+    _scatter()
+    before = scene_snapshot()
+    with pytest.raises(RuntimeError, match="follows its curves"):
+        bpy.ops.strew.rescatter_region(layer_index=0, shape='CIRCLE', centre=(0.0, 0.0), radius=6.0, seed=3)
+    assert scene_snapshot() == before
+    layer.along_mode, layer.along_width = 'BAND', 3.0
+    _scatter()
+    assert bpy.ops.strew.rescatter_region(layer_index=0, shape='CIRCLE', centre=(-5.0, 5.0), radius=6.0,
+                                          seed=3) == {'FINISHED'}
+    xy = point_attributes(bpy.data.objects["Strew Hedge"])["position"][:, :2]
+    assert distance_to_segments(xy, _drawn_segments(curve)[:, :, :2]).max() < 3.0 + 1e-6
+    assert _pairs_closest(xy) >= 1.0 - 1e-4
