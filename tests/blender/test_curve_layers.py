@@ -317,7 +317,7 @@ def test_moving_a_curve_point_changes_the_instances_near_it_only(empty_scene) ->
 def test_live_update_follows_a_moved_curve_point(empty_scene, mode) -> None:
     from live import assert_same_as_a_fresh_scatter, positions, settle
 
-    _, layer, curve = _setup(along_mode=mode, along_width=2.0)
+    _, _layer, curve = _setup(along_mode=mode, along_width=2.0)
     _scatter()
     bpy.context.scene.strew.live_update = True
     before = positions("Hedge")
