@@ -6,6 +6,7 @@ The order of :data:`INPUTS` is the order their density factors multiply and thei
 
 from __future__ import annotations
 
+from .along import Along
 from .around import Around
 from .base import Input, Key, LookError, Part, Reach, Reading, Source, Watched, combine
 from .camera import Camera
@@ -19,12 +20,13 @@ from .related import Related
 from .targets import Targets
 
 INPUTS: tuple[type[Input], ...] = (
-    NoiseDensity, GroupDensity, ImageDensity, MaskGroup, Exclude, Proximity, Camera, Targets, MaskImage,
+    NoiseDensity, GroupDensity, ImageDensity, MaskGroup, Exclude, Proximity, Camera, Targets, MaskImage, Along,
     Around, OnLayer,
 )
 
 __all__ = [
     "INPUTS",
+    "Along",
     "Around",
     "Camera",
     "Exclude",
