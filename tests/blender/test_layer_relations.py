@@ -241,3 +241,20 @@ def test_the_panel_rows_show_the_ring_once_a_layer_is_picked(strew_extension) ->
     draw(mushrooms, context, _layers()["Mushrooms"])
     assert rocks.shown == ["strew.layers[0].around.layer", "strew.layers[0].on_layer.layer"]
     assert {"around_min", "around_max", "around_falloff"} <= set(mushrooms.shown)
+
+
+def test_one_or_two_workers_write_the_same_ring(strew_extension) -> None:
+    _scene()
+    _layers()["Mushrooms"].spacing = 'OBJECTS'  # the ring holds the layer's footprints: they travel to the workers
+    _layers()["Mushrooms"].around_falloff = True
+    _layers()["Mushrooms"].max_radius = 1.0
+    bpy.context.scene.strew.chunk_size = 6.0  # many chunks: the pool gets work
+    results = {}
+    for workers in (1, 2):
+        bpy.context.scene.strew.workers = workers
+        assert bpy.ops.strew.scatter() == {'FINISHED'}
+        results[workers] = _outputs()
+    importlib.import_module(f"{strew_extension.__name__}.core.pool").close_kept_pool()
+    for name in results[1]:
+        for key in results[1][name]:
+            assert results[1][name][key].tobytes() == results[2][name][key].tobytes(), (name, key)
