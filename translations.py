@@ -1287,6 +1287,7 @@ RUSSIAN.update({
         "«{what}» указывает на «{other}», но такого слоя нет: выберите слой выше или очистите «{what}»",
     "{what} names the layer itself: pick an earlier layer or clear {what}":
         "«{what}» указывает на сам этот слой: выберите слой выше или очистите «{what}»",
+    "{where}: expected settings {{…}}": "{where}: ожидались настройки {{…}}",
     'Layer "{name}": farm tasks cannot place a layer around or on another layer; clear its Around and On Layer or '
     "run it without --chunks":
         "Слой «{name}»: задачи фермы не умеют ставить слой вокруг или на другом слое; очистите его «Вокруг слоя» и "

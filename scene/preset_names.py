@@ -23,11 +23,23 @@ class Names:
 
 
 def with_rules_renamed(values: dict[str, Any], above: dict[str, str], everywhere: dict[str, str]) -> dict[str, Any]:
-    """``values`` whose keep-away rules name the preset's layers as this load named them: a rule keeps away from
-    an earlier layer, so the nearest preset layer of that name above this one, else the preset's layer of it."""
-    rules = values.get("keep_away_rules")
-    if not rules:
-        return values
-    return {**values, "keep_away_rules": [
-        {**rule, "layer": above.get(rule["layer"], everywhere.get(rule["layer"], rule["layer"]))}
-        if "layer" in rule else rule for rule in rules]}
+    """``values`` whose keep-away rules and Around / On Layer links name the preset's layers as this load named
+    them: each names an earlier layer, so the nearest preset layer of that name above this one, else the preset's
+    layer of it."""
+
+    def renamed(rule: dict[str, Any]) -> dict[str, Any]:
+        if "layer" not in rule:
+            return rule
+        return {**rule, "layer": above.get(rule["layer"], everywhere.get(rule["layer"], rule["layer"]))}
+
+    out = dict(values)
+    if values.get("keep_away_rules"):
+        out["keep_away_rules"] = [renamed(rule) for rule in values["keep_away_rules"]]
+    for link in LINKS:  # Around and On Layer name an earlier layer the same way
+        if isinstance(values.get(link), dict):
+            out[link] = renamed(values[link])
+    return out
+
+
+LINKS = ("around", "on_layer")
+"""A layer's settings that name one earlier layer (``properties.layer_relations``)."""

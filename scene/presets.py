@@ -144,9 +144,20 @@ def rename(name: str, new_name: str) -> Path:
 
 
 def _saved(rna: Any) -> dict[str, Any]:
-    """The properties of a group's RNA that a preset holds: every writable setting and every list of groups."""
+    """The properties of a group's RNA that a preset holds: every writable setting, every list of groups and every
+    group held by pointer (an Around or On Layer link)."""
     return {prop.identifier: prop for prop in rna.properties
-            if prop.identifier not in _SKIPPED and (not prop.is_readonly or prop.type == 'COLLECTION')}
+            if prop.identifier not in _SKIPPED and (not prop.is_readonly or prop.type == 'COLLECTION' or _group(prop))}
+
+
+def _group(prop: Any) -> bool:
+    """Whether ``prop`` points to a property group (saved as its settings), not to a data-block."""
+    if prop.type != 'POINTER':
+        return False
+    kind = prop.fixed_type
+    while kind is not None and kind.identifier not in ("ID", "PropertyGroup"):
+        kind = kind.base
+    return kind is not None and kind.identifier == "PropertyGroup"
 
 
 def layer_to_dict(layer: bpy.types.PropertyGroup) -> dict[str, Any]:
@@ -157,6 +168,9 @@ def layer_to_dict(layer: bpy.types.PropertyGroup) -> dict[str, Any]:
         value = getattr(layer, prop.identifier)
         if prop.type == 'COLLECTION':
             out[prop.identifier] = [layer_to_dict(item) for item in value]
+            continue
+        if _group(prop):
+            out[prop.identifier] = layer_to_dict(value)
             continue
         if prop.type == 'POINTER':
             if isinstance(value, bpy.types.ID):
@@ -234,6 +248,12 @@ def _check_pointer(prop: Any, value: Any, where: str) -> Any:
 def _check_value(prop: Any, value: Any, where: str) -> Any:
     """``value`` converted for ``prop``, or ``PresetError`` naming ``where`` and the expected form."""
     kind = prop.type
+    if _group(prop):
+        if not isinstance(value, dict):
+            raise PresetError(rpt_("{where}: expected settings {{…}}").format(where=where))
+        item_props = _saved(prop.fixed_type)
+        return {key: _check_value(item_props[key], item, f"{where}.{key}") for key, item in value.items()
+                if key in item_props}
     if kind == 'POINTER':
         return _check_pointer(prop, value, where)
     if kind == 'BOOLEAN':
@@ -281,6 +301,8 @@ def _apply(group: bpy.types.PropertyGroup, values: dict[str, Any], props: dict[s
             item_props = _saved(prop.fixed_type)
             for item_values in value:
                 _apply(items.add(), item_values, item_props, report)
+        elif _group(prop):
+            _apply(getattr(group, key), value, _saved(prop.fixed_type), report)
         else:
             setattr(group, key, _resolve(value, report) if prop.type == 'POINTER' else value)
 

@@ -258,3 +258,30 @@ def test_one_or_two_workers_write_the_same_ring(strew_extension) -> None:
     for name in results[1]:
         for key in results[1][name]:
             assert results[1][name][key].tobytes() == results[2][name][key].tobytes(), (name, key)
+
+
+def test_links_travel_with_a_preset_and_follow_the_layers_it_renames(strew_extension) -> None:
+    presets = importlib.import_module(f"{strew_extension.__name__}.scene.presets")
+    _scene()
+    _layers()["Mushrooms"].around_falloff = True
+    moss = add_layer("Moss", make_prefabs("Moss", 1), 0.05, 0.05, seed=4)
+    moss.on_layer.layer = "Rocks"
+    document = presets.stack_to_dict(bpy.context.scene.strew, "Linked")
+    assert document["layers"][2]["around"]["layer"] == "Trees"
+    assert document["layers"][3]["on_layer"]["layer"] == "Rocks"
+    presets.load(bpy.context.scene.strew, document)  # beside the layers it came from: renamed
+    loaded = {layer.name: layer for layer in _layers()}
+    assert loaded["Mushrooms 2"].around.layer == "Trees 2" and loaded["Mushrooms 2"].around_falloff
+    assert loaded["Moss 2"].on_layer.layer == "Rocks 2"
+    assert loaded["Mushrooms"].around.layer == "Trees"  # the first ones are as they were
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+
+
+def test_a_bad_link_in_a_preset_is_one_line(strew_extension) -> None:
+    presets = importlib.import_module(f"{strew_extension.__name__}.scene.presets")
+    _scene()
+    document = presets.stack_to_dict(bpy.context.scene.strew, "Linked")
+    document["layers"][2]["around"] = "Trees"
+    with pytest.raises(presets.PresetError, match="setting 'around': expected settings"):
+        presets.load(bpy.context.scene.strew, document)
+    assert len(_layers()) == 3
