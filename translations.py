@@ -897,7 +897,7 @@ RUSSIAN: dict[str, str] = {
     "Both Sides": "С обеих сторон",
     "Follow the line at Offset on the left and the one as far on the right (an alley)":
         "Идти по линии на смещении слева и по такой же справа (аллея)",
-    "Follow Curve": "По направлению кривой",
+    "Turn Along Curve": "Поворот по кривой",
     "Turn each instance so its +X runs along the curve (on the curve: its climb too)":
         "Поворачивать каждый экземпляр так, чтобы его +X шёл вдоль кривой (на кривой: и по её подъёму)",
     'Curve "{name}" is a {kind}, not a curve: pick a curve object':

@@ -69,6 +69,6 @@ class LayerAlongSettings:
         description="Follow the line at Offset on the left and the one as far on the right (an alley)",
     )
     along_follow: BoolProperty(
-        name="Follow Curve", default=True,
+        name="Turn Along Curve", default=True,
         description="Turn each instance so its +X runs along the curve (on the curve: its climb too)",
     )

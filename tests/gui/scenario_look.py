@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
 # The layer sub-panels in the order they are drawn under Scatter.
 ROOM_SUB_PANELS = ("Constraints", "Entrances", "Regions", "Search", "Regenerate Box", "Active Tile")
-SUB_PANELS = ("Objects", "Spacing", "Density", "Masks", "Placement", "Paint Brush", "Keep Away per Layer", "Variety",
-              "Proximity", "Camera", "Viewport Display", "Large Worlds")
+SUB_PANELS = ("Objects", "Spacing", "Density", "Masks", "Placement", "Along Curves", "Paint Brush",
+              "Keep Away per Layer", "Variety", "Proximity", "Camera", "Viewport Display", "Large Worlds")
 HEADER_GAP, FIRST_HEADER = 26, 32
 OPEN = {SUB_PANELS: {"Objects", "Spacing"}, ROOM_SUB_PANELS: {"Active Tile"}}
 """The sub-panels open now: their defaults at the start of a session, then what the steps click."""
