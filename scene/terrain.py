@@ -88,13 +88,6 @@ def mesh_columns(mesh: bpy.types.Mesh) -> MeshColumns:
     return MeshColumns(positions, corners, sizes, edges)
 
 
-def world_vertices(mesh: bpy.types.Mesh, matrix_world: object) -> np.ndarray:
-    positions = np.empty(len(mesh.vertices) * 3, dtype=np.float32)
-    if not _attribute(mesh, "position", "vector", positions):
-        mesh.vertices.foreach_get("co", positions)
-    return fpmath.transform(positions.reshape(-1, 3).astype(np.float64), np.array(matrix_world, dtype=np.float64))
-
-
 def group_weights(obj: bpy.types.Object, mesh: bpy.types.Mesh, names: tuple[str, ...]) -> dict[str, np.ndarray]:
     """Per-vertex weights of the vertex groups ``names`` on ``mesh``, an evaluated mesh of ``obj`` (0 where a
     vertex is not in a group), read in one pass over the vertices."""
@@ -278,46 +271,3 @@ def check_vertices(name: str, mesh: bpy.types.Mesh, points: np.ndarray) -> None:
                                                               problem=problem))
     raise GeometryError(rpt_("{name}: vertex {vertex} is at ({where}), {problem}; move or delete it").format(
         name=name, vertex=vertex, where=where, problem=problem))
-
-
-def read_exclusions(
-    collection: bpy.types.Collection, depsgraph: bpy.types.Depsgraph
-) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Curves and meshes of ``collection`` seen from above: (polylines as segment arrays, footprint polygons).
-
-    Every object becomes its evaluated mesh in world space: edges give (S, 2, 2) XY segments (roads, rivers,
-    house outlines), faces give XY triangles (K, 3, 2) that are forbidden as a whole (house footprints, ponds);
-    faces standing on edge seen from above give no triangle. Objects without geometry (empties, lights) add nothing.
-    """
-    segments: list[np.ndarray] = []
-    footprints: list[np.ndarray] = []
-    for obj in collection.all_objects:
-        if obj.type not in {'MESH', 'CURVE', 'SURFACE', 'FONT'}:
-            continue
-        evaluated = obj.evaluated_get(depsgraph)
-        mesh = evaluated.to_mesh()
-        try:
-            if mesh is None or len(mesh.vertices) == 0:
-                continue
-            with np.errstate(invalid="ignore", over="ignore"):  # a vertex at infinity: named just below
-                points = world_vertices(mesh, evaluated.matrix_world)
-            named = rpt_('"{name}" (collection "{collection}")').format(name=obj.name, collection=collection.name)
-            check_vertices(named, mesh, points)
-            xy = points[:, :2]
-            edges = np.empty(len(mesh.edges) * 2, dtype=np.int64)
-            mesh.edges.foreach_get("vertices", edges)
-            if len(edges):
-                segments.append(xy[edges.reshape(-1, 2)])
-            mesh.calc_loop_triangles()
-            if len(mesh.loop_triangles):
-                triangles = np.empty(len(mesh.loop_triangles) * 3, dtype=np.int64)
-                mesh.loop_triangles.foreach_get("vertices", triangles)
-                corners = xy[triangles.reshape(-1, 3)]
-                # A face seen edge-on from above (a wall, Suzanne's sides) covers no ground: leave it out.
-                u, v = corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]
-                covers = u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0] != 0.0
-                if covers.any():
-                    footprints.append(corners[covers])
-        finally:
-            evaluated.to_mesh_clear()
-    return segments, footprints
