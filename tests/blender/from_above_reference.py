@@ -8,12 +8,12 @@ import bpy
 import numpy as np
 
 
-def drawn_geometry(objects: list[bpy.types.Object]) -> tuple[np.ndarray, np.ndarray]:
-    """(triangles (T, 3, 2), segments (S, 2, 2)) in world XY of everything Blender draws for ``objects``: their own
-    meshes and every instance they place; segments are the edges that are in no face (curves without bevel)."""
+def drawn_meshes(objects: list[bpy.types.Object]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(world vertices (V, 3), loop triangles (T, 3), edges in no face (E, 2)) of every mesh Blender draws for
+    ``objects``: their own and those of every instance they place."""
     depsgraph = bpy.context.evaluated_depsgraph_get()
     wanted = {obj.name for obj in objects}
-    triangles, segments = [np.zeros((0, 3, 2))], [np.zeros((0, 2, 2))]
+    found = []
     for instance in depsgraph.object_instances:
         owner = instance.parent if instance.is_instance else instance.object
         if owner is None or owner.original.name not in wanted:
@@ -24,15 +24,23 @@ def drawn_geometry(objects: list[bpy.types.Object]) -> tuple[np.ndarray, np.ndar
         matrix = np.array(instance.matrix_world)
         mesh = obj.to_mesh()
         co = np.array([tuple(v.co) for v in mesh.vertices], dtype=np.float64).reshape(-1, 3)
-        xy = (co @ matrix[:3, :3].T + matrix[:3, 3])[:, :2]
         mesh.calc_loop_triangles()
         faces = np.array([tuple(t.vertices) for t in mesh.loop_triangles], dtype=np.int64).reshape(-1, 3)
         in_faces = {tuple(sorted(key)) for polygon in mesh.polygons for key in polygon.edge_keys}
         loose = np.array([tuple(e.vertices) for e in mesh.edges if tuple(sorted(e.vertices)) not in in_faces],
                          dtype=np.int64).reshape(-1, 2)
         obj.to_mesh_clear()
-        triangles.append(xy[faces])
-        segments.append(xy[loose])
+        found.append((co @ matrix[:3, :3].T + matrix[:3, 3], faces, loose))
+    return found
+
+
+def drawn_geometry(objects: list[bpy.types.Object]) -> tuple[np.ndarray, np.ndarray]:
+    """(triangles (T, 3, 2), segments (S, 2, 2)) in world XY of everything Blender draws for ``objects``: their own
+    meshes and every instance they place; segments are the edges that are in no face (curves without bevel)."""
+    triangles, segments = [np.zeros((0, 3, 2))], [np.zeros((0, 2, 2))]
+    for points, faces, loose in drawn_meshes(objects):
+        triangles.append(points[faces][:, :, :2])
+        segments.append(points[loose][:, :, :2])
     return np.concatenate(triangles), np.concatenate(segments)
 
 
