@@ -8,9 +8,10 @@ import bpy
 import numpy as np
 
 
-def drawn_meshes(objects: list[bpy.types.Object]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def drawn_meshes(objects: list[bpy.types.Object], only: set[str] | None = None
+                 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """(world vertices (V, 3), loop triangles (T, 3), edges in no face (E, 2)) of every mesh Blender draws for
-    ``objects``: their own and those of every instance they place."""
+    ``objects``: their own and those of every instance they place (``only``: of the objects of those names)."""
     depsgraph = bpy.context.evaluated_depsgraph_get()
     wanted = {obj.name for obj in objects}
     found = []
@@ -19,7 +20,7 @@ def drawn_meshes(objects: list[bpy.types.Object]) -> list[tuple[np.ndarray, np.n
         if owner is None or owner.original.name not in wanted:
             continue
         obj = instance.object
-        if obj.type not in {'MESH', 'CURVE', 'SURFACE', 'FONT'}:
+        if obj.type not in {'MESH', 'CURVE', 'SURFACE', 'FONT'} or (only is not None and obj.original.name not in only):
             continue
         matrix = np.array(instance.matrix_world)
         mesh = obj.to_mesh()
@@ -34,11 +35,11 @@ def drawn_meshes(objects: list[bpy.types.Object]) -> list[tuple[np.ndarray, np.n
     return found
 
 
-def drawn_geometry(objects: list[bpy.types.Object]) -> tuple[np.ndarray, np.ndarray]:
+def drawn_geometry(objects: list[bpy.types.Object], only: set[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(triangles (T, 3, 2), segments (S, 2, 2)) in world XY of everything Blender draws for ``objects``: their own
     meshes and every instance they place; segments are the edges that are in no face (curves without bevel)."""
     triangles, segments = [np.zeros((0, 3, 2))], [np.zeros((0, 2, 2))]
-    for points, faces, loose in drawn_meshes(objects):
+    for points, faces, loose in drawn_meshes(objects, only):
         triangles.append(points[faces][:, :, :2])
         segments.append(points[loose][:, :, :2])
     return np.concatenate(triangles), np.concatenate(segments)

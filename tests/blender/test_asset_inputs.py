@@ -152,3 +152,31 @@ def test_proximity_measures_from_an_instanced_asset(mode: str, tmp_path: Path) -
     density = 1.0 - fade if mode == 'ATTRACT' else fade
     np.testing.assert_allclose(radii, high + (low - high) * density, atol=1e-4)
     assert (density > 0.9).sum() > 20 and (density < 0.1).sum() > 20
+
+
+def test_strew_output_placed_by_an_empty_is_never_read() -> None:
+    """Exclude holding empties that instance Strew Output, a collection of the user's holding a layer's output and
+    a hut, and a barn: the hut and the barn keep instances off, Strew's own instances do not."""
+    scene = bpy.context.scene
+    scene.strew.terrain = _flat_terrain()
+    exclude = _collection("Exclude")
+    layer = add_layer("Grass", make_prefabs("Grass"), 1.0, 1.0, seed=2, output_mode='EMPTIES')
+    add_layer("Bushes", make_prefabs("Bushes"), 1.5, 1.5, seed=3)
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    output = next(c for c in bpy.data.collections if c.get("strew_name") == "Strew Output")
+    mixed = asset("Mixed", box("Hut", 4.0, location=(12.0, -12.0, 2.0)))
+    mixed.objects.link(bpy.data.objects["Strew Bushes"])
+    placed(output, "Everything", (0.0, 0.0, 0.0), into=exclude)
+    placed(mixed, "Mixed", (0.0, 0.0, 0.0), into=exclude)
+    placed(barn(), "Barn asset", (-3.0, 4.0, 0.0), into=exclude)
+    layer.exclusion_collection = exclude
+    layer.exclusion_margin = MARGIN
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    grass = np.array([np.array(obj.matrix_world)[:2, 3] for obj in bpy.data.objects
+                      if obj.get("strew_layer") == "Grass" and obj.get("strew_owner") and obj.type == 'EMPTY'])
+    triangles, segments = drawn_geometry(list(exclude.objects), only={"Barn", "Hut"})
+    assert len(triangles) == 24
+    distance = xy_distance(grass, triangles, segments)
+    assert distance.min() >= MARGIN - 1e-6
+    assert distance.min() < MARGIN + 0.5
+    assert len(grass) > 1500  # the rest of the ground is filled: Strew's own instances kept nothing off
