@@ -41,6 +41,19 @@ class Drawn:
     name: str
 
 
+def world_matrix(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> np.ndarray:
+    """Where ``obj`` stands (4 x 4, world): as evaluated; for an object the depsgraph does not evaluate (in a
+    collection excluded from the view layer, or one that only such an empty instances), from its own location,
+    rotation and scale and its parents', as Blender would place it (its stored matrix is not kept up to date)."""
+    evaluated = obj.evaluated_get(depsgraph)
+    if evaluated.is_evaluated:
+        return np.array(evaluated.matrix_world, dtype=np.float64)
+    basis = np.array(obj.matrix_basis, dtype=np.float64)
+    if obj.parent is None:
+        return basis
+    return world_matrix(obj.parent, depsgraph) @ np.array(obj.matrix_parent_inverse, dtype=np.float64) @ basis
+
+
 def makes_instances(obj: bpy.types.Object) -> bool:
     """Whether the evaluated depsgraph may hold instances ``obj`` places (Geometry Nodes, particles, vertex or
     face instancing); an empty's collection is followed here instead."""
@@ -132,7 +145,7 @@ def _placed(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, parent: np.nd
             depth: int) -> Iterator[Drawn]:
     """``obj`` drawn at ``parent`` times its own world matrix, and the collections it instances."""
     evaluated = obj.evaluated_get(depsgraph)
-    matrix = parent @ np.array(evaluated.matrix_world, dtype=np.float64)
+    matrix = parent @ world_matrix(obj, depsgraph)
     if obj.type in GEOMETRY:
         yield Drawn(key, evaluated, matrix, obj.name)
     inner = instanced(obj)

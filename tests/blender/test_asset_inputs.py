@@ -180,3 +180,31 @@ def test_strew_output_placed_by_an_empty_is_never_read() -> None:
     assert distance.min() >= MARGIN - 1e-6
     assert distance.min() < MARGIN + 0.5
     assert len(grass) > 1500  # the rest of the ground is filled: Strew's own instances kept nothing off
+
+
+def _square(center: tuple[float, float], half: float, turn: float, at: tuple[float, float]) -> np.ndarray:
+    """The two triangles (2, 3, 2) of a square of side ``2 * half`` centred at ``center``, turned by ``turn``
+    about the origin and moved to ``at``."""
+    cx, cy = center
+    corners = np.array([(cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half)])
+    c, s = np.cos(turn), np.sin(turn)
+    moved = corners @ np.array([[c, s], [-s, c]]) + np.array(at)
+    return moved[[[0, 1, 2], [0, 2, 3]]]
+
+
+def test_an_asset_in_a_collection_hidden_from_the_view_layer_is_read_where_it_stands() -> None:
+    """The depsgraph evaluates nothing of a collection excluded from the view layer: the asset is placed from its
+    empty's and its objects' own transforms (the barn: a 10 m square, worked out here by hand)."""
+    scene = bpy.context.scene
+    scene.strew.terrain = _flat_terrain()
+    exclude = _collection("Exclude")
+    bpy.context.view_layer.layer_collection.children["Exclude"].exclude = True
+    placed(barn(), "Barn asset", (-3.0, 4.0, 0.0), rotation_z=0.4, into=exclude)
+    add_layer("Grass", make_prefabs("Grass"), 1.0, 1.0, seed=2, exclusion_collection=exclude,
+              exclusion_margin=MARGIN)
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    xy = point_attributes(bpy.data.objects["Strew Grass"])["position"][:, :2]
+    # The barn's centre (2, 1) less the collection's instance offset (1, -1), turned 0.4 and moved by the empty.
+    distance = xy_distance(xy, _square((1.0, 2.0), 5.0, 0.4, (-3.0, 4.0)), np.zeros((0, 2, 2)))
+    assert distance.min() >= MARGIN - 1e-6
+    assert distance.min() < MARGIN + 0.5
