@@ -65,7 +65,9 @@ def xy_distance(points: np.ndarray, triangles: np.ndarray, segments: np.ndarray)
             sides.append((q[None, :, 0] - p[None, :, 0]) * (points[:, None, 1] - p[None, :, 1])
                          - (q[None, :, 1] - p[None, :, 1]) * (points[:, None, 0] - p[None, :, 0]))
         s1, s2, s3 = sides
-        inside = ((s1 >= 0) & (s2 >= 0) & (s3 >= 0)) | ((s1 <= 0) & (s2 <= 0) & (s3 <= 0))
+        area = (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0])
+        # A triangle of no area covers only its sides (all three signs are 0 everywhere on its line).
+        inside = (((s1 >= 0) & (s2 >= 0) & (s3 >= 0)) | ((s1 <= 0) & (s2 <= 0) & (s3 <= 0))) & (area != 0)[None]
         best = np.minimum(best, np.where(inside, 0.0, d).min(axis=1))
     for start in range(0, len(segments), 256):
         chunk = segments[start:start + 256]

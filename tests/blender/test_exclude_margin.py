@@ -11,7 +11,10 @@ from collections.abc import Callable
 import bpy
 import numpy as np
 import pytest
+from conftest import enable_strew
 from from_above_reference import drawn_geometry, xy_distance
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scenes import add_layer, instances_of, make_prefabs
 
 MARGIN = 1.5
@@ -123,3 +126,33 @@ def test_every_instance_keeps_the_margin_from_what_the_objects_cover(shape: str,
         f"instance at {xy[worst]} is {distance[worst]:.6f} m from {shape}, needs {needed[worst]:.6f}")
     # The margin is a margin, not a moat: instances come close to it.
     assert float((distance - needed).min()) < 0.5
+
+
+_corner = st.tuples(st.floats(-9.0, 9.0), st.floats(-9.0, 9.0), st.floats(0.0, 6.0))
+
+
+@settings(max_examples=15, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(quads=st.lists(st.tuples(_corner, _corner, _corner, _corner), min_size=1, max_size=6),
+       margin=st.floats(0.2, 2.5), seed=st.integers(0, 2**20))
+def test_bent_quads_keep_the_margin(quads: list[tuple[tuple[float, float, float], ...]], margin: float,
+                                    seed: int) -> None:
+    """Any quads, bent over themselves seen from above or not: no instance comes nearer than the margin."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    enable_strew()
+    scene = bpy.context.scene
+    scene.strew.terrain = _flat_terrain()
+    exclude = bpy.data.collections.new("Exclude")
+    scene.collection.children.link(exclude)
+    mesh = bpy.data.meshes.new("Quads")
+    mesh.from_pydata([corner for quad in quads for corner in quad], [],
+                     [tuple(range(4 * k, 4 * k + 4)) for k in range(len(quads))])
+    quads_object = bpy.data.objects.new("Quads", mesh)
+    exclude.objects.link(quads_object)
+    add_layer("Grass", make_prefabs("Grass"), 1.0, 1.0, seed=seed, exclusion_collection=exclude,
+              exclusion_margin=margin)
+    assert bpy.ops.strew.scatter() == {'FINISHED'}
+    _, positions, _ = instances_of("Strew Grass")
+    triangles, segments = drawn_geometry([quads_object])
+    distance = xy_distance(positions[:, :2], triangles, segments)
+    assert distance.min() >= margin - 1e-6
