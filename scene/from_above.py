@@ -15,9 +15,8 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core import fpmath
 from .drawn import Drawn, drawn
-from .terrain import check_vertices
+from .terrain import check_vertices, world_vertices
 
 
 @dataclass(frozen=True)
@@ -37,10 +36,8 @@ def world_mesh(placed: Drawn, named: str) -> WorldMesh | None:
     try:
         if mesh is None or len(mesh.vertices) == 0:
             return None
-        positions = np.empty(len(mesh.vertices) * 3, dtype=np.float32)
-        mesh.vertices.foreach_get("co", positions)
         with np.errstate(invalid="ignore", over="ignore"):  # a vertex at infinity: named just below
-            points = fpmath.transform(positions.reshape(-1, 3).astype(np.float64), placed.matrix)
+            points = world_vertices(mesh, placed.matrix)
         check_vertices(named, mesh, points)
         edges = np.empty(len(mesh.edges) * 2, dtype=np.int64)
         mesh.edges.foreach_get("vertices", edges)

@@ -88,6 +88,13 @@ def mesh_columns(mesh: bpy.types.Mesh) -> MeshColumns:
     return MeshColumns(positions, corners, sizes, edges)
 
 
+def world_vertices(mesh: bpy.types.Mesh, matrix_world: object) -> np.ndarray:
+    positions = np.empty(len(mesh.vertices) * 3, dtype=np.float32)
+    if not _attribute(mesh, "position", "vector", positions):
+        mesh.vertices.foreach_get("co", positions)
+    return fpmath.transform(positions.reshape(-1, 3).astype(np.float64), np.array(matrix_world, dtype=np.float64))
+
+
 def group_weights(obj: bpy.types.Object, mesh: bpy.types.Mesh, names: tuple[str, ...]) -> dict[str, np.ndarray]:
     """Per-vertex weights of the vertex groups ``names`` on ``mesh``, an evaluated mesh of ``obj`` (0 where a
     vertex is not in a group), read in one pass over the vertices."""
