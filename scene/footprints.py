@@ -18,6 +18,7 @@ import numpy as np
 
 from ..core.modes import OutputMode, SurfaceMode
 from .custom_props import RADIUS, read
+from .drawn import world_matrix
 from .instancer import Prefab
 
 DRAWN = {'MESH', 'CURVE', 'CURVES', 'SURFACE', 'FONT', 'META', 'GPENCIL', 'GREASEPENCIL', 'VOLUME', 'POINTCLOUD'}
@@ -38,7 +39,7 @@ def _collection_corners(collection: bpy.types.Collection, depsgraph: bpy.types.D
     offset = np.array(collection.instance_offset, dtype=np.float64)
     parts = [np.zeros((0, 3))]
     for obj in collection.all_objects:
-        parts.append(_transformed(_object_corners(obj, depsgraph, depth), np.array(obj.matrix_world)) - offset)
+        parts.append(_transformed(_object_corners(obj, depsgraph, depth), world_matrix(obj, depsgraph)) - offset)
     return np.concatenate(parts)
 
 
@@ -68,7 +69,7 @@ def footprint(prefab: Prefab, output: OutputMode, depsgraph: bpy.types.Depsgraph
     elif isinstance(block, bpy.types.Object):
         corners = _object_corners(block, depsgraph, DEPTH)
         if output == OutputMode.EMPTIES:  # a wrapper collection draws the object as it stands, less its location
-            corners = corners @ np.array(block.matrix_world, dtype=np.float64)[:3, :3].T
+            corners = corners @ world_matrix(block, depsgraph)[:3, :3].T
     else:
         return 0.0
     if not len(corners):

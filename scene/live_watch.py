@@ -25,6 +25,7 @@ import bpy
 from ..core.modes import SpacingMode
 from ..properties.layer_look import LayerDisplaySettings
 from .custom_props import RADIUS_KEY, WEIGHT_KEY, CustomPropertyError, plain, prefab_weight
+from .drawn import watched_objects
 from .fingerprints import fingerprint, weight_digests
 from .instancer import pick_order
 from .layer_inputs import INPUTS, Watched
@@ -196,7 +197,7 @@ def sources(settings: Any, layer: Any) -> list[bpy.types.ID]:
     if layer.targets is None and settings.terrain is not None:  # else its Targets input watches them
         found.append(settings.terrain)
     if layer.spacing == SpacingMode.OBJECTS and layer.collection is not None:  # their size spaces the layer
-        found += [obj for obj in layer.collection.all_objects if not is_owned(obj)]
+        found += watched_objects(layer.collection)
     for watched in _watched(settings, layer):
         found += watched.blocks
     return found

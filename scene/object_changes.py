@@ -1,8 +1,9 @@
 """Where a layer's Exclude and Proximity objects changed between two live runs: xy boxes for a re-run that samples
 only the chunks there (``core.scatter.rerun_chunks``), as a terrain edit does (:mod:`.terrain_changes`).
 
-Each object is known by its ``session_uid`` with its fingerprint (world matrix and evaluated geometry) and its world
-xy bounds grown by how far it reaches into the layer: an Exclude object by the margin (plus the largest footprint of
+Each object drawn (:func:`.drawn.drawn`: an asset's objects at every empty placing it, instances too) is known by
+its placement's key with its print (world matrix and evaluated geometry) and its world xy bounds grown by how far
+it reaches into the layer: an Exclude object by the margin (plus the largest footprint of
 a layer spaced by object size), a Proximity object by *Far* (the density changes up to there). An object that moved,
 changed shape, came or went changes the layer inside its old and its new grown bounds only.
 """
@@ -13,30 +14,30 @@ import bpy
 import numpy as np
 
 from ..core import fpmath
-from .fingerprints import fingerprint
+from .drawn import Drawn, drawn
+from .fingerprints import drawn_print
 from .scatter_spec import LayerInput
 
-Bounds = dict[int, tuple[tuple[object, ...], tuple[float, float, float, float]]]
+Bounds = dict[tuple[object, ...], tuple[tuple[object, ...], tuple[float, float, float, float]]]
 
 
-def _grown(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, reach: float) -> tuple[float, float, float, float]:
-    evaluated = obj.evaluated_get(depsgraph)
-    corners = np.array([tuple(c) for c in evaluated.bound_box], dtype=np.float64)
+def _grown(placed: Drawn, reach: float) -> tuple[float, float, float, float]:
+    corners = np.array([tuple(c) for c in placed.obj.bound_box], dtype=np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
-        xy = fpmath.transform(corners, np.array(evaluated.matrix_world, dtype=np.float64))[:, :2]
+        xy = fpmath.transform(corners, placed.matrix)[:, :2]
     (x0, y0), (x1, y1) = xy.min(axis=0) - reach, xy.max(axis=0) + reach
     return float(x0), float(y0), float(x1), float(y1)
 
 
 def object_bounds(layer: LayerInput, depsgraph: bpy.types.Depsgraph) -> Bounds:
-    """Fingerprint and grown xy bounds of every object in the layer's Exclude and Proximity collections."""
+    """Print and grown xy bounds of everything the layer's Exclude and Proximity collections draw."""
     found: Bounds = {}
     reaches: list[tuple[bpy.types.Collection, float]] = []
     for part in layer.inputs:
         reaches += part.reaches()
     for collection, reach in reaches:
-        for obj in collection.all_objects:
-            found[obj.session_uid] = (fingerprint(obj, depsgraph), _grown(obj, depsgraph, reach))
+        for placed in drawn(collection, depsgraph):
+            found[placed.key] = (drawn_print(placed), _grown(placed, reach))
     return found
 
 

@@ -14,9 +14,9 @@ from ...core.fields import AwayFromPolylines, ClearOfPolylines, Mask, OutsidePol
 from ...core.modes import SurfaceMode
 from ...core.scatter import LayerSpec
 from ...core.scatter.functions import footprint_function
+from ..drawn import watched_objects
 from ..fingerprints import collection_key
-from ..ownership import is_owned
-from ..terrain import read_exclusions
+from ..from_above import read_exclusions
 from .base import Input, Key, Part, Reach, Reading, Source, Watched
 
 
@@ -40,10 +40,10 @@ class Exclude(Input):
 
     @staticmethod
     def watched(settings: Any, layer: Any) -> Watched:
-        """The collection's objects (not Strew's own output)."""
+        """The collection's objects and those of the collections they instance (not Strew's own output)."""
         if layer.exclusion_collection is None:
             return Watched()
-        return Watched(blocks=tuple(obj for obj in layer.exclusion_collection.all_objects if not is_owned(obj)))
+        return Watched(blocks=tuple(watched_objects(layer.exclusion_collection)))
 
     def vertex_groups(self) -> frozenset[str]:
         return frozenset()

@@ -11,9 +11,9 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ...core.modes import ProximityMode
 from ...core.proximity import Proximity as ProximityField
+from ..drawn import watched_objects
 from ..fingerprints import collection_key
-from ..ownership import is_owned
-from ..terrain import read_exclusions
+from ..from_above import read_exclusions
 from .base import Input, Key, LookError, Part, Reach, Reading, Source, Watched
 
 
@@ -39,10 +39,10 @@ class Proximity(Input):
 
     @staticmethod
     def watched(settings: Any, layer: Any) -> Watched:
-        """The collection's objects (not Strew's own output)."""
+        """The collection's objects and those of the collections they instance (not Strew's own output)."""
         if layer.proximity_collection is None:
             return Watched()
-        return Watched(blocks=tuple(obj for obj in layer.proximity_collection.all_objects if not is_owned(obj)))
+        return Watched(blocks=tuple(watched_objects(layer.proximity_collection)))
 
     def vertex_groups(self) -> frozenset[str]:
         return frozenset()

@@ -7,15 +7,15 @@ from typing import Any
 
 import bpy
 
-from ..fingerprints import fingerprint
-from ..targets import target_objects
+from ..targets import target_objects, targets_key
 from .base import Input, Key, Part, Reach, Reading, Source, Watched
 
 
 @dataclass(frozen=True)
 class Targets(Input):
-    """The collection whose meshes (child collections too, not Strew's output) the layer places on. The surface
-    is read by ``layer_surface.Surfaces``; density and masks come from the terrain when there is one."""
+    """The collection whose meshes (child collections, instanced collections and instances too, not Strew's
+    output) the layer places on. The surface is read by ``layer_surface.Surfaces``; density and masks come from
+    the terrain when there is one."""
 
     collection: bpy.types.Collection
 
@@ -26,7 +26,7 @@ class Targets(Input):
 
     @staticmethod
     def watched(settings: Any, layer: Any) -> Watched:
-        """The collection's meshes (their geometry and transform)."""
+        """The collection's objects and those of the collections they instance (geometry and transform)."""
         return Watched(blocks=tuple(target_objects(layer.targets)) if layer.targets is not None else ())
 
     def vertex_groups(self) -> frozenset[str]:
@@ -34,8 +34,7 @@ class Targets(Input):
 
     def key(self, depsgraph: bpy.types.Depsgraph) -> Key:
         """The collection with every mesh's fingerprint: the key of the surface read from it."""
-        return (self.collection.name, tuple((obj.name, fingerprint(obj, depsgraph))
-                                            for obj in target_objects(self.collection)))
+        return (self.collection.name, targets_key(self.collection, depsgraph))
 
     def run_key(self) -> Key:
         """Which collection: a change of its meshes changes the surface, sampled whole again."""
