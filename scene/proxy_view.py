@@ -1,0 +1,65 @@
+"""Keeps the "Strew View" empty of the proxies (:mod:`.proxies`) at the eye of the 3D view being drawn.
+
+A draw handler of the 3D views only notes where the view's eye is (cheap: every redraw); a timer moves the empty
+there a few times a second at most, and only when it moved by more than a small share of the nearest Proxy
+Beyond distance, since each move evaluates the layers' instancers again. Without a 3D view (``blender -b``, a
+script) nothing draws: the empty stays where :func:`.proxies.show_proxies` put it, at the scene camera.
+"""
+
+from __future__ import annotations
+
+import bpy
+from mathutils import Vector
+
+from .proxies import place_view, view_object
+
+INTERVAL = 0.2  # seconds between two looks at the noted eye
+STEP_SHARE = 0.02  # the empty follows the eye once it is this share of the smallest proxy distance away
+MIN_STEP = 0.01  # … and at least this far (metres)
+
+_eye: list[Vector] = []  # the last eye a 3D view drew from (one item, or none yet)
+_handle: list[object] = []
+
+
+def _note_eye() -> None:
+    region = bpy.context.region_data
+    if region is not None:
+        _eye[:] = [region.view_matrix.inverted().translation]
+
+
+def step(scene: bpy.types.Scene) -> float:
+    """How far the eye may move before the empty follows: a share of the smallest distance of the scene's layers
+    with proxies."""
+    distances = [layer.proxy_distance for layer in scene.strew.layers if layer.proxy_beyond]
+    return max(MIN_STEP, STEP_SHARE * min(distances, default=0.0))
+
+
+def follow(scene: bpy.types.Scene, eye: Vector | None) -> bool:
+    """Move the view empty (when there is one) to ``eye`` if it is a step away; whether it moved."""
+    view = view_object(create=False)
+    if view is None or eye is None or (view.location - eye).length < step(scene):
+        return False
+    return place_view(view, eye)
+
+
+def _tick() -> float:
+    context = bpy.context
+    scene = getattr(context, "scene", None)
+    if scene is not None and _eye and hasattr(scene, "strew"):
+        follow(scene, _eye[0])
+    return INTERVAL
+
+
+def register() -> None:
+    if not _handle:
+        _handle.append(bpy.types.SpaceView3D.draw_handler_add(_note_eye, (), 'WINDOW', 'POST_VIEW'))
+    if not bpy.app.timers.is_registered(_tick):
+        bpy.app.timers.register(_tick, first_interval=INTERVAL, persistent=True)
+
+
+def unregister() -> None:
+    if bpy.app.timers.is_registered(_tick):
+        bpy.app.timers.unregister(_tick)
+    while _handle:
+        bpy.types.SpaceView3D.draw_handler_remove(_handle.pop(), 'WINDOW')
+    _eye.clear()
