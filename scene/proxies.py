@@ -112,14 +112,18 @@ def is_proxy_modifier(modifier: bpy.types.Modifier) -> bool:
 def view_object(create: bool = True) -> bpy.types.Object | None:
     """The empty "Strew View" whose place the proxies measure from (made at the view point when missing). It is
     linked to no scene: only the modifiers use it."""
-    for obj in bpy.data.objects:
-        if is_owned(obj, OWNER) and obj.get(KIND_KEY) == VIEW_KIND:
-            return obj
-    if not create:
-        return None
-    obj = bpy.data.objects.new(VIEW_NAME, None)
-    mark(obj, OWNER, **{KIND_KEY: VIEW_KIND})
-    return obj
+    known = bpy.data.objects.get(_view_name[0]) if _view_name else None  # a lookup by name, not a pass
+    if known is not None and is_owned(known, OWNER) and known.get(KIND_KEY) == VIEW_KIND:
+        return known
+    found = next((obj for obj in bpy.data.objects if is_owned(obj, OWNER) and obj.get(KIND_KEY) == VIEW_KIND), None)
+    if found is None and create:
+        found = bpy.data.objects.new(VIEW_NAME, None)
+        mark(found, OWNER, **{KIND_KEY: VIEW_KIND})
+    _view_name[:] = [] if found is None else [found.name]
+    return found
+
+
+_view_name: list[str] = []  # the view empty's name when last found (a name, never the object: undo frees it)
 
 
 def place_view(obj: bpy.types.Object, point: Vector | None) -> bool:

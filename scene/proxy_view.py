@@ -27,26 +27,28 @@ def _note_eye() -> None:
         _eye[:] = [region.view_matrix.inverted().translation]
 
 
-def step(scene: bpy.types.Scene) -> float:
+def step(scene: bpy.types.Scene) -> float | None:
     """How far the eye may move before the empty follows: a share of the smallest distance of the scene's layers
-    with proxies."""
+    with proxies (None: no layer has them)."""
     distances = [layer.proxy_distance for layer in scene.strew.layers if layer.proxy_beyond]
-    return max(MIN_STEP, STEP_SHARE * min(distances, default=0.0))
+    return max(MIN_STEP, STEP_SHARE * min(distances)) if distances else None
 
 
 def follow(scene: bpy.types.Scene, eye: Vector | None) -> bool:
     """Move the view empty (when there is one) to ``eye`` if it is a step away; whether it moved."""
+    least = step(scene)
+    if least is None or eye is None:
+        return False
     view = view_object(create=False)
-    if view is None or eye is None or (view.location - eye).length < step(scene):
+    if view is None or (view.location - eye).length < least:
         return False
     return place_view(view, eye)
 
 
 def _tick() -> float:
-    context = bpy.context
-    scene = getattr(context, "scene", None)
+    scene = getattr(bpy.context, "scene", None)
     if scene is not None and _eye and hasattr(scene, "strew"):
-        follow(scene, _eye[0])
+        follow(scene, _eye[0])  # cheap when nothing moved: the layers' settings and one lookup by name
     return INTERVAL
 
 
