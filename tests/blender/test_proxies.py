@@ -9,6 +9,8 @@ from __future__ import annotations
 import bpy
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from mathutils import Matrix, Vector
 from scenes import add_layer, make_prefabs, make_terrain
 from scipy.spatial import ConvexHull, cKDTree
@@ -289,3 +291,26 @@ def test_the_view_point_follows_the_eye_once_it_moved_a_step() -> None:
     far = np.linalg.norm(positions - np.array(eye), axis=1) > 40.0
     assert 0 < far.sum() < len(far)
     assert sum(name.startswith(PROXY_PREFIX) for name, _ in _instances(obj)) == far.sum()
+
+
+def test_the_number_of_proxies_is_the_number_of_points_beyond_the_distance_wherever_the_view_stands() -> None:
+    layer, obj = _scene(10)
+    positions, _ = _output_points(obj)
+    layer.proxy_beyond = True
+    view = _view()
+    coordinate = st.floats(-80.0, 80.0, allow_nan=False)
+
+    @settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+    @given(x=coordinate, y=coordinate, z=st.floats(-5.0, 40.0), distance=st.floats(0.0, 120.0))
+    def check(x: float, y: float, z: float, distance: float) -> None:
+        layer.proxy_distance = distance
+        view.location = (x, y, z)
+        eye = np.array(view.location, dtype=np.float64)  # as stored (float32)
+        gap = np.linalg.norm(positions - eye, axis=1) - layer.proxy_distance
+        shown = _instances(bpy.data.objects["Strew Trees"])
+        proxies = sum(name.startswith(PROXY_PREFIX) for name, _ in shown)
+        assert len(shown) == len(positions)
+        # points within float32 rounding of the distance may go either way
+        assert (gap > 1e-3).sum() <= proxies <= (gap > -1e-3).sum()
+
+    check()
