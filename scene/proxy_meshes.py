@@ -89,6 +89,9 @@ def _hull(joined: bmesh.types.BMesh) -> bmesh.types.BMesh:
         loose: list[bmesh.types.BMVert | bmesh.types.BMEdge | bmesh.types.BMFace] = list(
             {g for g in (*found["geom_interior"], *found["geom_unused"]) if isinstance(g, bmesh.types.BMVert)})
         bmesh.ops.delete(hull, geom=loose, context='VERTS')
+    if not hull.faces and joined.faces:  # a flat prefab (one triangle) has no solid hull: it is its own proxy
+        hull.free()
+        return joined.copy()
     return hull
 
 
@@ -130,7 +133,7 @@ def proxy_mesh(block: bpy.types.ID, kind: ProxyKind, ratio: float, depsgraph: bp
             joined.to_mesh(full)
             for material in materials:
                 full.materials.append(material)
-            mesh = _decimated(full, ratio) if ratio < 1.0 and len(full.polygons) else full.copy()
+            mesh = _decimated(full, ratio) if ratio < 1.0 and len(full.polygons) > 3 else full.copy()
             bpy.data.meshes.remove(full)
             mesh.name = name
         else:

@@ -314,3 +314,27 @@ def test_the_number_of_proxies_is_the_number_of_points_beyond_the_distance_where
         assert (gap > 1e-3).sum() <= proxies <= (gap > -1e-3).sum()
 
     check()
+
+
+@pytest.mark.parametrize("kind", ['BOUNDS', 'HULL', 'DECIMATE'])
+def test_odd_prefabs_get_a_proxy_without_a_word(kind: str) -> None:
+    """An empty, a text, one triangle, a line of edges and a flat card: each gets a proxy, and no error (nothing
+    for the empty, nor for the edges where a hull or a decimated copy keeps no face)."""
+    prefabs = bpy.data.collections.new("Odd")
+    card = bpy.data.meshes.new("Card")
+    card.from_pydata([(0, 0, 0), (1, 0, 0), (1, 0, 1), (0, 0, 1)], [], [(0, 1, 2, 3)])
+    triangle = bpy.data.meshes.new("Triangle")
+    triangle.from_pydata([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [], [(0, 1, 2)])
+    line = bpy.data.meshes.new("Line")
+    line.from_pydata([(x, 0, 0) for x in range(5)], [(0, 1), (1, 2)], [])
+    for name, data in (("A card", card), ("B empty", None), ("C text", bpy.data.curves.new("Text", 'FONT')),
+                       ("D triangle", triangle), ("E line", line)):
+        prefabs.objects.link(bpy.data.objects.new(name, data))
+    bpy.context.scene.collection.children.link(prefabs)
+    bpy.context.view_layer.layer_collection.children[prefabs.name].exclude = True
+    layer, _ = _scene(11, prefabs)
+    layer.proxy_kind, layer.proxy_beyond = kind, True
+    faces = [len(o.data.polygons) for o in _proxy_objects()]
+    expected = {'BOUNDS': [6, 0, 6, 6, 6], 'HULL': [2, 0, None, 1, 0], 'DECIMATE': [1, 0, None, 1, 0]}[kind]
+    for got, want in zip(faces, expected, strict=True):
+        assert got == want if want is not None else got > 0  # the text: its hull or decimated glyphs
