@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import NoReturn
 
-from . import cli_export, cli_farm, cli_interrupt, cli_room, ensure_registered
+from . import cli_along, cli_export, cli_farm, cli_interrupt, cli_room, ensure_registered
 from .cli_blend import add_output_options, input_output, open_blend, save_blend
 from .cli_files import CliError, readable_blend, writable_blend, writable_folder
 from .core.inputs import bounded
@@ -58,6 +58,7 @@ def _add_scatter(commands: Commands) -> None:
                          "footprints (objects: MIN and MAX are then the gaps between footprints)")
     scatter.add_argument("--chunk-size", type=float,
                          help="side of the square chunks large terrains are cut into (0: automatic)")
+    cli_along.add_options(scatter)
     add_output_options(scatter)
     cli_farm.add_scatter_options(scatter)
     scatter.set_defaults(handler=_scatter)
@@ -101,6 +102,7 @@ def _check_scatter_numbers(args: argparse.Namespace, layers: int) -> None:
             check_value(setting(scene, "workers"), args.workers, "--workers")
     except ValueError as error:
         raise CliError(str(error)) from None
+    cli_along.check(args, layers)
 
 
 def _scatter(args: argparse.Namespace) -> int:
@@ -139,6 +141,7 @@ def _scatter(args: argparse.Namespace) -> int:
             layer.max_slope = math.radians(args.max_slope)
         if args.spacing is not None:
             layer.spacing = SpacingMode(args.spacing.upper())
+        cli_along.apply(args, layer, args.blend)
     if args.chunk_size is not None:
         settings.chunk_size = args.chunk_size
     cli_farm.apply(args, settings)

@@ -850,8 +850,74 @@ RUSSIAN: dict[str, str] = {
     "clear its Targets":
         "Слой «{name}»: кисть рисует сверху по ландшафту; установите поверхность слоя «Сверху» и очистите "
         "«Цели»",
+    # -- curve layers (Along Curves) ---------------------------------------------------------------------
+    "Along Curves": "Вдоль кривых",
+    "Curve": "Кривая",
+    "A curve object this layer follows instead of covering the terrain (every spline of it)":
+        "Объект-кривая, вдоль которой идёт слой вместо всего рельефа (все её сплайны)",
+    "Curves": "Кривые",
+    "A collection of curve objects this layer follows (with the Curve above, if any)":
+        "Коллекция объектов-кривых, вдоль которых идёт слой (вместе с кривой выше, если она есть)",
+    "Along": "Вдоль",
+    "How instances follow the curves": "Как экземпляры следуют кривым",
+    "Spaced": "С интервалом",
+    "As many instances along the curves as the spacing allows, none closer (hedgerows, trees along a road)":
+        "Столько экземпляров вдоль кривых, сколько позволяет расстояние, и не ближе (живые изгороди, деревья "
+        "вдоль дороги)",
+    "Fixed Step": "Постоянный шаг",
+    "An instance every Step along each curve, one at each end (fence posts, lamps); Jitter moves them along the "
+    "curve":
+        "Экземпляр через каждый шаг вдоль каждой кривой, по одному на концах (столбы забора, фонари); разброс "
+        "сдвигает их вдоль кривой",
+    "Band": "Полоса",
+    "Scatter over a band of the surface on both sides of the curves (verges, riverbanks), spaced as any layer":
+        "Разброс по полосе поверхности по обе стороны кривых (обочины, берега) с расстоянием, как у любого слоя",
+    "Stand": "Стоять",
+    "Where the instances stand": "Где стоят экземпляры",
+    "On Surface": "На поверхности",
+    "Stand on the terrain (or targets) under the curve: its height and normal; spacing measured from above":
+        "Стоять на рельефе (или целях) под кривой: его высота и нормаль; расстояние измеряется сверху",
+    "On Curve": "На кривой",
+    "Stand on the curve itself, wherever it goes (cables, bridges, rails); spacing measured in 3-D":
+        "Стоять на самой кривой, куда бы она ни шла (провода, мосты, рельсы); расстояние измеряется в 3D",
+    "Step": "Шаг",
+    "Distance along the curve between two instances (a closed curve takes the nearest step that goes round it "
+    "evenly)":
+        "Расстояние вдоль кривой между двумя экземплярами (замкнутая кривая берёт ближайший шаг, который "
+        "обходит её ровно)",
+    "Jitter": "Разброс",
+    "Move each instance along the curve by up to this share of the step (0: exact posts)":
+        "Сдвигать каждый экземпляр вдоль кривой не более чем на эту долю шага (0: точные столбы)",
+    "Width": "Ширина",
+    "How far the band reaches on each side of the curve (seen from above)":
+        "Насколько полоса простирается по каждую сторону кривой (вид сверху)",
+    "Offset": "Смещение",
+    "Follow a line this far to the left of the curve (negative: to the right), seen from above":
+        "Идти по линии на таком расстоянии слева от кривой (отрицательное: справа), вид сверху",
+    "Both Sides": "С обеих сторон",
+    "Follow the line at Offset on the left and the one as far on the right (an alley)":
+        "Идти по линии на смещении слева и по такой же справа (аллея)",
+    "Follow Curve": "По направлению кривой",
+    "Turn each instance so its +X runs along the curve (on the curve: its climb too)":
+        "Поворачивать каждый экземпляр так, чтобы его +X шёл вдоль кривой (на кривой: и по её подъёму)",
+    'Curve "{name}" is a {kind}, not a curve: pick a curve object':
+        'Кривая «{name}» — это {kind}, а не кривая: выберите объект-кривую',
+    'collection "{name}" holds no curve object: add the curves to follow':
+        'в коллекции «{name}» нет объектов-кривых: добавьте кривые, вдоль которых идти',
+    "a layer that follows curves places From Above: set Surface to From Above":
+        "слой вдоль кривых размещает сверху: выберите «Сверху» в поле Поверхность",
+    "a band along curves needs a Width above 0": "полосе вдоль кривых нужна ширина больше 0",
+    "Curves: {error}": "Кривые: {error}",
+    'Layer "{name}" follows its curves: edit the curves (or its Seed) instead of painting; a Band layer can be '
+    "painted":
+        "Слой «{name}» идёт вдоль кривых: правьте кривые (или его зерно) вместо рисования; слой-полосу рисовать "
+        "можно",
+    'Curve "{name}"': 'Кривая «{name}»',
+    'Curve "{name}" has a bevel or extrusion and a NURBS spline: Strew follows the centre of Bézier and poly '
+    "splines there; set its bevel and extrusion to 0 or make the spline Bézier":
+        "У кривой «{name}» есть фаска или выдавливание и сплайн NURBS: Strew следует центру сплайнов Безье и "
+        "полилиний; обнулите фаску и выдавливание или сделайте сплайн Безье",
 }
-
 RUSSIAN.update({
     # -- the window: Spacing hints -------------------------------------------------------------------------
     "Uniform density uses Min Radius": "Равномерно: везде мин. радиус",

@@ -4,7 +4,8 @@
 their radii, and none closer than that to an existing point), so a painted patch is indistinguishable from a
 scattered one and never overlaps its neighbours. :func:`erase` says which points a stroke removes.
 :func:`fill` does the same for any :data:`Region` (a :class:`Circle` or an axis-aligned :class:`Box`): Rescatter
-Region removes the points a region :meth:`~Box.contains` and fills it again with another seed.
+Region removes the points a region :meth:`~Box.contains` and fills it again with another seed, with the
+:func:`rim_band` the removed points held outside the rim, so the set stays maximal across it.
 
 Examples
 --------
@@ -76,6 +77,10 @@ class Circle:
         """``(N,) bool``: the points of ``positions`` (N, 2 or 3; x, y used) inside the disk."""
         return ((_xy(positions) - self.centre) ** 2).sum(axis=1) <= self.radius * self.radius
 
+    def distance(self, positions: np.ndarray) -> np.ndarray:
+        """``(N,)``: how far each point of ``positions`` lies outside the disk (0 inside)."""
+        return np.maximum(np.sqrt(((_xy(positions) - self.centre) ** 2).sum(axis=1)) - self.radius, 0.0)
+
 
 @dataclass(frozen=True, init=False)
 class Box:
@@ -103,6 +108,11 @@ class Box:
         xy = _xy(positions)
         return (xy >= self.low).all(axis=1) & (xy <= self.high).all(axis=1)
 
+    def distance(self, positions: np.ndarray) -> np.ndarray:
+        """``(N,)``: how far each point of ``positions`` lies outside the box (0 inside)."""
+        xy = _xy(positions)
+        return np.sqrt((np.maximum(np.maximum(self.low - xy, xy - self.high), 0.0) ** 2).sum(axis=1))
+
 
 Region = Circle | Box
 
@@ -110,12 +120,29 @@ Region = Circle | Box
 Bounds = tuple[np.ndarray, np.ndarray]
 
 
-def clipped(region: Region, within: Bounds | None) -> Bounds | None:
-    """The region's x, y bounds cut to ``within`` (low, high corners), or None when they do not meet."""
+def clipped(region: Region, within: Bounds | None, band: float = 0.0) -> Bounds | None:
+    """The region's x, y bounds (grown by ``band`` on every side) cut to ``within`` (low, high corners), or None
+    when they do not meet."""
+    low, high = region.low - band, region.high + band
     if within is None:
-        return region.low, region.high
-    low, high = np.maximum(region.low, within[0]), np.minimum(region.high, within[1])
+        return low, high
+    low, high = np.maximum(low, within[0]), np.minimum(high, within[1])
     return None if (high < low).any() else (low, high)
+
+
+def rim_band(max_radius: float, removed: np.ndarray, conflict: str = "larger") -> float:
+    """How far outside a region the points removed from it held the layer's spacing: where a place may have no
+    point within reach once they are gone, so a refill must cover it too (:func:`fill`'s ``band``).
+
+    A removed point of radius ``r`` held off a new one of radius ``r'`` closer than ``max(r, r')`` (``r + r'``
+    when radii add up); new radii are at most ``max_radius``. The band does not shrink below the layer's own
+    reach, so sampling the same region again sees the same rectangle whatever was removed.
+
+    >>> rim_band(1.0, np.array([0.6, 1.4])), rim_band(1.0, np.array([0.6]), "sum")
+    (1.4, 2.0)
+    """
+    largest = max(float(max_radius), float(np.max(removed, initial=0.0)))
+    return float(max_radius) + largest if conflict == "sum" else largest
 
 
 def probes(region: Region, across: int = 33, within: Bounds | None = None) -> np.ndarray:
@@ -131,10 +158,10 @@ def probes(region: Region, across: int = 33, within: Bounds | None = None) -> np
     return xy[region.contains(xy)]
 
 
-def _domain(region: Region, within: Bounds | None, min_radius: float) -> Bounds | None:
-    """The rectangle sampled for ``region``: its bounds cut to ``within``, each side at least one background cell
-    (a region narrower than a cell holds one point at most and needs no finer grid)."""
-    bounds = clipped(region, within)
+def _domain(region: Region, within: Bounds | None, min_radius: float, band: float) -> Bounds | None:
+    """The rectangle sampled for ``region`` and its ``band``: their bounds cut to ``within``, each side at least
+    one background cell (a region narrower than a cell holds one point at most and needs no finer grid)."""
+    bounds = clipped(region, within, band)
     if bounds is None:
         return None
     low, high = bounds
@@ -144,16 +171,23 @@ def _domain(region: Region, within: Bounds | None, min_radius: float) -> Bounds 
 
 def fill(existing: Samples | None, region: Region, min_radius: float, max_radius: float | None = None,
          radius_at: ArrayFunction | None = None, is_allowed: ArrayFunction | None = None, seed: int = 0,
-         conflict: str = "larger", within: Bounds | None = None) -> Samples:
+         conflict: str = "larger", within: Bounds | None = None, band: float = 0.0) -> Samples:
     """New points inside ``region`` (and inside ``within``, the x, y bounds of the ground when given: a region
     much larger than the terrain costs what the terrain does), maximal against themselves and ``existing``.
+
+    ``band`` > 0 also fills the places outside the region within that distance of it wherever one more point
+    fits there (:func:`rim_band`: where points removed from the region held the spacing), so the whole set stays
+    maximal across the rim; a place already held by ``existing`` gets nothing.
 
     ``radius_at`` and ``is_allowed`` take world ``xy`` like the layer's own functions; only existing points
     within reach of the region take part, so a region costs the same in a small scene and a huge one. ``conflict``
     as in :class:`~strew.core.poisson.PoissonSettings` (``"sum"``: radii are the objects' own reach).
     """
     positions, radii = validate_blockers(existing)
-    domain = _domain(region, within, float(min_radius))
+    band = float(band)
+    if not (math.isfinite(band) and band >= 0.0):
+        raise ValueError(f"band must be a finite distance >= 0, got {band}")
+    domain = _domain(region, within, float(min_radius), band)
     if domain is None:
         return Samples(positions=np.zeros((0, 2)), radii=np.zeros(0))
     largest, own = float(radii.max(initial=0.0)), float(max_radius or min_radius)
@@ -164,7 +198,7 @@ def fill(existing: Samples | None, region: Region, min_radius: float, max_radius
 
     def allowed(xy: np.ndarray) -> np.ndarray:
         world = xy + origin
-        inside = region.contains(world)
+        inside = region.contains(world) if band == 0.0 else region.distance(world) <= band
         if is_allowed is None:
             return inside
         return inside & np.asarray(is_allowed(world), dtype=bool)
@@ -190,4 +224,4 @@ def erase(positions: np.ndarray, centre: tuple[float, float], brush_radius: floa
     return Circle(centre, brush_radius).contains(positions)
 
 
-__all__ = ["Box", "Circle", "Region", "clipped", "erase", "fill", "paint", "probes"]
+__all__ = ["Box", "Circle", "Region", "clipped", "erase", "fill", "paint", "probes", "rim_band"]

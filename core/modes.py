@@ -85,3 +85,19 @@ class EngineAxes(StrEnum):
     UNITY = 'UNITY'
     GODOT = 'GODOT'
     UNREAL = 'UNREAL'
+
+
+class AlongMode(StrEnum):
+    """How a curve layer follows its curves (``StrewLayer.along_mode``)."""
+
+    SPACED = 'SPACED'
+    STEP = 'STEP'
+    BAND = 'BAND'
+
+
+class AlongPlace(StrEnum):
+    """Where a curve layer's instances stand (``StrewLayer.along_place``): on the surface under the curve (its
+    height and normal), or on the curve itself."""
+
+    SURFACE = 'SURFACE'
+    CURVE = 'CURVE'

@@ -21,6 +21,7 @@ from ..core.pool import close_kept_pool
 from ..core.scatter.spec import MAX_SCALE
 from ..core.worker_choice import AUTO
 from . import hooks
+from .layer_along import LayerAlongSettings
 from .layer_look import (
     LayerCameraSettings,
     LayerDisplaySettings,
@@ -79,8 +80,8 @@ SURFACE_MODES = [
 ]
 
 
-class StrewLayer(LayerCameraSettings, LayerDisplaySettings, LayerVarietySettings, LayerProximitySettings,
-                 LayerKeepAwaySettings, bpy.types.PropertyGroup):
+class StrewLayer(LayerAlongSettings, LayerCameraSettings, LayerDisplaySettings, LayerVarietySettings,
+                 LayerProximitySettings, LayerKeepAwaySettings, bpy.types.PropertyGroup):
     """One scatter pass (trees, bushes, rocks…). Layers run top to bottom; earlier layers block later ones."""
 
     # ``name`` is inherited from PropertyGroup: the layer's name, also used for its output object.

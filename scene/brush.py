@@ -4,7 +4,8 @@ headless-callable).
 A stroke works on the layer's Point Instancer output: new points fill each dab's disk with the layer's own rules
 (its radius field, masks, slope, its spacing against its own points and its keep-away from the layers above) and
 are flagged as painted, so a later Scatter keeps them. :func:`rescatter_region` removes the instances of a box or
-a circle and fills it the same way with another seed; the instances around it stay bit for bit.
+a circle and fills it the same way with another seed (and the band around its rim where one more fits); the
+instances around it stay bit for bit.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
-from ..core.brush import Box, Circle, Region, clipped, erase, fill, paint, probes
+from ..core.brush import Box, Circle, Region, clipped, erase, fill, paint, probes, rim_band
 from ..core.modes import OutputMode, SurfaceMode
 from ..core.poisson import Samples
 from ..core.scatter import blocker_radii, layer_functions, place
@@ -25,7 +26,7 @@ from ..core.scatter.spec import conflict_rule, spacing_radii
 from ..core.terrain import TerrainLookup
 from . import layer_fields, scatter_spec
 from .instances import PointSet
-from .layer_inputs import Camera
+from .layer_inputs import Along, Camera
 from .layer_points import output_object, read_points, replace_points
 from .scatter_job import blockers_for, existing_points
 from .scatter_spec import ScatterError
@@ -61,6 +62,10 @@ class Brush:
         if layer.output != OutputMode.GEOMETRY_NODES:
             raise ScatterError(rpt_('Layer "{name}": painting needs the Point Instancer output').format(
                 name=layer.name))
+        along = layer.input(Along)
+        if along is not None and along.samples_curve:
+            raise ScatterError(rpt_('Layer "{name}" follows its curves: edit the curves (or its Seed) instead of '
+                                    "painting; a Band layer can be painted").format(name=layer.name))
         # The brush puts instances where the hand paints: camera culling, clipping and falloff (a render
         # saving) do not apply to it; every other rule of the layer does.
         if not camera:
@@ -112,13 +117,22 @@ class Brush:
 
     def rescatter(self, region: Region, seed: int) -> tuple[int, int]:
         """Remove the instances whose centre lies in ``region`` and fill it again with ``seed``, against every
-        instance outside it and the layers above; returns (removed, added). The new ones are flagged painted."""
+        instance outside it and the layers above; returns (removed, added). The new ones are flagged painted.
+
+        The removed instances also held the spacing a little way outside the rim: the fill covers that band too
+        (:func:`~strew.core.brush.rim_band`), adding instances only where one fits, so the layer stays maximal
+        across the rim and every instance outside the region stays."""
         gone = region.contains(self.points.positions)
+        low, high, conflict = self._spacing()
+        band = rim_band(high, self.points.radii[gone], conflict)
         self.points = self.points.take(~gone)
         spec = self.layer.spec
-        low, high, conflict = self._spacing()
         new = fill(self._blockers(), region, low, high, self.radius_at, self.is_allowed, seed, conflict,
-                   within=self._ground())
+                   within=self._ground(), band=band)
+        # Those at the rim first: the same seed on the same region again keeps them and gives the region's
+        # instances back in the same order, so the output's bytes do not change.
+        rim_first = np.argsort(region.contains(new.positions), kind="stable")
+        new = Samples(new.positions[rim_first], new.radii[rim_first])
         self.points = PointSet.join(self.points, PointSet.of(place(self.terrain, spec, new), True))
         return int(gone.sum()), len(new.radii)
 
@@ -165,9 +179,10 @@ def rescatter_region(context: bpy.types.Context, layer_index: int, region: Regio
     The layer's instances whose centre lies in the region (painted or not) go; the region is filled with the
     layer's own rules (radius field, masks, slope, camera, Keep Away and the pair rules against the layers above)
     with every instance outside it as a blocker, so nothing new comes closer than the layer's spacing to what is
-    kept at the rim. The new instances are flagged painted: a later Scatter keeps them. Instances outside the
-    region stay bit for bit; the same inputs and seed give the same result. Raises :class:`ScatterError` (one
-    line, nothing changed) when the layer cannot be rescattered there.
+    kept at the rim, and the band around the rim that the removed instances held is filled where one more fits, so
+    the layer stays maximal there too. The new instances are flagged painted: a later Scatter keeps them.
+    Instances outside the region stay bit for bit; the same inputs and seed give the same result. Raises
+    :class:`ScatterError` (one line, nothing changed) when the layer cannot be rescattered there.
     """
     brush = Brush.start(context, layer_index, camera=True)
     name = brush.layer.name

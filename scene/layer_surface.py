@@ -21,6 +21,7 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.camera import footprint
 from ..core.chunks import Backend
+from ..core.curve import curve_layer
 from ..core.modes import SurfaceMode
 from ..core.poisson import Samples
 from ..core.scatter import LayerPoints, LayerSpec, place, scatter_layer_run
@@ -28,7 +29,7 @@ from ..core.surface.layer import surface_layer_steps
 from ..core.terrain import TerrainLookup
 from . import layer_fields
 from .layer_fields import LayerFields
-from .layer_inputs import Camera, Key, Targets
+from .layer_inputs import Along, Camera, Key, Targets
 from .scatter_spec import LayerInput, ScatterError, ScatterInput
 from .targets import read_targets
 from .terrain import MeshArrays, read_mesh
@@ -151,6 +152,34 @@ def culled(layer: LayerInput, spec: LayerSpec, surface: Surface, source: Surface
     return None if region is None else dataclasses.replace(spec, region=region)
 
 
+def banded(layer: LayerInput, spec: LayerSpec, depsgraph: bpy.types.Depsgraph) -> LayerSpec:
+    """``spec`` cut to the box of the layer's band along curves (unchanged for other layers)."""
+    along = layer.input(Along)
+    if along is None or along.samples_curve:
+        return spec
+    try:
+        box = along.bounds(depsgraph)
+    except ValueError as error:
+        raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)) from error
+    if box is None:
+        return spec
+    if spec.region is not None:
+        box = ((max(box[0][0], spec.region[0][0]), max(box[0][1], spec.region[0][1])),
+               (min(box[1][0], spec.region[1][0]), min(box[1][1], spec.region[1][1])))
+    return dataclasses.replace(spec, region=box)
+
+
+def curve_steps(layer: LayerInput, along: Along, surface: Surface, spec: LayerSpec, blockers: Samples | None,
+                keep: np.ndarray | None, depsgraph: bpy.types.Depsgraph) -> Generator[float, None, LayerPoints]:
+    """A layer along curves: sampled on their lines, whole (fast: 10 km of curve in well under a second)."""
+    yield 0.0
+    try:
+        shape = along.spec(depsgraph)
+    except ValueError as error:
+        raise ScatterError(rpt_('Layer "{name}": {error}').format(name=layer.name, error=error)) from error
+    return curve_layer(shape, spec, surface.lookup, blockers, keep)
+
+
 def flat(blockers: Samples | None) -> Samples | None:
     """3-D blockers as the from-above sampler takes them (x, y)."""
     return None if blockers is None else Samples(blockers.positions[:, :2], blockers.radii)
@@ -165,6 +194,10 @@ def layer_steps(
     source = surfaces.fields_source(layer)
     surface = surfaces.of(layer)
     spec = with_fields(layer, layer_fields.build(layer, source.lookup, source.mesh, surfaces.depsgraph))
+    along = layer.input(Along)
+    if along is not None and along.samples_curve:
+        return (yield from curve_steps(layer, along, surface, spec, blockers, keep, surfaces.depsgraph))
+    spec = banded(layer, spec, surfaces.depsgraph)
     if layer.surface == SurfaceMode.ALL:
         return (yield from every_face_steps(layer, surface, spec, blockers, keep))
     region = culled(layer, spec, surface, source)

@@ -20,13 +20,15 @@ from ..core.poisson import Samples
 from ..core.scatter import LayerPoints, place, scatter_layer_run
 from . import job_cache, layer_fields, object_changes
 from .job_cache import JobCache, Key, source_id
-from .layer_inputs import Targets
+from .layer_inputs import Along, Targets
 from .layer_surface import (
     NO_SAMPLES,
     Sampler,
     Surface,
     Surfaces,
+    banded,
     culled,
+    curve_steps,
     every_face_steps,
     flat,
     with_fields,
@@ -103,6 +105,10 @@ class CachedSampler(Sampler):
             fields = layer_fields.build(layer, source.lookup, source.mesh, surfaces.depsgraph)
             JobCache.put(cache.fields, layer_id, fields_key, fields)
         spec = with_fields(layer, fields)
+        along = layer.input(Along)
+        if along is not None and along.samples_curve:
+            return (yield from curve_steps(layer, along, surface, spec, blockers, keep, surfaces.depsgraph))
+        spec = banded(layer, spec, surfaces.depsgraph)
         if layer.surface == SurfaceMode.ALL:
             return (yield from every_face_steps(layer, surface, spec, blockers, keep))
         samples = JobCache.get(cache.samples, layer_id, samples_key)

@@ -6,6 +6,7 @@ The order of :data:`INPUTS` is the order their density factors multiply and thei
 
 from __future__ import annotations
 
+from .along import Along
 from .base import Input, Key, LookError, Part, Reach, Reading, Source, Watched, combine
 from .camera import Camera
 from .density import GroupDensity, ImageDensity, NoiseDensity
@@ -16,11 +17,12 @@ from .proximity import Proximity
 from .targets import Targets
 
 INPUTS: tuple[type[Input], ...] = (
-    NoiseDensity, GroupDensity, ImageDensity, MaskGroup, Exclude, Proximity, Camera, Targets, MaskImage,
+    NoiseDensity, GroupDensity, ImageDensity, MaskGroup, Exclude, Proximity, Camera, Targets, MaskImage, Along,
 )
 
 __all__ = [
     "INPUTS",
+    "Along",
     "Camera",
     "Exclude",
     "GroupDensity",

@@ -83,6 +83,18 @@ def _mask_image(layer: bpy.types.PropertyGroup) -> None:
     layer.mask_image, layer.mask_image_threshold = image, 0.4
 
 
+def _along(layer: bpy.types.PropertyGroup) -> None:
+    collection = bpy.data.collections.new("Hedgerows")
+    bpy.context.scene.collection.children.link(collection)
+    curve = bpy.data.curves.new("Hedgerow", 'CURVE')
+    spline = curve.splines.new('POLY')
+    spline.points.add(2)
+    for point, co in zip(spline.points, [(-10, -5, 0, 1), (0, 5, 0, 1), (12, 8, 0, 1)], strict=True):
+        point.co = co
+    collection.objects.link(bpy.data.objects.new("Hedgerow", curve))
+    layer.along_curves, layer.along_mode, layer.along_width = collection, 'BAND', 3.0
+
+
 def _targets(layer: bpy.types.PropertyGroup) -> None:
     layer.targets = _collection("Rocks")
 
@@ -97,6 +109,7 @@ EXAMPLES: dict[str, Callable[[bpy.types.PropertyGroup], None]] = {
     "MaskImage": _mask_image,
     "Targets": _targets,
     "Proximity": _proximity,
+    "Along": _along,
 }
 """Per input class: settings of a layer that make it use that input (every registered class needs one)."""
 

@@ -82,12 +82,33 @@ def _rescatter(region: tuple, **options: object) -> set[str]:
                                           **options)
 
 
-def _check_region(before: np.ndarray, after: np.ndarray, region: tuple) -> None:
-    """Outside the region: the same instances, bit for bit. Inside: new painted ones, not the old ones."""
-    out_before, out_after = ~_inside(before, region), ~_inside(after, region)
-    assert np.array_equal(_sorted(before[out_before]), _sorted(after[out_after]))
-    new, old = after[~out_after], before[~out_before]
-    assert len(new) >= 3 and new[:, PAINTED].all()
+def _distance(rows: np.ndarray, region: tuple) -> np.ndarray:
+    """How far each instance lies outside the region (0 inside)."""
+    xy = rows[:, :2]
+    if region[0] == 'BOX':
+        low, high = np.minimum(region[1], region[2]), np.maximum(region[1], region[2])
+        return np.linalg.norm(np.maximum(np.maximum(low - xy, xy - high), 0.0), axis=1)
+    return np.maximum(np.linalg.norm(xy - np.asarray(region[1]), axis=1) - region[2], 0.0)
+
+
+def _rows_set(rows: np.ndarray) -> set[bytes]:
+    return {row.tobytes() for row in rows}
+
+
+def _check_region(before: np.ndarray, after: np.ndarray, region: tuple, band: float | None = None) -> None:
+    """Every instance outside the region stays bit for bit; inside, new painted ones, not the old ones; new ones
+    outside lie within ``band`` of the rim (the reach of the largest radius: where the removed ones held the
+    spacing), so farther out the layer is the same set, bit for bit."""
+    band = max(float(before[:, RADIUS].max()), float(after[:, RADIUS].max())) if band is None else band
+    out_before = ~_inside(before, region)
+    kept = _rows_set(before[out_before])
+    assert kept <= _rows_set(after), "an instance outside the region changed or went"
+    added = np.array([row.tobytes() not in kept for row in after], dtype=bool)
+    assert (_distance(after[added], region) <= band * (1.0 + 1e-6)).all(), "a new instance beyond the rim's band"
+    far_before, far_after = _distance(before, region) > band, _distance(after, region) > band
+    assert np.array_equal(_sorted(before[far_before]), _sorted(after[far_after]))
+    new, old = after[_inside(after, region)], before[~out_before]
+    assert len(new) >= 3 and new[:, PAINTED].all() and after[added, PAINTED].all()
     if len(old):
         same = cKDTree(old[:, :2]).query(new[:, :2])[0] < 1e-6
         assert same.sum() <= len(new) // 4, "the new seed should give other places"

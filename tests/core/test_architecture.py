@@ -19,8 +19,8 @@ LAYERS = ("core", "properties", "scene", "demos", "operators", "panels")
 # Modules any part may use, which use nothing of Strew themselves.
 BASE = {"version", "registration", "translations"}
 # Entry points: they start things (the extension's register, the command line, make demo) and may use anything.
-ENTRY = {"", "__main__", "cli", "cli_blend", "cli_export", "cli_farm", "cli_files", "cli_interrupt", "cli_room",
-         "demos.build"}
+ENTRY = {"", "__main__", "cli", "cli_along", "cli_blend", "cli_export", "cli_farm", "cli_files", "cli_interrupt",
+         "cli_room", "demos.build"}
 
 
 def layer_of(module: str, package: str) -> int | None:
