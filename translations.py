@@ -1259,7 +1259,7 @@ RUSSIAN.update({
     "A copy of the prefab with a share of its faces (Ratio)": "Копия заготовки с долей её граней («Доля»)",
     "Ratio": "Доля",
     "Share of the prefab's faces a Decimated proxy keeps": "Доля граней заготовки, которую сохраняет упрощённый прокси",
-    "Proxies apply to Point Instancer output only": "Прокси работают только для вывода «Инстансер точек»",
+    "Proxies: Point Instancer output only": "Прокси: только вывод «Инстансер точек»",
 })
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

@@ -123,7 +123,7 @@ class STREW_PT_scatter_display(_LayerPanel, bpy.types.Panel):
         row.active = layer.proxy_beyond and layer.proxy_kind == ProxyKind.DECIMATE
         row.prop(layer, "proxy_ratio", slider=True)
         if layer.proxy_beyond and layer.output_mode != OutputMode.GEOMETRY_NODES:
-            layout.label(text="Proxies apply to Point Instancer output only", icon='INFO')
+            layout.label(text="Proxies: Point Instancer output only", icon='INFO')
 
 
 classes = (
