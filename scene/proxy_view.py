@@ -1,6 +1,6 @@
-"""Keeps the "Strew View" empty of the proxies (:mod:`.proxies`) at the eye of the 3D view being drawn.
+"""Keeps the "Strew View" empty of the proxies (:mod:`.proxies`) at the eye of the 3D view the user moves.
 
-A draw handler of the 3D views only notes where the view's eye is (cheap: every redraw); a timer moves the empty
+A draw handler of the 3D views only notes where each view's eye is (cheap: every redraw); a timer moves the empty
 there a few times a second at most, and only when it moved by more than a small share of the nearest Proxy
 Beyond distance, since each move evaluates the layers' instancers again. Without a 3D view (``blender -b``, a
 script) nothing draws: the empty stays where :func:`.proxies.show_proxies` put it, at the scene camera.
@@ -17,14 +17,24 @@ INTERVAL = 0.2  # seconds between two looks at the noted eye
 STEP_SHARE = 0.02  # the empty follows the eye once it is this share of the smallest proxy distance away
 MIN_STEP = 0.01  # … and at least this far (metres)
 
-_eye: list[Vector] = []  # the last eye a 3D view drew from (one item, or none yet)
+_eye: list[Vector] = []  # the eye of the 3D view that moved last (one item, or none yet)
+_eyes: dict[int, Vector] = {}  # each 3D view's eye when it last drew, by its region's address
 _handle: list[object] = []
 
 
 def _note_eye() -> None:
+    """Note the eye of the 3D view being drawn. Only a view whose eye moved becomes the one followed: with two
+    3D views open the empty would otherwise jump between them at every redraw."""
     region = bpy.context.region_data
-    if region is not None:
-        _eye[:] = [region.view_matrix.inverted().translation]
+    if region is None:
+        return
+    eye = region.view_matrix.inverted().translation
+    key = region.as_pointer()
+    if _eyes.get(key) != eye:
+        if len(_eyes) > 64:  # views closed long ago
+            _eyes.clear()
+        _eyes[key] = eye
+        _eye[:] = [eye]
 
 
 def step(scene: bpy.types.Scene) -> float | None:
@@ -65,3 +75,4 @@ def unregister() -> None:
     while _handle:
         bpy.types.SpaceView3D.draw_handler_remove(_handle.pop(), 'WINDOW')
     _eye.clear()
+    _eyes.clear()
