@@ -338,3 +338,24 @@ def test_odd_prefabs_get_a_proxy_without_a_word(kind: str) -> None:
     expected = {'BOUNDS': [6, 0, 6, 6, 6], 'HULL': [2, 0, None, 1, 0], 'DECIMATE': [1, 0, None, 1, 0]}[kind]
     for got, want in zip(faces, expected, strict=True):
         assert got == want if want is not None else got > 0  # the text: its hull or decimated glyphs
+
+
+def test_export_level_writes_every_instance_with_its_prefab_whatever_the_viewport_shows(tmp_path) -> None:
+    from export_check import drawn_instances, match, read_gltf
+    from rooms_kits import module
+
+    layer, _ = _scene(12)
+    full = drawn_instances()  # before any viewport-only setting: every instance with its prefab
+    layer.proxy_beyond, layer.proxy_distance = True, 10.0
+    layer.display_mode, layer.viewport_percent = 'FULL', 50.0
+    assert len(drawn_instances()) < len(full)  # the viewport shows half, most of them as proxies
+    job = module("scene.export.job")
+    result = job.export_level(bpy.context, job.ExportRequest(tmp_path / "level.glb", terrain=False))
+    assert result.instances == len(full)
+    placed, _ = read_gltf(tmp_path / "level.glb")
+    assert len(match(full, placed)) == len(full) == len(placed)
+    assert not [item for item in placed if item.mesh.startswith("Strew")]
+    obj = bpy.data.objects["Strew Trees"]
+    assert [(m.name, m.show_viewport) for m in obj.modifiers] == [
+        ("Strew Instancer", True), ("Strew Proxies", True), ("Strew Viewport", True)]
+    assert len(drawn_instances()) < len(full)  # the viewport is as it was
