@@ -104,9 +104,12 @@ def proxy_node_group() -> bpy.types.NodeTree:
     return group
 
 
-def is_proxy_modifier(modifier: bpy.types.Modifier) -> bool:
-    group = getattr(modifier, "node_group", None)
+def is_proxy_group(group: bpy.types.NodeTree | None) -> bool:
     return group is not None and is_owned(group, OWNER) and group.get(KIND_KEY) == GROUP_KIND
+
+
+def is_proxy_modifier(modifier: bpy.types.Modifier) -> bool:
+    return is_proxy_group(getattr(modifier, "node_group", None))
 
 
 def view_object(create: bool = True) -> bpy.types.Object | None:
@@ -165,6 +168,8 @@ def remove_unused_proxies(keep_meshes: bool = False) -> None:
             bpy.data.batch_remove([*objects, collection])
     if not keep_meshes:
         remove_unused_meshes()
+    if not _view_name and not any(is_proxy_group(group) for group in bpy.data.node_groups):
+        return  # proxies were never used here: no pass over every object (real-object outputs have many)
     view = view_object(create=False)
     if view is not None and view.users == 0:
         bpy.data.objects.remove(view)
