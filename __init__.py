@@ -28,8 +28,8 @@ if __package__:  # a test runner walking a checkout whose folder is no valid nam
 __all__ = ["__version__", "ensure_registered", "register", "unregister"]
 
 # Blender-side modules, registered in this order and unregistered in reverse.
-_BLENDER_MODULES = ("translations", "properties", "scene.layer_ids", "scene.display", "scene.live_update",
-                    "scene.export.usd", "operators", "panels", "scene.worker_pool")
+_BLENDER_MODULES = ("translations", "properties", "scene.layer_ids", "scene.display", "scene.proxy_view",
+                    "scene.live_update", "scene.export.usd", "operators", "panels", "scene.worker_pool")
 
 
 def _blender_modules() -> list:

@@ -1294,6 +1294,27 @@ RUSSIAN.update({
         "«На слое» или запустите его без --chunks",
 })
 
+# -- Proxy Beyond: viewport proxies by distance (properties/layer_look.py, panels/scatter_look.py) ----------------
+RUSSIAN.update({
+    "Proxy Beyond": "Прокси дальше",
+    "Draw instances farther than Distance from the viewport's view (the scene camera where there is no 3D view) "
+    "as a light proxy of their prefab; renders always show them in full":
+        "Рисовать экземпляры дальше «Расстояния» от точки обзора вьюпорта (от камеры сцены, где нет 3D-вида) "
+        "лёгким прокси их заготовки; рендер всегда показывает их полностью",
+    "Instances up to this distance from the view are drawn in full, farther ones as proxies":
+        "Экземпляры до этого расстояния от точки обзора рисуются полностью, дальние — прокси",
+    "Proxy": "Прокси",
+    "What a far instance is drawn as": "Чем рисуется дальний экземпляр",
+    "A solid box the size of the prefab (fastest)": "Сплошной ящик размером с заготовку (быстрее всего)",
+    "Convex Hull": "Выпуклая оболочка",
+    "The prefab's convex hull: its outline, without hollows": "Выпуклая оболочка заготовки: её очертания без впадин",
+    "Decimated": "Упрощённый",
+    "A copy of the prefab with a share of its faces (Ratio)": "Копия заготовки с долей её граней («Доля»)",
+    "Ratio": "Доля",
+    "Share of the prefab's faces a Decimated proxy keeps": "Доля граней заготовки, которую сохраняет упрощённый прокси",
+    "Proxies: Point Instancer output only": "Прокси: только вывод «Инстансер точек»",
+})
+
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.
 OPERATOR_RUSSIAN: dict[str, str] = {
     "Scatter": "Разбросать",

@@ -40,6 +40,14 @@ class DisplayMode(StrEnum):
     POINTS = 'POINTS'
 
 
+class ProxyKind(StrEnum):
+    """What a layer's instances beyond its Proxy Beyond distance are drawn as (``StrewLayer.proxy_kind``)."""
+
+    BOUNDS = 'BOUNDS'
+    HULL = 'HULL'
+    DECIMATE = 'DECIMATE'
+
+
 class ProximityMode(StrEnum):
     """Whether a layer gathers near its proximity objects or avoids them (``StrewLayer.proximity_mode``)."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bpy
 
+from ..core.modes import OutputMode, ProxyKind
 from .scatter import _active_layer, _LayerPanel
 
 
@@ -113,6 +114,16 @@ class STREW_PT_scatter_display(_LayerPanel, bpy.types.Panel):
         layout = self._layout()
         layout.prop(layer, "display_mode")
         layout.prop(layer, "viewport_percent", slider=True)
+        layout.prop(layer, "proxy_beyond")
+        column = layout.column(align=True)
+        column.active = layer.proxy_beyond
+        column.prop(layer, "proxy_distance")
+        column.prop(layer, "proxy_kind")
+        row = column.row()
+        row.active = layer.proxy_beyond and layer.proxy_kind == ProxyKind.DECIMATE
+        row.prop(layer, "proxy_ratio", slider=True)
+        if layer.proxy_beyond and layer.output_mode != OutputMode.GEOMETRY_NODES:
+            layout.label(text="Proxies: Point Instancer output only", icon='INFO')
 
 
 classes = (

@@ -13,7 +13,7 @@ import bpy
 from bpy.props import BoolProperty, CollectionProperty, EnumProperty, FloatProperty, PointerProperty, StringProperty
 
 from ..core.inputs import MAX_DISTANCE
-from ..core.modes import DisplayMode, ProximityMode
+from ..core.modes import DisplayMode, ProximityMode, ProxyKind
 from . import hooks
 
 
@@ -25,6 +25,12 @@ DISPLAY_MODES = [
     (DisplayMode.FULL, "Full", "Draw every instance with its own geometry"),
     (DisplayMode.BOUNDS, "Bounds", "Draw each instance as its prefab's bounding box (fast for heavy prefabs)"),
     (DisplayMode.POINTS, "Points", "Draw only a point per instance (fastest)"),
+]
+
+PROXY_KINDS = [
+    (ProxyKind.BOUNDS, "Bounds", "A solid box the size of the prefab (fastest)"),
+    (ProxyKind.HULL, "Convex Hull", "The prefab's convex hull: its outline, without hollows"),
+    (ProxyKind.DECIMATE, "Decimated", "A copy of the prefab with a share of its faces (Ratio)"),
 ]
 
 PROXIMITY_MODES = [
@@ -116,6 +122,24 @@ class LayerDisplaySettings:
     viewport_percent: FloatProperty(
         name="Viewport Share", default=100.0, min=0.0, max=100.0, subtype='PERCENTAGE', update=_display_changed,
         description="Share of the instances drawn in the viewport (renders always show all)",
+    )
+    proxy_beyond: BoolProperty(
+        name="Proxy Beyond", default=False, update=_display_changed,
+        description="Draw instances farther than Distance from the viewport's view (the scene camera where there "
+        "is no 3D view) as a light proxy of their prefab; renders always show them in full",
+    )
+    proxy_distance: FloatProperty(
+        name="Distance", default=50.0, min=0.0, max=MAX_DISTANCE, soft_max=2000.0, subtype='DISTANCE',
+        unit='LENGTH', update=_display_changed,
+        description="Instances up to this distance from the view are drawn in full, farther ones as proxies",
+    )
+    proxy_kind: EnumProperty(
+        name="Proxy", items=PROXY_KINDS, default=ProxyKind.BOUNDS, update=_display_changed,
+        description="What a far instance is drawn as",
+    )
+    proxy_ratio: FloatProperty(
+        name="Ratio", default=0.1, min=0.001, max=1.0, subtype='FACTOR', update=_display_changed,
+        description="Share of the prefab's faces a Decimated proxy keeps",
     )
 
 

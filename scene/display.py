@@ -23,6 +23,7 @@ from .compat import modifier_input_values, set_modifier_inputs
 from .instancer import OWNER, PREFAB_ATTRIBUTE, RADIUS_ATTRIBUTE, ROTATION_ATTRIBUTE, SCALE_ATTRIBUTE, pick_order
 from .layer_points import output_object
 from .ownership import LAYER_ID_KEY, LAYER_KEY, is_owned, mark
+from .proxies import show_proxies
 
 NODE_GROUP_NAME = "Strew Viewport"
 NODE_GROUP_VERSION = 1
@@ -186,6 +187,7 @@ def show_as_set(obj: bpy.types.Object, layer: Any) -> None:
     for modifier in [m for m in obj.modifiers if _is_display(m)]:
         set_modifier_inputs(modifier, {"Boxes": None})  # removing the modifier alone leaves the boxes a user
         obj.modifiers.remove(modifier)
+    show_proxies(obj, layer, _prefabs(obj))
     mode, share = DisplayMode(layer.display_mode), layer.viewport_percent / 100.0
     if mode != DisplayMode.FULL or share < 1.0:
         modifier = obj.modifiers.new(MODIFIER_NAME, 'NODES')

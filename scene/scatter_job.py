@@ -35,6 +35,7 @@ from .instances import PointSet
 from .layer_points import painted_points, read_points, write_instancer
 from .layer_surface import Sampler
 from .ownership import LAYER_ID_KEY, disown, is_owned, owned_collection, remove, remove_owned, set_current
+from .proxies import remove_unused_proxies
 from .scatter_spec import LayerInput, ScatterError
 
 __all__ = ["JobResult", "LayerGone", "LayerReport", "ScatterError", "clear_layer_output", "existing_points",
@@ -86,8 +87,9 @@ def existing_points(scene: bpy.types.Scene, layer_id: str) -> Samples | None:
     return None
 
 
-def clear_layer_output(scene: bpy.types.Scene, layer_id: str | None = None) -> int:
+def clear_layer_output(scene: bpy.types.Scene, layer_id: str | None = None, rewrite: bool = False) -> int:
     """Remove what Strew wrote in ``scene`` for one layer (or all layers); returns how many objects went.
+    ``rewrite``: a new output follows at once, which finds the proxy meshes of the old one (kept until then).
 
     Only data-blocks carrying Strew's mark go; a collection of Strew's that still holds the user's objects
     afterwards is handed over to the user. The prefab wrappers go once no object of any scene instances them.
@@ -115,13 +117,14 @@ def clear_layer_output(scene: bpy.types.Scene, layer_id: str | None = None) -> i
         set_current(output, layer, None)  # the user's copies left behind stay theirs
     removed += remove([block for block in found if isinstance(block, bpy.types.Object)], OWNER)
     remove_unused_bounds()
+    remove_unused_proxies(keep_meshes=rewrite)
     if layer_id is None and not output.objects and not output.children:
         bpy.data.batch_remove([output])
     return removed
 
 
 def _write(scene: bpy.types.Scene, layer: LayerInput, points: PointSet) -> None:
-    clear_layer_output(scene, layer.layer_id)
+    clear_layer_output(scene, layer.layer_id, rewrite=True)
     output = owned_collection(scene, OUTPUT_COLLECTION, OWNER)
     if layer.output == OutputMode.GEOMETRY_NODES:
         obj = write_instancer(output, layer.mark, layer.collection, points)
@@ -131,6 +134,7 @@ def _write(scene: bpy.types.Scene, layer: LayerInput, points: PointSet) -> None:
     else:
         write_objects(output, layer.mark, list(layer.prefabs), points,
                       linked_duplicates=layer.output == OutputMode.DUPLICATES)
+    remove_unused_proxies()  # the old output's proxy meshes the new one did not take
 
 
 def run(

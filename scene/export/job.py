@@ -21,6 +21,7 @@ import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ...core.modes import ExportFormat
+from ..viewport_only import drawn_as_rendered
 from .instances import Output, collect
 from .request import FORMATS, ExportError, ExportRequest, format_of
 
@@ -73,13 +74,14 @@ def export_level(context: bpy.types.Context, request: ExportRequest,
     """Write the level to ``request.path`` (ExportError before anything is written when it cannot be)."""
     started = time.perf_counter()
     check_path(request.path)
-    outputs = collect(context.evaluated_depsgraph_get(), _selected(context) if request.selection_only else None)
-    check_outputs(outputs, sum(1 for obj in context.scene.objects if _is_room_tile(obj)))
-    writer = _writer(request.format)
-    if progress:
-        progress(0.1)
-    with _beside(request.path) as draft, _exported(context, request, outputs):
-        notes = writer(context, request, outputs, draft)
+    with drawn_as_rendered(context.scene):  # every instance with its prefab, whatever the viewport shows
+        outputs = collect(context.evaluated_depsgraph_get(), _selected(context) if request.selection_only else None)
+        check_outputs(outputs, sum(1 for obj in context.scene.objects if _is_room_tile(obj)))
+        writer = _writer(request.format)
+        if progress:
+            progress(0.1)
+        with _beside(request.path) as draft, _exported(context, request, outputs):
+            notes = writer(context, request, outputs, draft)
     if progress:
         progress(1.0)
     return ExportResult(request.path, len(outputs), sum(len(output) for output in outputs), notes,
