@@ -907,6 +907,8 @@ RUSSIAN: dict[str, str] = {
     "a layer that follows curves places From Above: set Surface to From Above":
         "слой вдоль кривых размещает сверху: выберите «Сверху» в поле Поверхность",
     "a band along curves needs a Width above 0": "полосе вдоль кривых нужна ширина больше 0",
+    "a layer follows curves or stands on another layer, not both: clear On Layer or its curves":
+        "слой идёт вдоль кривых или стоит на другом слое, но не то и другое: очистите «На слое» или его кривые",
     "Curves: {error}": "Кривые: {error}",
     'Layer "{name}" follows its curves: edit the curves (or its Seed) instead of painting; a Band layer can be '
     "painted":

@@ -62,6 +62,9 @@ class Along(Input):
             raise LookError(rpt_('collection "{name}" holds no curve object: add the curves to follow').format(
                 name=layer.along_curves.name))
         mode = AlongMode(layer.along_mode)
+        if layer.on_layer.layer:
+            raise LookError(rpt_("a layer follows curves or stands on another layer, not both: clear On Layer or "
+                                 "its curves"))
         if reading.surface == SurfaceMode.ALL:
             raise LookError(rpt_("a layer that follows curves places From Above: set Surface to From Above"))
         if mode == AlongMode.BAND and not layer.along_width > 0:

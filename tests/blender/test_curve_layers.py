@@ -376,3 +376,31 @@ def test_rescatter_region_refuses_a_layer_on_its_curves_and_refills_a_band(empty
     xy = point_attributes(bpy.data.objects["Strew Hedge"])["position"][:, :2]
     assert distance_to_segments(xy, _drawn_segments(curve)[:, :, :2]).max() < 3.0 + 1e-6
     assert _pairs_closest(xy) >= 1.0 - 1e-4
+
+
+def test_a_curve_layer_around_trees_keeps_its_curve_and_the_ring(empty_scene) -> None:
+    _, _, curve = _setup()
+    add_layer("Trees", make_prefabs("Oaks"), 6.0, 6.0, seed=2, output_mode='GEOMETRY_NODES')
+    layers = bpy.context.scene.strew.layers
+    layers.move(len(layers) - 1, 0)  # the trees first
+    hedge = layers["Hedge"]
+    hedge.around.layer, hedge.around_min, hedge.around_max = "Trees", 1.0, 4.0
+    found = _scatter()
+    xy = found["position"][:, :2]
+    oaks = point_attributes(bpy.data.objects["Strew Trees"])["position"][:, :2]
+    nearest = np.sqrt(((xy[:, None] - oaks[None]) ** 2).sum(-1)).min(axis=1)
+    assert len(xy) > 5
+    assert nearest.min() >= 1.0 - 1e-4 and nearest.max() <= 4.0 + 1e-4
+    assert distance_to_segments(xy, _drawn_segments(curve)[:, :, :2]).max() < 1e-5
+
+
+def test_a_curve_layer_on_another_layer_is_refused_in_one_line(empty_scene) -> None:
+    _setup()
+    add_layer("Rocks", make_prefabs("Stones"), 5.0, 5.0, seed=2, output_mode='GEOMETRY_NODES')
+    layers = bpy.context.scene.strew.layers
+    layers.move(len(layers) - 1, 0)
+    layers["Hedge"].on_layer.layer = "Rocks"
+    before = scene_snapshot()
+    with pytest.raises(RuntimeError, match="follows curves or stands on another layer"):
+        bpy.ops.strew.scatter()
+    assert scene_snapshot() == before
