@@ -20,8 +20,9 @@ import numpy as np
 from ..core.modes import DisplayMode
 from ..properties import hooks
 from .compat import modifier_input_values, set_modifier_inputs
-from .instancer import OWNER, PREFAB_ATTRIBUTE, RADIUS_ATTRIBUTE, ROTATION_ATTRIBUTE, SCALE_ATTRIBUTE, pick_order
+from .instancer import OWNER, RADIUS_ATTRIBUTE, pick_order
 from .layer_points import output_object
+from .node_parts import named, picked_instances
 from .ownership import LAYER_ID_KEY, LAYER_KEY, is_owned, mark
 from .proxies import show_proxies
 
@@ -108,12 +109,6 @@ def viewport_node_group() -> bpy.types.NodeTree:
     nodes, links = group.nodes, group.links
     group_in, group_out = nodes.new('NodeGroupInput'), nodes.new('NodeGroupOutput')
 
-    def named(name: str, data_type: str) -> bpy.types.NodeSocket:
-        node = nodes.new('GeometryNodeInputNamedAttribute')
-        node.data_type = data_type
-        node.inputs['Name'].default_value = name
-        return node.outputs['Attribute']
-
     def switch(condition, when_false, when_true) -> bpy.types.NodeSocket:
         node = nodes.new('GeometryNodeSwitch')
         node.input_type = 'GEOMETRY'
@@ -141,24 +136,13 @@ def viewport_node_group() -> bpy.types.NodeTree:
     radius = nodes.new('ShaderNodeMath')
     radius.operation = 'MULTIPLY'
     radius.inputs[1].default_value = POINT_SIZE
-    links.new(named(RADIUS_ATTRIBUTE, 'FLOAT'), radius.inputs[0])
+    links.new(named(group, RADIUS_ATTRIBUTE, 'FLOAT'), radius.inputs[0])
     links.new(points.outputs[0], sized.inputs['Points'])
     links.new(radius.outputs[0], sized.inputs['Radius'])
 
-    info = nodes.new('GeometryNodeCollectionInfo')
-    info.transform_space = 'ORIGINAL'
-    info.inputs['Separate Children'].default_value = True
-    info.inputs['Reset Children'].default_value = True
-    links.new(group_in.outputs['Boxes'], info.inputs['Collection'])
-    boxes = nodes.new('GeometryNodeInstanceOnPoints')
-    boxes.inputs['Pick Instance'].default_value = True
-    links.new(points.outputs[0], boxes.inputs['Points'])
-    links.new(info.outputs[0], boxes.inputs['Instance'])
-    links.new(named(PREFAB_ATTRIBUTE, 'INT'), boxes.inputs['Instance Index'])
-    links.new(named(ROTATION_ATTRIBUTE, 'FLOAT_VECTOR'), boxes.inputs['Rotation'])
-    links.new(named(SCALE_ATTRIBUTE, 'FLOAT'), boxes.inputs['Scale'])
+    boxes = picked_instances(group, group_in.outputs['Boxes'], points.outputs[0])
 
-    shown = switch(group_in.outputs['Bounds'], thinned.outputs[0], boxes.outputs[0])
+    shown = switch(group_in.outputs['Bounds'], thinned.outputs[0], boxes)
     shown = switch(group_in.outputs['Points'], shown, sized.outputs[0])
     links.new(switch(viewport, thinned.outputs[0], shown), group_out.inputs[0])
     for x, node in enumerate(nodes):

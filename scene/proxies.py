@@ -18,7 +18,8 @@ from mathutils import Vector
 
 from ..core.modes import ProxyKind
 from .compat import set_modifier_inputs
-from .instancer import OWNER, PREFAB_ATTRIBUTE, ROTATION_ATTRIBUTE, SCALE_ATTRIBUTE
+from .instancer import OWNER
+from .node_parts import picked_instances
 from .ownership import LAYER_ID_KEY, LAYER_KEY, NAME_KEY, is_owned, mark, rename
 from .proxy_meshes import KIND_KEY, proxy_mesh, remove_unused_meshes
 
@@ -46,12 +47,6 @@ def proxy_node_group() -> bpy.types.NodeTree:
     interface.new_socket("Geometry", in_out='OUTPUT', socket_type='NodeSocketGeometry')  # type: ignore[arg-type]
     nodes, links = group.nodes, group.links
     group_in, group_out = nodes.new('NodeGroupInput'), nodes.new('NodeGroupOutput')
-
-    def named(name: str, data_type: str) -> bpy.types.NodeSocket:
-        node = nodes.new('GeometryNodeInputNamedAttribute')
-        node.data_type = data_type
-        node.inputs['Name'].default_value = name
-        return node.outputs['Attribute']
 
     view = nodes.new('GeometryNodeObjectInfo')
     view.transform_space = 'RELATIVE'  # the view's place in the output object's space, where the instances are
@@ -82,21 +77,10 @@ def proxy_node_group() -> bpy.types.NodeTree:
 
     points = nodes.new('GeometryNodeInstancesToPoints')  # keeps the instances' attributes on the points
     links.new(split.outputs['Selection'], points.inputs['Instances'])
-    info = nodes.new('GeometryNodeCollectionInfo')
-    info.transform_space = 'ORIGINAL'
-    info.inputs['Separate Children'].default_value = True
-    info.inputs['Reset Children'].default_value = True
-    links.new(group_in.outputs['Proxies'], info.inputs['Collection'])
-    proxies = nodes.new('GeometryNodeInstanceOnPoints')
-    proxies.inputs['Pick Instance'].default_value = True
-    links.new(points.outputs[0], proxies.inputs['Points'])
-    links.new(info.outputs[0], proxies.inputs['Instance'])
-    links.new(named(PREFAB_ATTRIBUTE, 'INT'), proxies.inputs['Instance Index'])
-    links.new(named(ROTATION_ATTRIBUTE, 'FLOAT_VECTOR'), proxies.inputs['Rotation'])
-    links.new(named(SCALE_ATTRIBUTE, 'FLOAT'), proxies.inputs['Scale'])
+    proxies = picked_instances(group, group_in.outputs['Proxies'], points.outputs[0])
 
     joined = nodes.new('GeometryNodeJoinGeometry')
-    links.new(proxies.outputs[0], joined.inputs[0])
+    links.new(proxies, joined.inputs[0])
     links.new(split.outputs['Inverted'], joined.inputs[0])
     links.new(joined.outputs[0], group_out.inputs[0])
     for x, node in enumerate(nodes):
