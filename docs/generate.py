@@ -284,14 +284,15 @@ def screenshots(out: Path) -> str:
 
 
 def every_figure() -> tuple[Callable[[Path], str], ...]:
-    """This module's figures, then those of figures_look, figures_curve, figures_wfc and figures_constraints (they
-    import this module: loaded here)."""
+    """This module's figures, then those of figures_look, figures_curve, figures_relations, figures_wfc and
+    figures_constraints (they import this module: loaded here)."""
     from figures_constraints import FIGURES as CONSTRAINT_FIGURES
     from figures_curve import FIGURES as CURVE_FIGURES
     from figures_look import FIGURES as LOOK_FIGURES
+    from figures_relations import FIGURES as RELATION_FIGURES
     from figures_wfc import FIGURES as WFC_FIGURES
 
-    return (*FIGURES, *LOOK_FIGURES, *CURVE_FIGURES, *WFC_FIGURES, *CONSTRAINT_FIGURES)
+    return (*FIGURES, *LOOK_FIGURES, *CURVE_FIGURES, *RELATION_FIGURES, *WFC_FIGURES, *CONSTRAINT_FIGURES)
 
 
 def main(argv: list[str] | None = None) -> int:
