@@ -3,6 +3,7 @@
 With the ``bpy`` wheel (``pip install strew[blender]``)::
 
     python -m strew scatter scene.blend --terrain Terrain --layer Trees:4:9 --layer Bushes:1.5:3 --seed 42 -o out.blend
+    python -m strew rescatter out.blend --layer Bushes --circle 10,-5,6 --seed 7 -o out2.blend
     python -m strew kit kit.blend
     python -m strew room kit.blend --kit Tiles --size 12 12 2 --seed 3 -o room.blend
     python -m strew export room.blend -o level.glb
@@ -26,13 +27,22 @@ import math
 import sys
 import time
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
-from . import cli_along, cli_export, cli_farm, cli_interrupt, cli_relations, cli_room, ensure_registered
+from . import (
+    cli_along,
+    cli_export,
+    cli_farm,
+    cli_interrupt,
+    cli_relations,
+    cli_rescatter,
+    cli_room,
+    ensure_registered,
+)
 from .cli_blend import add_output_options, input_output, open_blend, save_blend
 from .cli_files import CliError, readable_blend, writable_blend, writable_folder
-from .core.inputs import bounded
-from .core.modes import DensityMode, SpacingMode
+from .core.inputs import MAX_DISTANCE, bounded
+from .core.modes import DensityMode, ProxyKind, SpacingMode
 from .core.scatter import LayerSpec
 from .core.scatter.spec import MAX_SLOPE
 
@@ -56,6 +66,9 @@ def _add_scatter(commands: Commands) -> None:
     scatter.add_argument("--spacing", choices=[mode.lower() for mode in SpacingMode],
                          help="what the --layer layers keep apart: their origins (radius) or their objects' "
                          "footprints (objects: MIN and MAX are then the gaps between footprints)")
+    scatter.add_argument("--proxy-beyond", metavar="METRES[:KIND]",
+                         help="draw the --layer layers' instances farther than METRES from the view as proxies in "
+                         "the viewport (KIND: bounds, hull or decimate; default bounds); renders stay full")
     scatter.add_argument("--chunk-size", type=float,
                          help="side of the square chunks large terrains are cut into (0: automatic)")
     cli_along.add_options(scatter)
@@ -82,6 +95,21 @@ def _parse_layer(text: str) -> tuple[str, float, float, str | None]:
     return parts[0], low, high, parts[3] if len(parts) == 4 else None
 
 
+def _parse_proxy(text: str | None) -> tuple[float, ProxyKind] | None:
+    """``--proxy-beyond METRES[:KIND]`` as (distance, kind)."""
+    if text is None:
+        return None
+    distance, _, kind = text.partition(":")
+    kinds = {kind.lower(): kind for kind in ProxyKind}
+    try:
+        metres = bounded(float(distance), "--proxy-beyond", 0.0, MAX_DISTANCE)
+    except ValueError as error:
+        raise CliError(f"--proxy-beyond {text!r}: {error}; e.g. --proxy-beyond 40:bounds") from None
+    if (kind or "bounds") not in kinds:
+        raise CliError(f"--proxy-beyond {text!r}: KIND is one of {', '.join(kinds)}; e.g. --proxy-beyond 40:hull")
+    return metres, kinds[kind or "bounds"]
+
+
 def _check_scatter_numbers(args: argparse.Namespace, layers: int) -> None:
     """The numbers, checked against the ranges the settings they go to declare (Blender would clamp them in silence
     or refuse them with a traceback)."""
@@ -106,11 +134,41 @@ def _check_scatter_numbers(args: argparse.Namespace, layers: int) -> None:
     cli_along.check(args, layers)
 
 
+def _set_layer(args: argparse.Namespace, settings: Any, number: int, parsed: tuple[str, float, float, str | None],
+               proxy: tuple[float, ProxyKind] | None) -> None:
+    """Add or update the ``--layer`` layer ``parsed`` (the ``number``-th) with the options that apply to it."""
+    import bpy
+
+    name, low, high, collection_name = parsed
+    collection = bpy.data.collections.get(collection_name or name)
+    if collection is None:
+        raise CliError(f"--layer {name}: no collection named {collection_name or name!r} in {args.blend}")
+    layer = settings.layers.get(name) or settings.layers.add()
+    layer.name = name
+    layer.collection = collection
+    layer.min_radius, layer.max_radius = low, high
+    if high > low and layer.density_mode == DensityMode.NONE:
+        # MIN < MAX asks for varying spacing: groves at MIN, clearings at MAX
+        layer.density_mode = DensityMode.NOISE
+    if args.seed is not None:
+        layer.seed = args.seed + number
+    if args.max_slope is not None:
+        layer.max_slope = math.radians(args.max_slope)
+    if args.spacing is not None:
+        layer.spacing = SpacingMode(args.spacing.upper())
+    cli_along.apply(args, layer, args.blend)
+    if proxy is not None:
+        layer.proxy_beyond, layer.proxy_distance, layer.proxy_kind = True, proxy[0], proxy[1]
+
+
 def _scatter(args: argparse.Namespace) -> int:
     cli_farm.check(args)
     farm = cli_farm.is_farm_task(args)
     source, target = (readable_blend(args.blend), None) if farm else input_output(args)
     layers = [_parse_layer(text) for text in args.layer]
+    proxy = _parse_proxy(args.proxy_beyond)
+    if proxy is not None and not layers:
+        raise CliError("--proxy-beyond applies to the --layer layers: add --layer NAME:MIN:MAX")
     relations = cli_relations.parse(args)
     _check_scatter_numbers(args, len(layers))
     import bpy
@@ -126,24 +184,8 @@ def _scatter(args: argparse.Namespace) -> int:
         if terrain.type != 'MESH':
             raise CliError(f"--terrain: {args.terrain!r} is a {terrain.type.lower()}, not a mesh")
         settings.terrain = terrain
-    for number, (name, low, high, collection_name) in enumerate(layers):
-        collection = bpy.data.collections.get(collection_name or name)
-        if collection is None:
-            raise CliError(f"--layer {name}: no collection named {collection_name or name!r} in {args.blend}")
-        layer = settings.layers.get(name) or settings.layers.add()
-        layer.name = name
-        layer.collection = collection
-        layer.min_radius, layer.max_radius = low, high
-        if high > low and layer.density_mode == DensityMode.NONE:
-            # MIN < MAX asks for varying spacing: groves at MIN, clearings at MAX
-            layer.density_mode = DensityMode.NOISE
-        if args.seed is not None:
-            layer.seed = args.seed + number
-        if args.max_slope is not None:
-            layer.max_slope = math.radians(args.max_slope)
-        if args.spacing is not None:
-            layer.spacing = SpacingMode(args.spacing.upper())
-        cli_along.apply(args, layer, args.blend)
+    for number, parsed in enumerate(layers):
+        _set_layer(args, settings, number, parsed, proxy)
     cli_relations.apply(relations, settings, [name for name, *_ in layers], args.blend)
     if args.chunk_size is not None:
         settings.chunk_size = args.chunk_size
@@ -222,7 +264,8 @@ def _demo(args: argparse.Namespace) -> int:
 
 # -- entry point -------------------------------------------------------------------------------------------------
 
-COMMANDS = (_add_scatter, _add_merge, cli_room.add_room, cli_export.add_export, _add_kit, _add_demo)
+COMMANDS = (_add_scatter, cli_rescatter.add_rescatter, _add_merge, cli_room.add_room, cli_export.add_export, _add_kit,
+            _add_demo)
 
 
 class _Parser(argparse.ArgumentParser):

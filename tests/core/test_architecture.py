@@ -20,7 +20,7 @@ LAYERS = ("core", "properties", "scene", "demos", "operators", "panels")
 BASE = {"version", "registration", "translations"}
 # Entry points: they start things (the extension's register, the command line, make demo) and may use anything.
 ENTRY = {"", "__main__", "cli", "cli_along", "cli_blend", "cli_export", "cli_farm", "cli_files", "cli_interrupt",
-         "cli_relations", "cli_room", "demos.build"}
+         "cli_relations", "cli_rescatter", "cli_room", "demos.build"}
 
 
 def layer_of(module: str, package: str) -> int | None:
