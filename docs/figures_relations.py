@@ -1,6 +1,7 @@
-"""Guide figures for layers around other layers and for Rescatter Region's rim (see generate.py): mushrooms in a
-ring about each tree, with and without falloff; a region refilled without and with the band outside its rim, the
-places left with room for one more marked. Each promise is checked before it is drawn."""
+"""Guide figures for layers around other layers, Rescatter Region's rim and Exclude's margin (see generate.py):
+mushrooms in a ring about each tree, with and without falloff; a region refilled without and with the band outside
+its rim, the places left with room for one more marked; an asset placed twice kept clear by its exact margin. Each
+promise is checked before it is drawn."""
 
 from __future__ import annotations
 
@@ -92,4 +93,64 @@ def fig_rim(out: Path) -> str:
     return f"probes with room for one more: {holes[0]} without the band, {holes[1]} with it"
 
 
-FIGURES = (fig_around, fig_rim)
+
+def _barn() -> np.ndarray:
+    """An L-shaped barn's roof seen from above as triangles (K, 3, 2), its origin at a corner."""
+    outline = np.array([[0, 0], [10, 0], [10, 4], [4, 4], [4, 9], [0, 9]], dtype=float)
+    fan = [(0, 1, 2), (0, 2, 3), (0, 3, 4), (0, 4, 5)]
+    return outline[np.array(fan)]
+
+
+def _placed(triangles: np.ndarray, at: tuple[float, float], turn: float) -> np.ndarray:
+    c, s = np.cos(turn), np.sin(turn)
+    return triangles @ np.array([[c, s], [-s, c]]) + np.array(at)
+
+
+def _segment_distance(xy: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    ab = b - a
+    t = np.clip(((xy[:, None] - a[None]) * ab[None]).sum(-1) / (ab * ab).sum(-1)[None], 0.0, 1.0)
+    return np.linalg.norm(xy[:, None] - (a[None] + t[..., None] * ab[None]), axis=-1).min(axis=1)
+
+
+def _inside(xy: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    a, b, c = triangles[:, 0], triangles[:, 1], triangles[:, 2]
+
+    def side(p, q, r):
+        return (q[None, :, 0] - p[None, :, 0]) * (r[:, None, 1] - p[None, :, 1]) - \
+            (q[None, :, 1] - p[None, :, 1]) * (r[:, None, 0] - p[None, :, 0])
+
+    d1, d2, d3 = side(a, b, xy), side(b, c, xy), side(c, a, xy)
+    return (((d1 >= 0) & (d2 >= 0) & (d3 >= 0)) | ((d1 <= 0) & (d2 <= 0) & (d3 <= 0))).any(axis=1)
+
+
+def fig_assets(out: Path) -> str:
+    from strew.core.fields import AwayFromPolylines, OutsidePolygons
+
+    size, margin = 40.0, 1.5
+    terrain = _flat(size)
+    barns = np.concatenate([_placed(_barn(), (6.0, 8.0), 0.0), _placed(_barn(), (32.0, 20.0), 2.3)])
+    sides = np.concatenate([barns[:, [0, 1]], barns[:, [1, 2]], barns[:, [2, 0]]])
+    keep_off = AwayFromPolylines(list(sides), margin=margin) & OutsidePolygons(list(barns))
+    grass = scatter_layer(terrain, LayerSpec(min_radius=0.7, max_radius=0.7, seed=2, mask=keep_off))
+    xy = grass.positions[:, :2]
+    gap = _segment_distance(xy, sides[:, 0], sides[:, 1])
+    assert not _inside(xy, barns).any() and gap.min() >= margin - 1e-9, "grass inside a barn's margin"
+    canvas = Canvas(PANEL + 2 * GAP, PANEL + 2 * GAP)
+    panel = View.fit(0, 0, size, size, GAP, GAP, PANEL)
+    canvas.rect(panel.left, panel.top, panel.left + PANEL, panel.top + PANEL, GRASS)
+    pixels, (rows, cols) = panel.pixel_centres(canvas)
+    near = _segment_distance(pixels, sides[:, 0], sides[:, 1]) < margin
+    roof = _inside(pixels, barns)
+    shape = (rows.stop - rows.start, cols.stop - cols.start)
+    halo, body = np.zeros((canvas.height, canvas.width)), np.zeros((canvas.height, canvas.width))
+    halo[rows, cols] = (near & ~roof).reshape(shape)
+    body[rows, cols] = roof.reshape(shape)
+    canvas.mask(halo, PALE, alpha=0.8)
+    canvas.mask(body, INK, alpha=0.55)
+    draw_points(canvas, panel, _samples(grass), BUSH, dot=1.0, circle=0.0)
+    frame(canvas, panel)
+    canvas.save(out / "exclude_assets.png")
+    return f"one barn asset placed twice; {len(grass)} grass, the closest {gap.min():.4f} m from a roof (margin 1.5)"
+
+
+FIGURES = (fig_around, fig_rim, fig_assets)
