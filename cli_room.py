@@ -11,6 +11,7 @@ from .cli_files import CliError
 from .core.inputs import bounded
 from .core.modes import RoomOutput
 from .core.wfc.room_input import RoomInputError
+from .core.wfc.room_paths import parse_path
 from .core.wfc.room_regions import REGION_EXAMPLE, REGION_SYNTAX, parse_regions
 from .core.wfc.vocab import ROOM_HEURISTICS
 
@@ -44,6 +45,14 @@ def add_room(commands: argparse._SubParsersAction) -> None:
                          f"--region '{REGION_EXAMPLE}'; repeat for more. Given once or more, they replace the file's "
                          "Regions (its mesh-volume regions too: a volume is set in the panel only)")
     regions.add_argument("--no-regions", action="store_true", help="assemble without the file's Regions")
+    parser.add_argument("--path", action="append", metavar="X,Y,Z:X,Y,Z", dest="paths",
+                        help="cells that must hold walkable tiles joined through walkable cells (other pockets may "
+                        "stay sealed); more endpoints with more ':'; repeat for more paths, e.g. --path 0,5,0:11,5,0 "
+                        "(replaces the file's Paths)")
+    parser.add_argument("--no-loops", action="store_true",
+                        help="the walkable cells joined to a path form no loop (default: the file's Loops)")
+    parser.add_argument("--min-path-length", type=int, metavar="N",
+                        help="the shortest walk between a path's endpoints visits at least N cells, both counted")
     parser.add_argument("--compatible", help="extra label pairs 'a=b, c=d'")
     parser.add_argument("--heuristic", type=str.upper, choices=[str(name) for name in ROOM_HEURISTICS],
                         help="which cell the solver decides next, in any case (default: the file's setting)")
@@ -80,6 +89,21 @@ def _entrances(given: list[str] | None) -> str | None:
             raise CliError(f"--entrance {text!r}: write X,Y,Z (three whole numbers from 0), e.g. --entrance 0,5,0")
         cells.append(" ".join(str(int(part)) for part in parts))
     return "; ".join(cells)
+
+
+def _paths(given: list[str] | None) -> str | None:
+    """``--path`` texts as the operator's text (``"0,5,0:11,5,0; …"``), each read by the core's parser here (whether
+    its cells lie in the room is the room's own check, once its size is known)."""
+    if given is None:
+        return None
+    out = []
+    for text in given:
+        try:
+            cells = parse_path(text)
+        except RoomInputError as error:
+            raise CliError(f"--path: {error}") from None
+        out.append(":".join(",".join(map(str, cell)) for cell in cells))
+    return "; ".join(out)
 
 
 def _regions(args: argparse.Namespace) -> str | None:
@@ -121,6 +145,7 @@ def room(args: argparse.Namespace) -> int:
     _check_cell_size(args)
     entrances = _entrances(args.entrances)
     regions = _regions(args)
+    paths = _paths(args.paths)
     import bpy
 
     from .scene.room_output import placed_count, room_collection
@@ -139,6 +164,12 @@ def room(args: argparse.Namespace) -> int:
         options["entrances"] = entrances
     if regions is not None:
         options["regions"] = regions
+    if paths is not None:
+        options["paths"] = paths
+    if args.no_loops:
+        options["loops"] = 'NONE'
+    if args.min_path_length is not None:
+        options["min_path_length"] = args.min_path_length
     if args.connected is not None:
         options["connected"] = args.connected
     if args.periodic:

@@ -50,6 +50,9 @@ def parse_path(text: str) -> RoomPath:
             raise RoomInputError("path: write {syntax}; cannot read {item!r} in {text!r}", syntax=PATH_SYNTAX,
                                  item=item.strip(), text=text)
         out.append((cell[0], cell[1], cell[2]))
+    if len(out) < 2:
+        raise RoomInputError("path: give two endpoints or more, as {syntax}; {text!r} has one", syntax=PATH_SYNTAX,
+                             text=text)
     return tuple(out)
 
 

@@ -213,9 +213,11 @@ def test_cut_apart_endpoints_fail_with_the_path_named():
 def test_parse_path_and_refusals_in_one_line():
     assert parse_path("0,5,0:11,5,0") == ((0, 5, 0), (11, 5, 0))
     assert parse_path(" 1 2 3 : 4,5,6 :7 8 9") == ((1, 2, 3), (4, 5, 6), (7, 8, 9))
-    for bad in ("1,2:3,4,5", "a,b,c:1,1,1", "-1,0,0:1,1,0"):
+    for bad in ("1,2:3,4,5", "a,b,c:1,1,1", "-1,0,0:1,1,0", "1,1,0:"):
         with pytest.raises(RoomInputError, match="path: write X,Y,Z:X,Y,Z"):
             parse_path(bad)
+    with pytest.raises(RoomInputError, match="path: give two endpoints or more"):
+        parse_path("1,1,0")
     cases = [
         (dict(paths=[((0, 0, 0), (6, 0, 0))]), r"path 1: endpoint \(6, 0, 0\) is outside the room"),
         (dict(paths=[((1, 1, 0), (1, 1, 0))]), "path 1 needs two different endpoints"),
