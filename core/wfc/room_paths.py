@@ -61,9 +61,21 @@ def _whole(value: Any) -> bool:
 
 
 def check_paths(paths: Iterable[Sequence[Any]], size: tuple[int, int, int]) -> tuple[RoomPath, ...]:
-    """The paths of a room of ``size`` cells as tuples of distinct cells in the order given; a
-    ``RoomInputError`` for a cell that is not three whole numbers, lies outside, or a path with fewer than two
-    distinct endpoints."""
+    """The paths of a room of ``size`` cells as tuples of distinct cells in the order given.
+
+    Parameters
+    ----------
+    paths : iterable of sequences of cells
+        Each path's endpoint cells (x, y, z).
+    size : tuple of int
+        The room's cells along x, y and z.
+
+    Raises
+    ------
+    RoomInputError
+        For a cell that is not three whole numbers or lies outside, or a path with fewer than two distinct
+        endpoints.
+    """
     out = []
     for number, path in enumerate(paths, 1):
         try:
@@ -90,8 +102,26 @@ def check_paths(paths: Iterable[Sequence[Any]], size: tuple[int, int, int]) -> t
 
 def path_constraint(rules: Rules, paths: Sequence[RoomPath], loops: bool, min_length: int,
                     fixed: Mapping[tuple[int, ...], int]) -> Paths:
-    """The solver's constraint for a room's paths (cells cut to the rules' axes); a ``RoomInputError`` when the
-    kit has no walkable tile or a fixed tile at an endpoint is not walkable."""
+    """The solver's constraint for a room's paths (cells cut to the rules' axes).
+
+    Parameters
+    ----------
+    rules : Rules
+        The room's rules (which tiles are walkable).
+    paths : sequence of RoomPath
+        The checked paths (:func:`check_paths`).
+    loops : bool
+        False: no loop where a path runs.
+    min_length : int
+        Cells the shortest walk between two endpoints of a path visits at least (0: no minimum).
+    fixed : mapping
+        ``{cell: variant}`` of the room's fixed tiles (cells cut to the rules' axes).
+
+    Raises
+    ------
+    RoomInputError
+        When the kit has no walkable tile or a fixed tile at an endpoint is not walkable.
+    """
     walk = rules.walkable_mask()
     if not walk.any():
         raise RoomInputError("Paths need a walkable tile and the kit has none: tick Walkable on the floor, door and "
