@@ -1385,6 +1385,10 @@ RUSSIAN.update({
     "Tile) or clear the Paths":
         "Путям нужен проходимый тайл, а в наборе его нет: отметьте «Проходимый» у тайлов пола, дверей и лестниц "
         "(Strew Tile) или очистите «Пути»",
+    "path {number}: no walkable tile fits the room's border at endpoint {cell}; move the endpoint inwards or "
+    "give the kit a walkable tile whose outer side fits the border":
+        "путь {number}: ни один проходимый тайл не подходит к границе комнаты в конце {cell}; сдвиньте конец "
+        "внутрь или дайте набору проходимый тайл, чья внешняя сторона подходит к границе",
     "path {number}: endpoint {cell} holds the fixed tile {tile!r}, which is not walkable; move the endpoint or pin "
     "a walkable tile there":
         "путь {number}: в конце {cell} стоит закреплённый тайл {tile!r}, он не проходимый; передвиньте конец или "

@@ -315,7 +315,8 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
     if regions:
         options["constraints"] = regions
     if spec.paths:
-        paths = path_constraint(rules, spec.paths, spec.loops, spec.min_path_length, fixed)
+        paths = path_constraint(rules, spec.paths, spec.loops, spec.min_path_length, fixed, spec.size,
+                                spec.periodic, border)
         options["constraints"] = [*options.get("constraints", ()), paths]
     if counts:  # refuse impossible counts before any work
         try:

@@ -15,6 +15,7 @@ import numpy as np
 from .paths import Paths
 from .room_input import RoomInputError
 from .rules import Rules
+from .vocab import OFFSETS
 
 RoomPath = tuple[tuple[int, int, int], ...]
 """The endpoint cells (x, y, z) of one path, two or more."""
@@ -100,8 +101,30 @@ def check_paths(paths: Iterable[Sequence[Any]], size: tuple[int, int, int]) -> t
     return tuple(out)
 
 
+def _check_border(rules: Rules, paths: Sequence[RoomPath], size: tuple[int, int, int], periodic: bool,
+                  border: Mapping[str, np.ndarray]) -> None:
+    """Each endpoint can hold a walkable tile whose sides fit the border where it touches it."""
+    walk = rules.walkable_mask()
+    inner = {side: rules.matrix(side).any(axis=1) for side in rules.directions}
+    for number, path in enumerate(paths, 1):
+        for cell in path:
+            fits = walk.copy()
+            for side in rules.directions:
+                axis, step = next((a, o) for a, o in enumerate(OFFSETS[side]) if o)
+                outside = not (periodic and axis < 2) and not 0 <= cell[axis] + step < size[axis]
+                if outside and side in border:
+                    fits &= border[side]
+                elif not outside:
+                    fits &= inner[side]
+            if not fits.any():
+                raise RoomInputError("path {number}: no walkable tile fits the room's border at endpoint {cell}; "
+                                     "move the endpoint inwards or give the kit a walkable tile whose outer side "
+                                     "fits the border", number=number, cell=cell)
+
+
 def path_constraint(rules: Rules, paths: Sequence[RoomPath], loops: bool, min_length: int,
-                    fixed: Mapping[tuple[int, ...], int]) -> Paths:
+                    fixed: Mapping[tuple[int, ...], int], size: tuple[int, int, int] = (1, 1, 1),
+                    periodic: bool = False, border: Mapping[str, np.ndarray] | None = None) -> Paths:
     """The solver's constraint for a room's paths (cells cut to the rules' axes).
 
     Parameters
@@ -116,11 +139,18 @@ def path_constraint(rules: Rules, paths: Sequence[RoomPath], loops: bool, min_le
         Cells the shortest walk between two endpoints of a path visits at least (0: no minimum).
     fixed : mapping
         ``{cell: variant}`` of the room's fixed tiles (cells cut to the rules' axes).
+    size : tuple of int, default (1, 1, 1)
+        The room's cells along x, y and z (where its border is).
+    periodic : bool, default False
+        The room wraps around in x and y (no border there).
+    border : mapping, optional
+        ``{side: (T,) bool}``: the variants whose side fits the border there.
 
     Raises
     ------
     RoomInputError
-        When the kit has no walkable tile or a fixed tile at an endpoint is not walkable.
+        When the kit has no walkable tile, a fixed tile at an endpoint is not walkable or no walkable tile fits
+        the border at an endpoint.
     """
     walk = rules.walkable_mask()
     if not walk.any():
@@ -133,4 +163,5 @@ def path_constraint(rules: Rules, paths: Sequence[RoomPath], loops: bool, min_le
                 raise RoomInputError("path {number}: endpoint {cell} holds the fixed tile {tile!r}, which is not "
                                      "walkable; move the endpoint or pin a walkable tile there", number=number,
                                      cell=cell, tile=rules.name(variant))
+    _check_border(rules, paths, size, periodic, border or {})
     return Paths([[cell[: rules.dims] for cell in path] for path in paths], loops=loops, min_length=min_length)

@@ -35,14 +35,16 @@ def sides_of(rules, tiles, v: int) -> set[str]:
     return sides
 
 
-def links(grid: np.ndarray, rules, tiles) -> dict[tuple[int, ...], list[tuple[int, ...]]]:
-    """Walkable cell -> its neighbours through sides both tiles pass (each adjacency once per direction)."""
+def links(grid: np.ndarray, rules, tiles, periodic: bool = False) -> dict[tuple[int, ...], list[tuple[int, ...]]]:
+    """Walkable cell -> its neighbours through sides both tiles pass (``periodic``: x and y wrap around)."""
     grid = grid.reshape(grid.shape + (1,) * (3 - grid.ndim))
     open_sides = {c: sides_of(rules, tiles, int(grid[c])) for c in itertools.product(*map(range, grid.shape))}
     out: dict[tuple[int, ...], list[tuple[int, ...]]] = {c: [] for c, s in open_sides.items() if s}
     for cell, sides in open_sides.items():
         for side in sides:
             other = tuple(a + b for a, b in zip(cell, STEP[side], strict=True))
+            if periodic:
+                other = (other[0] % grid.shape[0], other[1] % grid.shape[1], other[2])
             if other in open_sides and BACK[side] in open_sides[other]:
                 out[cell].append(other)
     return out
@@ -59,9 +61,9 @@ def distances(graph, start) -> dict:
     return seen
 
 
-def check_room(grid, rules, tiles, paths, loops=True, min_length=0) -> dict:
+def check_room(grid, rules, tiles, paths, loops=True, min_length=0, periodic=False) -> dict:
     """Assert the paths' guarantees on a finished grid; the graph of passable adjacencies."""
-    graph = links(grid, rules, tiles)
+    graph = links(grid, rules, tiles, periodic)
     for path in paths:
         dist = distances(graph, path[0])
         for a, b in itertools.combinations(path, 2):
@@ -119,6 +121,52 @@ def test_a_path_climbs_the_stairs_between_floors(seed):
     problem = room_problem(tiles, [], RoomSpec(size=(6, 5, 2), seed=seed, border="h", border_bottom="lvl",
                                                border_top="lvl", paths=paths))
     check_room(problem.run().grid, problem.rules, tiles, paths)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_periodic_room_may_join_its_endpoints_across_the_wrapped_edge(seed):
+    paths = [((0, 2, 0), (9, 5, 0)), ((4, 0, 0), (5, 7, 0))]
+    problem = room_problem(CAVE, QUADRANT_PAIRS, RoomSpec(size=(10, 8, 1), seed=seed, periodic=True, paths=paths))
+    check_room(problem.run().grid, problem.rules, CAVE, paths, periodic=True)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_endpoints_stay_joined_through_may_be_walkable_cells_after_every_propagation(monkeypatch, seed):
+    """After each settled propagation the endpoints can still meet through cells that may be walkable and
+    sides that may pass (a BFS over the domains, written here); the corridor cells that cut them are walkable."""
+    rules = rules_from_tiles(FLOOR, compatible=QUADRANT_PAIRS)
+    shape = (10, 8)
+    paths = [((1, 1), (8, 6)), ((1, 6), (8, 1))]
+    walk = rules.walkable_mask()
+    passable = {d: rules.passable_mask(d) for d in rules.directions}
+    steps = {"e": (1, 0), "n": (0, 1), "w": (-1, 0), "s": (0, -1)}
+    settled = []
+    original = search_module.Search.settle
+
+    def joined(bits, a, b) -> bool:
+        index = {c: i for i, c in enumerate(itertools.product(range(shape[0]), range(shape[1])))}
+        seen, todo = {a}, [a]
+        while todo:
+            cell = todo.pop()
+            for d, (dx, dy) in steps.items():
+                other = (cell[0] + dx, cell[1] + dy)
+                if other in index and other not in seen and (bits[index[cell]] & passable[d]).any() \
+                        and (bits[index[other]] & passable[BACK[d]]).any():
+                    seen.add(other)
+                    todo.append(other)
+        return b in seen and all((bits[index[c]] & walk).any() for c in (a, b))
+
+    def settle(self, frontier):
+        ok = original(self, frontier)
+        if ok:
+            bits = unpack(self.dom[:-1], rules.count)
+            settled.append(all(joined(bits, a, b) for a, b in paths))
+        return ok
+
+    monkeypatch.setattr(search_module.Search, "settle", settle)
+    grid = solve(rules, shape, seed, border="xx", constraints=[Paths(paths)])
+    check_room(grid, rules, FLOOR, [tuple((*c, 0) for c in p) for p in paths])
+    assert len(settled) > 20 and all(settled)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -232,6 +280,10 @@ def test_parse_path_and_refusals_in_one_line():
     rock = [t for t in CAVE if not t.walkable]
     with pytest.raises(RoomInputError, match="Paths need a walkable tile"):
         room_problem(rock, QUADRANT_PAIRS, RoomSpec(size=(4, 4, 1), paths=[((0, 0, 0), (3, 3, 0))]))
+    with pytest.raises(RoomInputError, match=r"path 1: no walkable tile fits the room's border at endpoint "
+                                             r"\(0, 0, 0\); move the endpoint inwards"):
+        room_problem(FLOOR, QUADRANT_PAIRS, RoomSpec(size=(6, 5, 1), border="xx", paths=[((0, 0, 0), (3, 3, 0))]))
+    room_problem(FLOOR, QUADRANT_PAIRS, RoomSpec(size=(6, 5, 1), periodic=True, paths=[((0, 0, 0), (3, 3, 0))]))
     from strew.core.wfc.room import FixedTile
     with pytest.raises(RoomInputError, match=r"path 1: endpoint \(0, 0, 0\) holds the fixed tile 'solid'"):
         room_problem(CAVE, QUADRANT_PAIRS, RoomSpec(size=(4, 4, 1), paths=[((0, 0, 0), (3, 3, 0))],
