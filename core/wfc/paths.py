@@ -45,6 +45,9 @@ REPAIR_CAP = 2048
 """Nodes a repair's two searches may visit before the witness is found again over the whole grid."""
 
 MAY_WALK, MAY_NOT_WALK = 1, 2
+BITS = 63
+"""Witnesses marked per cell by one bit each (a witness past them is checked after every loss instead)."""
+_BITWISE_OR: np.ufunc = np.bitwise_or  # typed as a ufunc (numpy's stubs miss reduce()'s overload on 3.11)
 
 
 def _may_pass(d: int) -> int:
@@ -158,7 +161,7 @@ class Paths(Constraint):
         self.pending: Violation | None = None
         self.witness: list[list[int]] = []
         self.steps: list[list[int]] = []
-        self.on = np.zeros((len(self.pairs), self.cells), dtype=bool)
+        self.on_bits = np.zeros(self.cells, dtype=np.int64)  # bit i: the cell is on witness i
         self.dirty = [False] * len(self.pairs)
         self.fresh = [True] * len(self.pairs)  # witnesses whose forced cells are still to be found
         for i, (number, a, b) in enumerate(self.pairs):
@@ -171,27 +174,36 @@ class Paths(Constraint):
         self.short_dirty = True
 
     def _set_witness(self, i: int, nodes: list[int], edges: list[int]) -> None:
+        bit = np.int64(1 << i) if i < BITS else np.int64(0)
         if i < len(self.witness):
-            self.on[i, self.witness[i]] = False
+            self.on_bits[self.witness[i]] &= ~bit
             self.witness[i], self.steps[i] = nodes, edges
         else:
             self.witness.append(nodes)
             self.steps.append(edges)
-        self.on[i, nodes] = True
+        self.on_bits[nodes] |= bit
 
     def update(self, cells: np.ndarray, rows: np.ndarray) -> None:
         new = flags_of(self.tables, self.flag_table, rows)
         old = self.flags[cells]
-        self.flags[cells] = new
         moved = np.flatnonzero(new != old)
+        if moved.size == 0:
+            return
+        cells, old, new = cells[moved], old[moved], new[moved]
+        self.flags[cells] = new
         fl = self.fl
-        for c, f in zip(cells[moved].tolist(), new[moved].tolist(), strict=True):
+        for c, f in zip(cells.tolist(), new.tolist(), strict=True):
             fl[c] = f
         lost = old & ~new
-        touched = cells[(lost & ~np.uint16(MAY_NOT_WALK) & np.uint16(0xFF)) != 0]
+        touched = cells[(lost & np.uint16(0xFD)) != 0]  # lost a may-walk or may-pass bit
         if touched.size:
-            for i in np.flatnonzero(self.on[:, touched].any(axis=1)).tolist():
+            hit = int(_BITWISE_OR.reduce(self.on_bits[touched]))
+            for i in range(BITS, len(self.pairs)):  # witnesses past the bits: asked on every loss
                 self.dirty[i] = True
+            while hit:
+                i = hit.bit_length() - 1
+                self.dirty[i] = True
+                hit &= ~(1 << i)
         if self.track_sure and not self.stale:
             gained = cells[(lost & np.uint16(0xFF02)) != 0]
             if gained.size:
@@ -470,7 +482,7 @@ class Paths(Constraint):
                     forced = self._forced(i, may)
                     forced = forced[(self.flags[forced] & MAY_NOT_WALK) != 0]
                     if forced.size:  # asked again once the narrowing has propagated: a fixpoint
-                        self.fresh = [True] * len(self.pairs)
+                        self.fresh[i] = True
                         return Narrow(forced, np.broadcast_to(self.walk_row, (forced.size, self.walk_row.size)))
         if self.track_sure:
             if self.stale:
