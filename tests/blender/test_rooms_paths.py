@@ -190,3 +190,48 @@ def test_bad_paths_on_the_command_line_are_one_line_and_nothing_written(kit_file
     out = kit_file.parent / "room.blend"
     refused(strew_run("room", kit_file, *given, "-o", out, cwd=kit_file.parent), message)
     assert not out.exists()
+
+
+class _RecordingLayout:
+    """Stands in for a UILayout: keeps every label ``(text, icon)``, property ``(owner, name)`` and operator."""
+
+    def __init__(self) -> None:
+        self.labels: list[tuple[str, str]] = []
+        self.props: list[tuple[object, str]] = []
+        self.operators: list[str] = []
+
+    def __getattr__(self, name: str):
+        return lambda *args, **kwargs: self
+
+    def label(self, text: str = "", translate: bool = True, icon: str = 'NONE', **kwargs) -> None:
+        self.labels.append((text, icon))
+
+    def prop(self, owner, name: str, **kwargs) -> None:
+        self.props.append((owner, name))
+
+    def operator(self, name: str, **kwargs):
+        self.operators.append(name)
+        return self
+
+
+def test_the_panel_draws_the_list_endpoints_loops_and_minimum_length_headless() -> None:
+    panels = module("panels.room_paths")
+    settings = bpy.context.scene.strew.room
+    settings.size = (6, 5, 2)
+    good, outside, same = settings.paths.add(), settings.paths.add(), settings.paths.add()
+    good.start, good.end = (0, 0, 0), (5, 4, 1)
+    outside.start, outside.end = (0, 0, 0), (6, 0, 0)
+    same.start, same.end = (2, 2, 0), (2, 2, 0)
+    layout = _RecordingLayout()
+    for item in (good, outside, same):
+        panels.STREW_UL_room_paths.draw_item(None, None, layout, settings, item, 0, settings, "active_path_index")
+    assert layout.labels == [("(0, 0, 0) → (5, 4, 1)", 'TRACKING'),
+                             ("(0, 0, 0) → (6, 0, 0) is outside the room", 'ERROR'),
+                             ("(2, 2, 0) → (2, 2, 0): give two different cells", 'ERROR')]
+    settings.active_path_index = 0
+    context = type("Context", (), {"scene": bpy.context.scene})()
+    layout = _RecordingLayout()
+    panels.STREW_PT_rooms_paths.draw(type("Panel", (), {"layout": layout})(), context)
+    names = [name for _, name in layout.props]
+    assert names == ["start", "end", "loops", "min_path_length"]
+    assert layout.operators == ["strew.room_path_add", "strew.room_path_remove", "strew.pick_room_path"]
