@@ -12,7 +12,7 @@ import bpy
 import pytest
 from cli_process import refused, strew_run, succeeded
 from rooms_check import placed_tiles, read_room, violations, walkable_regions
-from rooms_kits import boxes_object, hand_kit, module
+from rooms_kits import boxes_object, check_room, demo_kit, hand_kit, module, pairs
 from scenes import scene_snapshot
 
 SIZE = (9, 7, 1)
@@ -100,6 +100,18 @@ def test_without_dead_ends_no_loops_fails_in_one_line() -> None:
         bpy.ops.strew.assemble_room(size=(3, 3, 1), paths="0,0,0:2,2,0", loops='NONE', time_limit=5.0)
     assert "\n" not in str(failure.value).strip() and "allow loops" in str(failure.value)
     assert scene_snapshot() == before
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_path_on_the_demo_kit_climbs_between_storeys(seed: int) -> None:
+    kit = demo_kit()
+    ends = ((1, 1, 0), (10, 10, 1))
+    assert bpy.ops.strew.assemble_room(size=(12, 12, 2), seed=seed, connected=False,
+                                       paths="1,1,0:10,10,1") == {'FINISHED'}
+    tiles = check_room(kit, (12, 12, 2), (0, 0, 0), (4.0, 4.0, 3.0), pairs(kit["strew_compatible"]),
+                       border=["wall", "window"], bottom="ground", top="sky")["tiles"]
+    region = next(r for r in walkable_regions(tiles) if ends[0] in r)
+    assert ends[1] in region and {z for _, _, z in region} == {0, 1}
 
 
 def test_the_operators_text_replaces_the_list_and_pockets_may_stay_apart() -> None:
