@@ -1385,6 +1385,8 @@ RUSSIAN.update({
     "Tile) or clear the Paths":
         "Путям нужен проходимый тайл, а в наборе его нет: отметьте «Проходимый» у тайлов пола, дверей и лестниц "
         "(Strew Tile) или очистите «Пути»",
+    "mxgmn tilesets have no walkable tiles: leave Paths empty":
+        "В наборах mxgmn нет проходимых тайлов: оставьте «Пути» пустыми",
     "path {number}: no walkable tile fits the room's border at endpoint {cell}; move the endpoint inwards or "
     "give the kit a walkable tile whose outer side fits the border":
         "путь {number}: ни один проходимый тайл не подходит к границе комнаты в конце {cell}; сдвиньте конец "

@@ -247,3 +247,15 @@ def test_the_panel_draws_the_list_endpoints_loops_and_minimum_length_headless() 
     names = [name for _, name in layout.props]
     assert names == ["start", "end", "loops", "min_path_length"]
     assert layout.operators == ["strew.room_path_add", "strew.room_path_remove", "strew.pick_room_path"]
+
+
+def test_paths_on_an_imported_mxgmn_tileset_are_refused_in_one_line(tmp_path: Path) -> None:
+    from test_rooms_tools import KNOTS
+
+    path = tmp_path / "Knots.xml"
+    path.write_text(KNOTS)
+    assert bpy.ops.strew.import_mxgmn(filepath=str(path)) == {'FINISHED'}
+    before = scene_snapshot()
+    with pytest.raises(RuntimeError, match="mxgmn tilesets have no walkable tiles: leave Paths empty"):
+        bpy.ops.strew.assemble_room(size=(9, 8, 1), seed=1, periodic=True, paths="0,0,0:4,4,0")
+    assert scene_snapshot() == before
