@@ -49,8 +49,9 @@ def add_room(commands: argparse._SubParsersAction) -> None:
                         help="cells that must hold walkable tiles joined through walkable cells (other pockets may "
                         "stay sealed); more endpoints with more ':'; repeat for more paths, e.g. --path 0,5,0:11,5,0 "
                         "(replaces the file's Paths)")
-    parser.add_argument("--no-loops", action="store_true",
-                        help="the walkable cells joined to a path form no loop (default: the file's Loops)")
+    parser.add_argument("--loops", action=argparse.BooleanOptionalAction, default=None,
+                        help="--no-loops: the walkable cells joined to a path form no loop (default: the file's "
+                        "Loops)")
     parser.add_argument("--min-path-length", type=int, metavar="N",
                         help="the shortest walk between a path's endpoints visits at least N cells, both counted")
     parser.add_argument("--compatible", help="extra label pairs 'a=b, c=d'")
@@ -166,8 +167,8 @@ def room(args: argparse.Namespace) -> int:
         options["regions"] = regions
     if paths is not None:
         options["paths"] = paths
-    if args.no_loops:
-        options["loops"] = 'NONE'
+    if args.loops is not None:
+        options["loops"] = 'ALLOWED' if args.loops else 'NONE'
     if args.min_path_length is not None:
         options["min_path_length"] = args.min_path_length
     if args.connected is not None:

@@ -188,6 +188,18 @@ def test_the_command_line_takes_paths_no_loops_and_a_minimum_length(kit_file: Pa
              loops=False, min_length=10)
 
 
+def test_loops_on_the_command_line_overrides_the_files_none(tmp_path: Path) -> None:
+    settings = _roads(hand_kit())
+    settings.loops = 'NONE'  # the plain road kit closes loops: the file's setting would fail
+    path = tmp_path / "kit.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(path))
+    out = tmp_path / "room.blend"
+    succeeded(strew_run("room", path, "--seed", "1", "--path", "0,0,0:8,6,0", "--loops", "-o", out, cwd=tmp_path))
+    bpy.ops.wm.open_mainfile(filepath=str(out))
+    assert bpy.context.scene.strew.room.loops == 'NONE'  # the file's own setting is kept
+    _checked(bpy.data.collections["Roads"], [((0, 0, 0), (8, 6, 0))])
+
+
 BAD_CLI = [
     (["--path", "0,0,0"], "--path: path: give two endpoints or more"),
     (["--path", "0,0:1,1,0"], "--path: path: write X,Y,Z:X,Y,Z"),
