@@ -6,15 +6,16 @@ and every new tile fits the old ones across the seam; nothing old is solved agai
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from .constraints import Constraint
 from .layout import fixed_array
 from .room_input import RoomInputError
 from .rules import Rules
-from .solver import solve
+from .solver import BorderSpec, FixedTiles, TileCounts, solve
+from .vocab import DEFAULT_MAX_BACKTRACKS, DEFAULT_MAX_RESTARTS, DEFAULT_MEMORY_BUDGET, DEFAULT_TIME_LIMIT, Heuristic
 
 GROW_SIDES = ("-X", "+X", "-Y", "+Y", "-Z", "+Z")
 """The sides a room grows on: along an axis, towards its lower or its upper end."""
@@ -92,8 +93,14 @@ def parse_grow(text: str) -> tuple[str, int]:
     return key, cells
 
 
-def grow(rules: Rules, old: np.ndarray, size: Sequence[int], offset: Sequence[int], seed: int = 0,
-         **options: Any) -> np.ndarray:
+def grow(rules: Rules, old: np.ndarray, size: Sequence[int], offset: Sequence[int], seed: int = 0, *,
+         periodic: bool | Sequence[bool] = False, heuristic: Heuristic | str | None = Heuristic.AUTO,
+         fixed: FixedTiles | None = None, border: BorderSpec | None = None,
+         border_sides: Sequence[str] | None = None, connected: bool = False,
+         entrances: Iterable[Sequence[int]] = (), counts: TileCounts | None = None,
+         constraints: Sequence[Constraint] = (),
+         max_backtracks: int = DEFAULT_MAX_BACKTRACKS, max_restarts: int = DEFAULT_MAX_RESTARTS,
+         time_limit: float = DEFAULT_TIME_LIMIT, memory_budget: int = DEFAULT_MEMORY_BUDGET) -> np.ndarray:
     """Solve a grid of ``size`` that holds ``old`` unchanged at ``offset``: only the new cells are decided.
 
     Parameters
@@ -108,9 +115,12 @@ def grow(rules: Rules, old: np.ndarray, size: Sequence[int], offset: Sequence[in
         The new cell of the old cell (0, 0, 0), ≥ 0 along each axis.
     seed : int, default 0
         As in :func:`~.solver.solve`.
-    **options
-        The rest of :func:`~.solver.solve`'s options (border, connectivity, counts, constraints, the budget);
-        ``fixed`` cells of the caller's are added to the old ones.
+    periodic, heuristic, border, border_sides, connected, entrances, counts, constraints
+        As in :func:`~.solver.solve`.
+    fixed : dict or numpy.ndarray, optional
+        Fixed cells of the caller's in the new grid (as in :func:`~.solver.solve`), added to the old ones.
+    max_backtracks, max_restarts, time_limit, memory_budget
+        As in :func:`~.solver.solve`.
 
     Returns
     -------
@@ -147,8 +157,9 @@ def grow(rules: Rules, old: np.ndarray, size: Sequence[int], offset: Sequence[in
         raise ValueError(f"old grid {old.shape} at {start} does not lie inside the grid {shape}")
     if (old < 0).any():
         raise ValueError("old: every cell must hold a tile (≥ 0)")
-    given = options.pop("fixed", None)
-    fixed = (np.full(shape, -1, dtype=np.int64) if given is None
-             else np.asarray(fixed_array(rules, shape, given), dtype=np.int64).copy())
-    fixed[tuple(slice(o, o + s) for o, s in zip(start, old.shape, strict=True))] = old
-    return solve(rules, shape, seed, fixed=fixed, **options)
+    pinned = np.asarray(fixed_array(rules, shape, fixed), dtype=np.int64).copy()
+    pinned[tuple(slice(o, o + s) for o, s in zip(start, old.shape, strict=True))] = old
+    return solve(rules, shape, seed, periodic=periodic, heuristic=heuristic, fixed=pinned, border=border,
+                 border_sides=border_sides, connected=connected, entrances=entrances, counts=counts,
+                 constraints=constraints, max_backtracks=max_backtracks, max_restarts=max_restarts,
+                 time_limit=time_limit, memory_budget=memory_budget)
