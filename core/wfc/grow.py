@@ -70,6 +70,11 @@ def grown_box(shape: Sequence[int], side: str, cells: int) -> tuple[tuple[int, i
 def parse_grow(text: str) -> tuple[str, int]:
     """``"+X:4"`` -> ``("+X", 4)``: a side of :data:`GROW_SIDES` (any case) and a whole number of cells ≥ 1.
 
+    Parameters
+    ----------
+    text : str
+        ``SIDE:N``.
+
     Raises
     ------
     RoomInputError
