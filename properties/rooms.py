@@ -109,6 +109,10 @@ def room_options(*, operator: bool) -> dict[str, Any]:
             name="Give Up After", default=DEFAULT_TIME_LIMIT, **at_least(0.1), subtype='TIME_ABSOLUTE',
             unit='TIME_ABSOLUTE',
             options=flags, description="Give up after this many seconds"),
+        "use_set_pieces": BoolProperty(
+            name="Use Set Pieces", default=True, options=flags,
+            description="Copies of the kit's tiles standing in the room's box (linked or full copies, instances) "
+            "become fixed cells: the room is assembled around them and leaves them where they are"),
         "output": EnumProperty(
             name="Output", items=OUTPUT_ITEMS, default=RoomOutput.INSTANCES, options=flags,
             description="How the room is written: one instancer object, or one real object per cell"),

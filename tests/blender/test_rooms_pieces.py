@@ -1,0 +1,193 @@
+"""Set pieces: copies of kit tiles standing in the room's box become fixed cells. Checked against the scene: the
+room writes nothing in a piece's cells, every other cell holds one tile, and every pair of neighbours fits, the
+pieces' sockets read from their own world matrices; every refusal leaves the scene as it was."""
+
+from __future__ import annotations
+
+import bpy
+import numpy as np
+import pytest
+from rooms_check import placed_tiles, read_room, room_collection, violations
+from rooms_kits import module, road_kit
+from rooms_pieces import full_copy, instance_of, linked_copy, piece_sockets, place
+from scenes import scene_snapshot
+
+SHAPE = (6, 5, 1)
+ORIGIN = (3.0, -2.0, 0.0)
+SIZE = (3.0, 3.0, 3.0)  # the road kit: 3 m planes, a flat kit, so cubic cells
+
+
+def _kit() -> bpy.types.Collection:
+    kit = road_kit()
+    kit.objects["junction"]["strew_mirror"] = True
+    settings = bpy.context.scene.strew.room
+    settings.kit, settings.size, settings.origin = kit, SHAPE, ORIGIN
+    return kit
+
+
+def _room_matrix() -> np.ndarray:
+    matrix = np.eye(4)
+    matrix[:3, 3] = ORIGIN
+    return matrix
+
+
+def _pieces(kit: bpy.types.Collection) -> dict[str, tuple]:
+    """Four pieces of the four kinds, each with the cell it stands in."""
+    tiles = kit.objects
+    pieces = {
+        "my bend": (place(linked_copy(tiles["bend"], "my bend"), tiles["bend"], ORIGIN, SIZE, (2, 1, 0), 90), (2, 1, 0)),
+        "street.001": (place(full_copy(tiles["street"]), tiles["street"], ORIGIN, SIZE, (4, 3, 0), 90), (4, 3, 0)),
+        "mirrored": (place(linked_copy(tiles["junction"], "mirrored"), tiles["junction"], ORIGIN, SIZE, (1, 3, 0), 0,
+                           mirror_axis=1), (1, 3, 0)),
+        "verge asset": (place(instance_of(tiles["verge"], "verge asset"), tiles["verge"], ORIGIN, SIZE, (5, 0, 0)),
+                        (5, 0, 0)),
+    }
+    assert pieces["street.001"][0].data.name == "street.001"
+    return pieces
+
+
+def _with_pieces(kit, pieces, room) -> dict:
+    """Every cell's sockets: the room's tiles as read back, the pieces from their own matrices."""
+    tiles = placed_tiles(room, kit)
+    for name, (obj, cell) in pieces.items():
+        source = kit.objects[name.split(".")[0]] if obj.type == 'MESH' and obj.data.name.startswith("street") else None
+        source = source or (kit.objects["verge"] if obj.type == 'EMPTY' else kit.objects[obj.data.name.split(".")[0]])
+        tiles[cell] = piece_sockets(obj, source, _room_matrix())
+    return tiles
+
+
+@pytest.mark.parametrize("output", ['INSTANCES', 'OBJECTS'])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_set_pieces_become_fixed_cells_and_the_room_fits_around_them(output: str, seed: int) -> None:
+    kit = _kit()
+    pieces = _pieces(kit)
+    bpy.context.view_layer.update()
+    before = {name: np.array(obj.matrix_world) for name, (obj, _cell) in pieces.items()}
+    settings = bpy.context.scene.strew.room
+    settings.seed, settings.output = seed, output
+    for _ in range(2):  # again: the room's own objects of the first time are no set pieces
+        assert bpy.ops.strew.assemble_room() == {'FINISHED'}
+        room = read_room()
+        cells = {cell for _obj, cell in pieces.values()}
+        assert set(room) == set(np.ndindex(*SHAPE)) - cells  # no tile written where a piece stands
+        tiles = _with_pieces(kit, pieces, room)
+        assert sorted(tiles) == sorted(np.ndindex(*SHAPE))
+        assert violations(tiles, SHAPE, set()) == []
+        for name, (obj, _cell) in pieces.items():  # the pieces stay where they were, the user's
+            bpy.context.view_layer.update()
+            assert bpy.data.objects.get(name) is obj and np.array_equal(np.array(obj.matrix_world), before[name])
+            assert obj.get("strew_owner") is None and room_collection() not in obj.users_collection
+    recorded = module("scene.room_pieces").recorded(room_collection())
+    assert sorted((p.name, p.cell) for p in recorded) == sorted((n, c) for n, (_o, c) in pieces.items())
+    mirrored = next(p for p in recorded if p.name == "mirrored")
+    assert mirrored.mirrored and mirrored.rotation == 180  # y negated = x negated, turned half round
+
+
+def test_use_set_pieces_off_ignores_them_and_the_report_counts_them() -> None:
+    kit = _kit()
+    pieces = _pieces(kit)
+    assert bpy.ops.strew.assemble_room(use_set_pieces=False) == {'FINISHED'}
+    assert set(read_room()) == set(np.ndindex(*SHAPE))
+    assert module("scene.room_pieces").recorded(room_collection()) == ()
+    job = module("scene.room_job")
+    params = job.RoomParams(kit=kit.name, size=SHAPE, origin=ORIGIN, seed=2)
+    result = job.run_to_end(bpy.context.scene, params)
+    assert result.pieces == tuple(sorted(pieces)) and "4 set piece(s) used" in result.pieces_line()
+    assert result.placed == 30 - 4
+
+
+def _off_grid(kit):
+    obj = place(linked_copy(kit.objects["bend"], "loose"), kit.objects["bend"], ORIGIN, SIZE, (2, 2, 0))
+    obj.location.x += 0.3
+    return "loose", "off the grid"
+
+
+def _turned(kit):
+    place(linked_copy(kit.objects["bend"], "askew"), kit.objects["bend"], ORIGIN, SIZE, (2, 2, 0), 30)
+    return "askew", "turned 30.0°"
+
+
+def _tilted(kit):
+    obj = place(linked_copy(kit.objects["bend"], "leaning"), kit.objects["bend"], ORIGIN, SIZE, (2, 2, 0))
+    obj.rotation_euler.x = 0.2
+    return "leaning", "tilted"
+
+
+def _scaled(kit):
+    obj = place(linked_copy(kit.objects["bend"], "big"), kit.objects["bend"], ORIGIN, SIZE, (2, 2, 0))
+    obj.scale = (1.5, 1.5, 1.5)
+    return "big", "scaled"
+
+
+def _two_in_one_cell(kit):
+    place(linked_copy(kit.objects["bend"], "first"), kit.objects["bend"], ORIGIN, SIZE, (2, 2, 0))
+    place(linked_copy(kit.objects["verge"], "second"), kit.objects["verge"], ORIGIN, SIZE, (2, 2, 0))
+    return "second", "both stand in cell (2, 2, 0)"
+
+
+def _clash(kit):
+    place(linked_copy(kit.objects["street"], "road"), kit.objects["street"], ORIGIN, SIZE, (2, 2, 0))  # n asphalt
+    place(linked_copy(kit.objects["verge"], "lawn"), kit.objects["verge"], ORIGIN, SIZE, (2, 3, 0))  # s verge
+    return "road", "cannot touch"
+
+
+def _edited_copy(kit):
+    obj = place(full_copy(kit.objects["bend"]), kit.objects["bend"], ORIGIN, SIZE, (2, 2, 0))
+    obj.data.vertices[0].co.z += 0.5
+    return "bend.001", "looks like a copy of tile 'bend'"
+
+
+def _faces_the_border(kit):
+    bpy.context.scene.strew.room.use_border = True
+    bpy.context.scene.strew.room.border = "verge"
+    place(linked_copy(kit.objects["street"], "exit"), kit.objects["street"], ORIGIN, SIZE, (2, 0, 0))  # s asphalt
+    return "exit", "faces the room's border"
+
+
+def _turn_not_allowed(kit):
+    place(linked_copy(kit.objects["street"], "back"), kit.objects["street"], ORIGIN, SIZE, (2, 2, 0), 180)
+    return "back", "does not allow"
+
+
+def _mirror_not_allowed(kit):
+    place(linked_copy(kit.objects["bend"], "flipped"), kit.objects["bend"], ORIGIN, SIZE, (2, 2, 0), 0, mirror_axis=0)
+    return "flipped", "not used mirrored"
+
+
+@pytest.mark.parametrize("make", [_off_grid, _turned, _tilted, _scaled, _two_in_one_cell, _clash, _edited_copy,
+                                  _faces_the_border, _turn_not_allowed, _mirror_not_allowed],
+                         ids=lambda f: f.__name__.strip("_"))
+@pytest.mark.parametrize("assembled", [False, True])
+def test_a_piece_that_fits_no_cell_is_named_in_one_line_and_nothing_changes(make, assembled: bool) -> None:
+    kit = _kit()
+    if assembled:  # a room stands already: it stays as it was
+        assert bpy.ops.strew.assemble_room(seed=4) == {'FINISHED'}
+    name, words = make(kit)
+    snapshot = scene_snapshot()
+    with pytest.raises(RuntimeError) as error:
+        bpy.ops.strew.assemble_room(seed=4)
+    message = str(error.value).strip()
+    assert name in message and words in message, message
+    assert len(message.splitlines()) == 1 and "Traceback" not in message
+    assert scene_snapshot() == snapshot
+
+
+def test_pieces_outside_the_box_and_other_objects_are_left_alone() -> None:
+    kit = _kit()
+    place(linked_copy(kit.objects["bend"], "far"), kit.objects["bend"], ORIGIN, SIZE, (9, 2, 0), 37)  # outside
+    lamp = bpy.data.objects.new("lamp", bpy.data.lights.new("lamp", 'POINT'))
+    bpy.context.scene.collection.objects.link(lamp)
+    lamp.location = (ORIGIN[0] + 4.1, ORIGIN[1] + 3.3, 1.0)  # inside the box, off the grid: not a tile
+    assert bpy.ops.strew.assemble_room(seed=1) == {'FINISHED'}
+    assert set(read_room()) == set(np.ndindex(*SHAPE))
+
+
+def test_regenerate_box_keeps_the_pieces_and_writes_nothing_in_their_cells() -> None:
+    kit = _kit()
+    pieces = _pieces(kit)
+    assert bpy.ops.strew.assemble_room(seed=2) == {'FINISHED'}
+    for seed in (3, 4):
+        assert bpy.ops.strew.regenerate_room_box(box_min=(0, 0, 0), box_max=(5, 4, 0), seed=seed) == {'FINISHED'}
+        room = read_room()
+        assert set(room) == set(np.ndindex(*SHAPE)) - {cell for _obj, cell in pieces.values()}
+        assert violations(_with_pieces(kit, pieces, room), SHAPE, set()) == []
