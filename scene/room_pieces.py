@@ -35,6 +35,7 @@ from ..core.wfc.tile_parts import origin_cell
 from ..core.wfc.vocab import SIDES_2D
 from .ownership import OWNER_KEY, is_owned
 from .room_kit import Kit
+from .room_output import PlacedTiles
 
 PIECES_KEY = "strew_set_pieces"
 """The room collection's record of the set pieces it was assembled around (JSON: a list of objects)."""
@@ -318,6 +319,28 @@ def with_set_pieces(scene: bpy.types.Scene, params, kit: Kit, problem,
     with_pieces = dataclasses.replace(params, fixed=(*params.fixed, *(piece.fixed() for piece in pieces)))
     kit, problem = prepare(with_pieces)
     return kit, problem, tuple(pieces)
+
+
+def with_recorded(placed: PlacedTiles, pieces: tuple[SetPiece, ...]) -> PlacedTiles:
+    """A room's placed tiles read back, and its recorded set pieces as tiles of their cells (for Regenerate Box
+    and Grow, which solve around them)."""
+    if not pieces:
+        return placed
+    return PlacedTiles(
+        np.concatenate([placed.cells, np.array([piece.cell for piece in pieces], dtype=np.int64)]),
+        [*placed.tiles, *(piece.tile for piece in pieces)],
+        np.concatenate([placed.rotations, np.array([piece.rotation for piece in pieces], dtype=np.int64)]),
+        np.concatenate([placed.mirrored, np.array([piece.mirrored for piece in pieces], dtype=bool)]),
+        np.concatenate([placed.footprints, np.array([piece.footprint for piece in pieces], dtype=np.int64)]))
+
+
+def pinned(grid: np.ndarray, pieces: tuple[SetPiece, ...]) -> np.ndarray:
+    """``grid`` (3-D) with -1 everywhere but in the set pieces' cells: the solver's fixed cells that keep them."""
+    out = np.full(grid.shape, -1, dtype=np.int64)
+    for piece in pieces:
+        for cell in piece.covered():
+            out[cell] = grid[cell]
+    return out
 
 
 def record(collection: bpy.types.Collection, pieces) -> None:

@@ -29,8 +29,8 @@ def place(obj: bpy.types.Object, tile: bpy.types.Object, origin, size, cell, deg
 def linked_copy(tile: bpy.types.Object, name: str) -> bpy.types.Object:
     """Alt D: a new object sharing the tile's mesh, in the scene's collection."""
     obj = bpy.data.objects.new(name, tile.data)
-    for key in tile.keys():
-        obj[key] = tile[key]
+    for key, value in tile.items():
+        obj[key] = value
     bpy.context.scene.collection.objects.link(obj)
     return obj
 

@@ -35,7 +35,8 @@ def _pieces(kit: bpy.types.Collection) -> dict[str, tuple]:
     """Four pieces of the four kinds, each with the cell it stands in."""
     tiles = kit.objects
     pieces = {
-        "my bend": (place(linked_copy(tiles["bend"], "my bend"), tiles["bend"], ORIGIN, SIZE, (2, 1, 0), 90), (2, 1, 0)),
+        "my bend": (place(linked_copy(tiles["bend"], "my bend"), tiles["bend"], ORIGIN, SIZE, (2, 1, 0), 90),
+                    (2, 1, 0)),
         "street.001": (place(full_copy(tiles["street"]), tiles["street"], ORIGIN, SIZE, (4, 3, 0), 90), (4, 3, 0)),
         "mirrored": (place(linked_copy(tiles["junction"], "mirrored"), tiles["junction"], ORIGIN, SIZE, (1, 3, 0), 0,
                            mirror_axis=1), (1, 3, 0)),
@@ -49,9 +50,8 @@ def _pieces(kit: bpy.types.Collection) -> dict[str, tuple]:
 def _with_pieces(kit, pieces, room) -> dict:
     """Every cell's sockets: the room's tiles as read back, the pieces from their own matrices."""
     tiles = placed_tiles(room, kit)
-    for name, (obj, cell) in pieces.items():
-        source = kit.objects[name.split(".")[0]] if obj.type == 'MESH' and obj.data.name.startswith("street") else None
-        source = source or (kit.objects["verge"] if obj.type == 'EMPTY' else kit.objects[obj.data.name.split(".")[0]])
+    for obj, cell in pieces.values():  # each piece's tile: the instanced one, or its mesh's name before the copy number
+        source = kit.objects["verge"] if obj.type == 'EMPTY' else kit.objects[obj.data.name.split(".")[0]]
         tiles[cell] = piece_sockets(obj, source, _room_matrix())
     return tiles
 
