@@ -96,7 +96,8 @@ def grow_room(scene: bpy.types.Scene, params: RoomParams, side: str, cells: int)
     side = side.strip().upper()
     old_origin = np.asarray(collection["strew_origin"], dtype=np.float64)
     step = frame.size * np.asarray(offset, dtype=np.float64)
-    origin = tuple(float(c) for c in old_origin - step)
+    ox, oy, oz = (float(c) for c in old_origin - step)
+    origin = (ox, oy, oz)
     move = np.eye(4)
     move[:3, 3] = -step
     matrix = frame.matrix @ move  # the grown grid's cell (0, 0, 0), where the room stands

@@ -22,12 +22,14 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, cast
 
 import bpy
 import numpy as np
 from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.wfc import SocketTile
+from ..core.wfc.room import RoomProblem
 from ..core.wfc.room_input import FixedTile
 from ..core.wfc.set_pieces import ANGLE_TOLERANCE, POSITION_TOLERANCE, SCALE_TOLERANCE, piece_clash, piece_variant
 from ..core.wfc.sockets import MIRROR_SUFFIX
@@ -69,7 +71,8 @@ class SetPiece:
 
     def shifted(self, offset) -> SetPiece:
         """The same piece counted from a room origin ``offset`` cells lower (a room grown on -X, -Y or -Z)."""
-        return dataclasses.replace(self, cell=tuple(int(c) + int(o) for c, o in zip(self.cell, offset, strict=True)))
+        x, y, z = (int(c) + int(o) for c, o in zip(self.cell, offset, strict=True))
+        return dataclasses.replace(self, cell=(x, y, z))
 
 
 def _stem(name: str) -> str:
@@ -114,7 +117,7 @@ class _KitIndex:
             for name in sorted(self.kit.objects):
                 obj = self.kit.objects[name]
                 if obj.type == 'MESH':
-                    self.signatures.setdefault(_mesh_signature(obj.data), name)
+                    self.signatures.setdefault(_mesh_signature(cast(bpy.types.Mesh, obj.data)), name)
         return self.signatures.get(_mesh_signature(mesh))
 
     def match(self, obj: bpy.types.Object) -> tuple[str, np.ndarray, bool] | None:
@@ -122,10 +125,11 @@ class _KitIndex:
         mesh that only looks like one (a copy's name, another mesh); None for anything else."""
         world = np.array(obj.matrix_world, dtype=np.float64)
         if obj.type == 'MESH':
-            name = self.by_data.get(obj.data.as_pointer()) or self._same_geometry(obj.data)
+            mesh = cast(bpy.types.Mesh, obj.data)
+            name = self.by_data.get(mesh.as_pointer()) or self._same_geometry(mesh)
             if name is not None:
                 return name, world, True
-            alike = self.stems.get(_stem(obj.name)) or self.stems.get(_stem(obj.data.name))
+            alike = self.stems.get(_stem(obj.name)) or self.stems.get(_stem(mesh.name))
             return None if alike is None else (alike, world, False)
         if obj.type != 'EMPTY' or obj.instance_type != 'COLLECTION' or obj.instance_collection is None:
             return None
@@ -198,7 +202,8 @@ def _piece(obj: bpy.types.Object, tile: SocketTile, source: bpy.types.Object, lo
                               "the room").format(name=obj.name, tile=tile.name,
                                                  distance=float(np.linalg.norm((drawn - nearest) * cell_size)),
                                                  cell=tuple(int(c) for c in nearest), share=POSITION_TOLERANCE))
-    rotation, mirrored = _placement(obj.name, tile, tuple(source.scale), local)
+    scale = (float(source.scale[0]), float(source.scale[1]), float(source.scale[2]))
+    rotation, mirrored = _placement(obj.name, tile, scale, local)
     if rotation not in tile.rotations:
         raise PieceError(rpt_("Set piece {name!r} is tile {tile!r} turned {rotation}°, a turn the tile does not allow "
                               "(its rotations: {allowed}); turn it or allow the turn in Strew Tile").format(
@@ -255,7 +260,7 @@ def find_set_pieces(scene: bpy.types.Scene, kit: Kit, matrix: np.ndarray,
     return pieces
 
 
-def check_pieces(pieces: list[SetPiece], kit: Kit, problem, fixed: tuple[FixedTile, ...], size,
+def check_pieces(pieces: list[SetPiece], kit: Kit, problem: RoomProblem, fixed: tuple[FixedTile, ...], size,
                  periodic: bool, border_text: dict[str, str]) -> None:
     """Refuse pieces the room cannot hold: a turn the room's rules lack, a cell the Fixed Tiles pin, sockets that
     clash with a neighbouring piece or the border (``PieceError`` naming the piece)."""
@@ -304,8 +309,8 @@ def border_text(params) -> dict[str, str]:
     return out
 
 
-def with_set_pieces(scene: bpy.types.Scene, params, kit: Kit, problem,
-                    prepare: Callable) -> tuple[Kit, object, tuple[SetPiece, ...]]:
+def with_set_pieces(scene: bpy.types.Scene, params, kit: Kit, problem: RoomProblem,
+                    prepare: Callable[[Any], tuple[Kit, RoomProblem]]) -> tuple[Kit, RoomProblem, tuple[SetPiece, ...]]:
     """The kit and problem of ``params`` with the set pieces standing in the room as fixed tiles (read again
     only when there are pieces), and the pieces; ``PieceError`` for one the room cannot hold."""
     if not getattr(params, "use_set_pieces", True) or problem.rules.sockets is None:
@@ -351,6 +356,11 @@ def record(collection: bpy.types.Collection, pieces) -> None:
         del collection[PIECES_KEY]
 
 
+def _cell(values) -> tuple[int, int, int]:
+    x, y, z = (int(c) for c in values)
+    return x, y, z
+
+
 def recorded(collection: bpy.types.Collection | None) -> tuple[SetPiece, ...]:
     """The set pieces a room collection records (none for a room without)."""
     text = None if collection is None else collection.get(PIECES_KEY)
@@ -358,7 +368,6 @@ def recorded(collection: bpy.types.Collection | None) -> tuple[SetPiece, ...]:
         return ()
     try:
         return tuple(SetPiece(str(item["name"]), str(item["tile"]), int(item["rotation"]), bool(item["mirrored"]),
-                              tuple(int(c) for c in item["cell"]), tuple(int(c) for c in item["footprint"]))
-                     for item in json.loads(text))
+                              _cell(item["cell"]), _cell(item["footprint"])) for item in json.loads(text))
     except (ValueError, KeyError, TypeError):
         return ()
