@@ -100,6 +100,8 @@ class _KitIndex:
         self.by_data: dict[int, str] = {}
         self.by_collection: dict[int, str] = {}
         self.signatures: dict[tuple, str] | None = None
+        self.vertex_counts: set[int] = set()
+        self.seen: dict[int, str | None] = {}
         self.stems: dict[str, str] = {}
         for name in sorted(kit.objects):
             obj = kit.objects[name]
@@ -113,26 +115,33 @@ class _KitIndex:
 
     def _same_geometry(self, mesh: bpy.types.Mesh) -> str | None:
         if self.signatures is None:
-            self.signatures = {}
+            self.signatures, self.vertex_counts = {}, set()
             for name in sorted(self.kit.objects):
                 obj = self.kit.objects[name]
                 if obj.type == 'MESH':
-                    self.signatures.setdefault(_mesh_signature(cast(bpy.types.Mesh, obj.data)), name)
-        return self.signatures.get(_mesh_signature(mesh))
+                    tile_mesh = cast(bpy.types.Mesh, obj.data)
+                    self.signatures.setdefault(_mesh_signature(tile_mesh), name)
+                    self.vertex_counts.add(len(tile_mesh.vertices))
+        if len(mesh.vertices) not in self.vertex_counts:  # most meshes of a scene: no tile has as many vertices
+            return None
+        key = mesh.as_pointer()
+        if key not in self.seen:  # many objects share a mesh: compare it once
+            self.seen[key] = self.signatures.get(_mesh_signature(mesh))
+        return self.seen[key]
 
     def match(self, obj: bpy.types.Object) -> tuple[str, np.ndarray, bool] | None:
         """``(tile, world matrix of the tile's placement, exact)`` for a copy of a kit tile; ``exact`` False for a
         mesh that only looks like one (a copy's name, another mesh); None for anything else."""
-        world = np.array(obj.matrix_world, dtype=np.float64)
         if obj.type == 'MESH':
             mesh = cast(bpy.types.Mesh, obj.data)
             name = self.by_data.get(mesh.as_pointer()) or self._same_geometry(mesh)
             if name is not None:
-                return name, world, True
+                return name, np.array(obj.matrix_world, dtype=np.float64), True
             alike = self.stems.get(_stem(obj.name)) or self.stems.get(_stem(mesh.name))
-            return None if alike is None else (alike, world, False)
+            return None if alike is None else (alike, np.array(obj.matrix_world, dtype=np.float64), False)
         if obj.type != 'EMPTY' or obj.instance_type != 'COLLECTION' or obj.instance_collection is None:
             return None
+        world = np.array(obj.matrix_world, dtype=np.float64)
         collection = obj.instance_collection
         name = self.by_collection.get(collection.as_pointer())
         if name is not None:
@@ -148,11 +157,12 @@ class _KitIndex:
 
 def _candidates(scene: bpy.types.Scene, index: _KitIndex) -> list[bpy.types.Object]:
     """The scene's objects that may be set pieces: not the kit's, not Strew's (nor in a collection of Strew's)."""
+    strews = {obj.as_pointer() for collection in bpy.data.collections if collection.get(OWNER_KEY) is not None
+              for obj in collection.objects}
     out = []
     for obj in sorted(scene.objects, key=lambda o: o.name):
-        if obj.as_pointer() in index.members or is_owned(obj):
-            continue
-        if any(collection.get(OWNER_KEY) is not None for collection in obj.users_collection):
+        pointer = obj.as_pointer()
+        if pointer in index.members or pointer in strews or is_owned(obj):
             continue
         out.append(obj)
     return out
