@@ -4,6 +4,8 @@ pieces' sockets read from their own world matrices; every refusal leaves the sce
 
 from __future__ import annotations
 
+import itertools
+
 import bpy
 import numpy as np
 import pytest
@@ -191,3 +193,45 @@ def test_regenerate_box_keeps_the_pieces_and_writes_nothing_in_their_cells() -> 
         room = read_room()
         assert set(room) == set(np.ndindex(*SHAPE)) - {cell for _obj, cell in pieces.values()}
         assert violations(_with_pieces(kit, pieces, room), SHAPE, set()) == []
+
+
+def _cells_of(box) -> set:
+    """The cells a world box of whole cells covers (cell c spans c ± ½ across, c … c + 1 up, 2 m cells)."""
+    (x0, y0, z0), (x1, y1, z1) = (np.array(corner) / 2.0 for corner in box)
+    return set(itertools.product(range(round(x0 + 0.5), round(x1 + 0.5)), range(round(y0 + 0.5), round(y1 + 0.5)),
+                                 range(round(z0), round(z1))))
+
+
+@pytest.mark.parametrize("output", ['INSTANCES', 'OBJECTS'])
+def test_big_set_pieces_cover_their_cells_and_the_room_fills_the_rest(output: str) -> None:
+    """A 2 x 2 hall (modelled at twice the size, scaled 0.5) turned 180° and a 1 x 2 gallery turned 90°, placed by
+    hand: the pieces' own boxes and the room's drawn tiles cover every cell exactly once."""
+    from mathutils import Matrix
+    from test_rooms_big import big_kit, drawn_boxes, world_box
+
+    kit = big_kit()
+    hall, gallery = kit.objects["hall"], kit.objects["gallery"]
+    pieces = []
+    for tile, name, at, degrees in ((hall, "my hall", (3, 3, 0), 180), (gallery, "my gallery", (1, 0, 0), 90)):
+        obj = linked_copy(tile, name)
+        turn = Matrix.Rotation(np.radians(degrees), 4, 'Z')
+        obj.matrix_world = Matrix.Translation(tuple(2.0 * c for c in at)) @ turn @ Matrix.Diagonal((*tile.scale, 1.0))
+        pieces.append(obj)
+    bpy.context.view_layer.update()
+    size = (5, 4, 2)
+    assert bpy.ops.strew.assemble_room(size=size, seed=3, output=output) == {'FINISHED'}
+    boxes = [box for _tile, box in drawn_boxes(room_collection())]
+    boxes += [world_box(obj, obj.matrix_world) for obj in pieces]
+    seen: list = []
+    for box in boxes:
+        seen += sorted(_cells_of(box))
+    assert len(seen) == len(set(seen)), "two tiles cover one cell"
+    assert set(seen) == set(itertools.product(*(range(s) for s in size)))
+    recorded = {p.name: (p.cell, p.footprint) for p in module("scene.room_pieces").recorded(room_collection())}
+    assert recorded == {"my hall": ((2, 2, 0), (2, 2, 1)), "my gallery": ((0, 0, 0), (2, 1, 1))}
+    # and one reaching outside the room is refused, naming it
+    pieces[0].location.x -= 6.0  # its origin in cell (0, 3, 0), turned half round: it covers x = -1 … 0
+    snapshot = scene_snapshot()
+    with pytest.raises(RuntimeError, match=r"'my hall'.*reaches outside the room"):
+        bpy.ops.strew.assemble_room(size=size, seed=3, output=output)
+    assert scene_snapshot() == snapshot
