@@ -235,3 +235,49 @@ def test_big_set_pieces_cover_their_cells_and_the_room_fills_the_rest(output: st
     with pytest.raises(RuntimeError, match=r"'my hall'.*reaches outside the room"):
         bpy.ops.strew.assemble_room(size=size, seed=3, output=output)
     assert scene_snapshot() == snapshot
+
+
+def test_grow_keeps_the_set_pieces_fixed_and_renumbered() -> None:
+    kit = _kit()
+    pieces = _pieces(kit)
+    assert bpy.ops.strew.assemble_room(seed=5) == {'FINISHED'}
+    assert bpy.ops.strew.grow_room(side='-X', cells=2, seed=6) == {'FINISHED'}
+    shape = (SHAPE[0] + 2, SHAPE[1], SHAPE[2])
+    moved = {name: (obj, (cell[0] + 2, cell[1], cell[2])) for name, (obj, cell) in pieces.items()}
+    room = read_room()
+    assert set(room) == set(np.ndindex(*shape)) - {cell for _obj, cell in moved.values()}
+    tiles = placed_tiles(room, kit)
+    origin = np.eye(4)
+    origin[:3, 3] = np.array(ORIGIN) - np.array([2 * SIZE[0], 0.0, 0.0])
+    for obj, cell in moved.values():
+        source = kit.objects["verge"] if obj.type == 'EMPTY' else kit.objects[obj.data.name.split(".")[0]]
+        tiles[cell] = piece_sockets(obj, source, origin)
+    assert violations(tiles, shape, set()) == []
+    recorded = module("scene.room_pieces").recorded(room_collection())
+    assert sorted((p.name, p.cell) for p in recorded) == sorted((n, c) for n, (_o, c) in moved.items())
+
+
+def test_command_line_assembles_around_the_set_pieces_of_the_file(tmp_path, capsys) -> None:
+    cli = module("cli")
+    kit = _kit()
+    pieces = _pieces(kit)
+    path, out = tmp_path / "pieces.blend", tmp_path / "room.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(path))
+    capsys.readouterr()
+    assert cli.main(["room", str(path), "--seed", "2", "-o", str(out)]) == 0
+    assert "4 set piece(s) used" in capsys.readouterr().out
+    bpy.ops.wm.open_mainfile(filepath=str(out))
+    cells = {cell for _obj, cell in pieces.values()}
+    assert set(read_room()) == set(np.ndindex(*SHAPE)) - cells
+    assert cli.main(["room", str(path), "--seed", "2", "--no-set-pieces", "-o", str(out)]) == 0
+    bpy.ops.wm.open_mainfile(filepath=str(out))
+    assert set(read_room()) == set(np.ndindex(*SHAPE))
+    bpy.ops.wm.open_mainfile(filepath=str(path))
+    bpy.data.objects["my bend"].location.x += 0.4
+    bpy.ops.wm.save_as_mainfile(filepath=str(path))
+    capsys.readouterr()
+    refused = tmp_path / "refused.blend"
+    assert cli.main(["room", str(path), "--seed", "2", "-o", str(refused)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert "'my bend'" in error and "off the grid" in error and len(error.splitlines()) == 1
+    assert not refused.exists()
