@@ -156,3 +156,26 @@ def test_command_line_grows_the_room_of_a_file(tmp_path: Path, capsys) -> None:
         error = capsys.readouterr().err.strip()
         assert words in error and len(error.splitlines()) == 1
         assert not (tmp_path / "no.blend").exists()
+
+
+@pytest.mark.parametrize("output", ['INSTANCES', 'OBJECTS'])
+def test_a_room_moved_and_turned_by_hand_grows_where_it_stands(output: str) -> None:
+    from mathutils import Matrix
+
+    kit = _assemble(output, 4)
+    world = Matrix.Translation((40.0, -12.0, 3.0)) @ Matrix.Rotation(0.6, 4, 'Z')
+    for obj in room_collection().objects:  # the whole room, moved and turned together
+        obj.matrix_world = world @ obj.matrix_world
+    before = _snapshot(read_room())
+    assert bpy.ops.strew.grow_room(side='-Y', cells=2, seed=9) == {'FINISHED'}
+    after = _snapshot(read_room())
+    assert sorted(after) == sorted(np.ndindex(5, 6, 1))
+    for cell, (tile, rotation, _mirrored, matrix, _obj) in before.items():
+        moved = (cell[0], cell[1] + 2, cell[2])
+        assert after[moved][:2] == (tile, rotation) and np.allclose(after[moved][3], matrix, atol=1e-4), cell
+    size = np.array(room_collection()["strew_cell_size"])
+    for cell, (tile, _rotation, _mirrored, matrix, _obj) in after.items():  # every tile on the moved room's grid
+        local = np.array(world.inverted()) @ matrix
+        expected = np.array(ORIGIN) + size * (np.array(cell) - (0, 2, 0))
+        assert np.allclose(local[:3, 3], expected, atol=1e-4), (cell, tile)
+    assert violations(_tiles(read_room(), kit), (5, 6, 1), set()) == []
