@@ -281,3 +281,37 @@ def test_command_line_assembles_around_the_set_pieces_of_the_file(tmp_path, caps
     error = capsys.readouterr().err.strip()
     assert "'my bend'" in error and "off the grid" in error and len(error.splitlines()) == 1
     assert not refused.exists()
+
+
+class _Recording:
+    """Stands in for a UILayout: keeps every label and every property row drawn."""
+
+    def __init__(self) -> None:
+        self.labels: list[str] = []
+        self.props: list[str] = []
+
+    def __getattr__(self, name: str):
+        return lambda *args, **kwargs: self
+
+    def label(self, text: str = "", **kwargs) -> None:
+        self.labels.append(text)
+
+    def prop(self, data, name: str, **kwargs) -> None:
+        self.props.append(name)
+
+
+def test_the_panel_shows_use_set_pieces_and_how_many_the_room_was_built_around() -> None:
+    panels = module("panels.rooms")
+    kit = _kit()
+    _pieces(kit)
+    context = type("Context", (), {"scene": bpy.context.scene})()
+    layout = _Recording()
+    panels.STREW_PT_rooms.draw(type("Panel", (), {"layout": layout})(), context)
+    assert "use_set_pieces" in layout.props and not any("set piece" in text for text in layout.labels)
+    assert bpy.ops.strew.assemble_room(seed=1) == {'FINISHED'}
+    layout = _Recording()
+    panels.STREW_PT_rooms.draw(type("Panel", (), {"layout": layout})(), context)
+    assert "Built around 4 set piece(s)" in layout.labels
+    layout = _Recording()
+    panels.STREW_PT_rooms_edit.draw(type("Panel", (), {"layout": layout})(), context)
+    assert {"grow_side", "grow_cells"} <= set(layout.props)
