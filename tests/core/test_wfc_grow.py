@@ -7,6 +7,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from wfc_kits import QUADRANT_PAIRS, fits, quadrant_tiles, turn_sockets
 
 from strew.core.wfc import Contradiction, SocketTile, rules_from_tiles, solve
@@ -95,3 +97,19 @@ def test_grow_box_and_its_text() -> None:
     rules = rules_from_tiles(quadrant_tiles(), compatible=QUADRANT_PAIRS)
     with pytest.raises(ValueError, match="inside"):
         grow(rules, np.zeros((3, 3), dtype=int), (4, 4), (2, 0))
+
+
+@settings(max_examples=25, deadline=None)
+@given(width=st.integers(2, 7), depth=st.integers(2, 7), side=st.sampled_from(["-X", "+X", "-Y", "+Y"]),
+       cells=st.integers(1, 4), seed=st.integers(0, 10_000))
+def test_grow_any_side_any_count(width: int, depth: int, side: str, cells: int, seed: int) -> None:
+    """Any grid, side and count: the old cells sit unchanged at the offset and every pair fits by the labels."""
+    tiles = quadrant_tiles()
+    rules = rules_from_tiles(tiles, compatible=QUADRANT_PAIRS)
+    old = solve(rules, (width, depth), seed=seed)
+    size, offset = grown_box((width, depth, 1), side, cells)
+    new = grow(rules, old, size, offset, seed=seed + 1)
+    added = cells * (depth if "X" in side else width)
+    assert new.shape == size[:2] and int(np.prod(new.shape)) == width * depth + added
+    assert np.array_equal(new[offset[0]:offset[0] + width, offset[1]:offset[1] + depth], old)
+    assert _bad_pairs(tiles, rules, new) == []
