@@ -155,7 +155,8 @@ def _grow(grows: list[tuple[str, int]], options: dict[str, object], target) -> i
             raise CliError("grow_room was cancelled")
     room = bpy.context.scene.strew.room
     size = " × ".join(str(s) for s in room.size)
-    print(f"{room.room_name}: grown to {size} cells in {time.perf_counter() - started:.2f} s; "
+    name = str(options.get("room_name") or room.room_name)
+    print(f"{name}: grown to {size} cells in {time.perf_counter() - started:.2f} s; "
           f"saved {save_blend(target)}")
     return 0
 
