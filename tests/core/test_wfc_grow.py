@@ -113,3 +113,19 @@ def test_grow_any_side_any_count(width: int, depth: int, side: str, cells: int, 
     assert new.shape == size[:2] and int(np.prod(new.shape)) == width * depth + added
     assert np.array_equal(new[offset[0]:offset[0] + width, offset[1]:offset[1] + depth], old)
     assert _bad_pairs(tiles, rules, new) == []
+
+
+def test_a_room_spec_grows_through_its_problem() -> None:
+    """The core door: the larger room's problem (same kit, same settings) grows the old room's grid."""
+    from strew.core.wfc.room import RoomSpec, room_problem
+
+    tiles = quadrant_tiles()
+    for seed in (1, 2, 3):
+        small = room_problem(tiles, QUADRANT_PAIRS, RoomSpec(size=(6, 5, 1), seed=seed, border="xx"))
+        old = small.run().grid
+        size, offset = grown_box(old.shape, "+Y", 3)
+        big = room_problem(tiles, QUADRANT_PAIRS, RoomSpec(size=size, seed=seed + 1, border="xx"))
+        assert big.rules.names == small.rules.names
+        new = grow(big.rules, old[:, :, 0], big.size, offset, big.seed, **big.options)
+        assert np.array_equal(new[:, :5], old[:, :, 0])
+        assert _bad_pairs(tiles, big.rules, new) == [] and _border_bad(tiles, big.rules, new, "xx") == []
