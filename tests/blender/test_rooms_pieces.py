@@ -315,3 +315,48 @@ def test_the_panel_shows_use_set_pieces_and_how_many_the_room_was_built_around()
     layout = _Recording()
     panels.STREW_PT_rooms_edit.draw(type("Panel", (), {"layout": layout})(), context)
     assert {"grow_side", "grow_cells"} <= set(layout.props)
+
+
+def _decoded(obj: bpy.types.Object, kit: bpy.types.Collection) -> dict:
+    """A piece's sockets in the room, from its own world matrix: its turn read off its x axis (negated when the
+    determinant is negative: mirrored), the kit tile's labels turned (and mirrored) by the checks' own rules."""
+    from rooms_check import mirror, source_tile, turn
+
+    matrix = np.array(obj.matrix_world)
+    axis = matrix[:3, 0] / np.linalg.norm(matrix[:3, 0])
+    mirrored = np.linalg.det(matrix[:3, :3]) < 0
+    if mirrored:
+        axis = -axis
+    degrees = round(float(np.degrees(np.arctan2(axis[1], axis[0]))) / 90.0) * 90 % 360
+    source = source_tile(kit.objects[obj.data.name])
+    return turn(mirror(source) if mirrored else source, degrees)
+
+
+def test_demo_kit_set_pieces_copied_from_a_room_on_two_storeys() -> None:
+    """Copies of a room's own tiles (walls, corners, doors, stairs …, turned) left standing as set pieces: a room
+    with another seed is assembled around them; every pair of neighbours fits, up and down included."""
+    from rooms_kits import demo_kit
+
+    kit = demo_kit()
+    settings = bpy.context.scene.strew.room
+    size = (6, 5, 2)
+    settings.kit, settings.size, settings.output = kit, size, 'OBJECTS'
+    options = dict(border="wall, window", border_bottom="ground", border_top="sky", connected=False)
+    assert bpy.ops.strew.assemble_room(seed=2, **options) == {'FINISHED'}
+    first = read_room()
+    chosen = [(0, 0, 0), (5, 4, 1), (2, 0, 1), (3, 2, 0), (0, 3, 0), (4, 4, 0)]
+    for k, cell in enumerate(chosen):  # Alt D of the kit tile, placed where the room had it
+        tile, _rotation, placed = first[cell]
+        linked_copy(kit.objects[tile], f"piece {k}").matrix_world = placed.obj.matrix_world.copy()
+    bpy.ops.strew.clear_room()
+    bpy.context.view_layer.update()
+    for seed in (5, 6):
+        assert bpy.ops.strew.assemble_room(seed=seed, **options) == {'FINISHED'}
+        room = read_room()
+        assert set(room) == set(np.ndindex(*size)) - set(chosen)
+        tiles = placed_tiles(room, kit)
+        for k, cell in enumerate(chosen):
+            tiles[cell] = _decoded(bpy.data.objects[f"piece {k}"], kit)
+            assert tiles[cell]["sockets"] == placed_tiles({cell: first[cell]}, kit)[cell]["sockets"]
+        assert violations(tiles, size, {frozenset(("ceil", "floor")), frozenset(("ceil", "void")),
+                                        frozenset(("ceil", "sky")), frozenset(("ground", "floor"))}) == []
