@@ -1401,9 +1401,9 @@ RUSSIAN.update({
         "вместить (тайл исключён или его верх либо низ не подходит к меткам «Сверху» и «Снизу»); уберите его из "
         "комнаты или измените комнату",
     "{name!r} stands in the room and looks like a copy of tile {tile!r}, but its mesh differs from the tile's; undo "
-    "the edit, or move it out of the room":
+    "the edit, rename it (and its mesh) or move it out of the room":
         "{name!r} стоит в комнате и похож на копию тайла {tile!r}, но его сетка отличается от сетки тайла; "
-        "отмените правку или уберите его из комнаты",
+        "отмените правку, переименуйте его (и его сетку) или уберите его из комнаты",
     "Set pieces {name!r} and {other!r} both stand in cell {cell}; keep one":
         "Постановочные тайлы {name!r} и {other!r} стоят в одной ячейке {cell}; оставьте один",
     "grow: the side is one of {sides}, got {side!r}": "наращивание: сторона — одна из {sides}, получено {side!r}",

@@ -255,8 +255,8 @@ def find_set_pieces(scene: bpy.types.Scene, kit: Kit, matrix: np.ndarray,
             nearest = np.rint(local[:3, 3] / cell_size)
             if np.all(nearest >= 0) and np.all(nearest < np.asarray(shape)):
                 raise PieceError(rpt_("{name!r} stands in the room and looks like a copy of tile {tile!r}, but its "
-                                      "mesh differs from the tile's; undo the edit, or move it out of the room")
-                                 .format(name=obj.name, tile=name))
+                                      "mesh differs from the tile's; undo the edit, rename it (and its mesh) or move "
+                                      "it out of the room").format(name=obj.name, tile=name))
             continue
         piece = _piece(obj, tiles[name], kit.objects[name], local, cell_size, shape)
         if piece is None:
