@@ -10,6 +10,7 @@ from .cli_blend import add_output_options, blender_message, input_output, open_b
 from .cli_files import CliError
 from .core.inputs import bounded
 from .core.modes import RoomOutput
+from .core.wfc.grow import GROW_EXAMPLE, GROW_SIDES, GROW_SYNTAX, parse_grow
 from .core.wfc.room_input import RoomInputError
 from .core.wfc.room_regions import REGION_EXAMPLE, REGION_SYNTAX, parse_regions
 from .core.wfc.vocab import ROOM_HEURISTICS
@@ -57,6 +58,13 @@ def add_room(commands: argparse._SubParsersAction) -> None:
                         help="one object per cell instead of one instancer object (default: the file's setting)")
     parser.add_argument("--time-limit", type=float, help="give up after this many seconds")
     parser.add_argument("--room-name", help="output collection (default: 'Strew Room')")
+    parser.add_argument("--grow", action="append", metavar=GROW_SYNTAX, dest="grow",
+                        help="grow the room already in the file instead of assembling one: N cells on SIDE (one of "
+                        f"{', '.join(GROW_SIDES)}), every tile already there kept, e.g. --grow {GROW_EXAMPLE}; "
+                        "repeat to grow on more sides, in order")
+    parser.add_argument("--set-pieces", action=argparse.BooleanOptionalAction, default=None,
+                        help="copies of kit tiles standing in the room's box become fixed cells (default: the file's "
+                        "Use Set Pieces)")
     add_output_options(parser)
     parser.set_defaults(handler=room)
 
@@ -116,9 +124,47 @@ def _check_numbers(options: dict[str, object]) -> None:
         raise CliError(str(error)) from None
 
 
+def _grows(args: argparse.Namespace) -> list[tuple[str, int]] | None:
+    """The ``--grow`` sides and counts, each read here (None without ``--grow``); a size with them is refused: a
+    grown room's size is the old one's and the cells added."""
+    if args.grow is None:
+        return None
+    if args.size is not None:
+        raise CliError("--grow grows the room in the file, whose size it keeps and adds to; leave out --size")
+    grows = []
+    for text in args.grow:
+        try:
+            grows.append(parse_grow(text))
+        except RoomInputError as error:
+            raise CliError(f"--grow: {error}") from None
+    return grows
+
+
+def _grow(grows: list[tuple[str, int]], options: dict[str, object], target) -> int:
+    """Grow the file's room on each side in turn, then save."""
+    import bpy
+
+    options = {key: value for key, value in options.items() if key not in ("size", "output")}
+    started = time.perf_counter()
+    for side, cells in grows:
+        try:
+            result = bpy.ops.strew.grow_room(side=side, cells=cells, **options)
+        except (RuntimeError, TypeError, ValueError) as error:
+            raise CliError(blender_message(error)) from error
+        if result != {'FINISHED'}:
+            raise CliError("grow_room was cancelled")
+    room = bpy.context.scene.strew.room
+    size = " × ".join(str(s) for s in room.size)
+    name = str(options.get("room_name") or room.room_name)
+    print(f"{name}: grown to {size} cells in {time.perf_counter() - started:.2f} s; "
+          f"saved {save_blend(target)}")
+    return 0
+
+
 def room(args: argparse.Namespace) -> int:
     source, target = input_output(args)
     _check_cell_size(args)
+    grows = _grows(args)
     entrances = _entrances(args.entrances)
     regions = _regions(args)
     import bpy
@@ -145,7 +191,11 @@ def room(args: argparse.Namespace) -> int:
         options["periodic"] = True
     if args.real_objects is not None:
         options["output"] = RoomOutput.OBJECTS if args.real_objects else RoomOutput.INSTANCES
+    if args.set_pieces is not None:
+        options["use_set_pieces"] = args.set_pieces
     _check_numbers(options)
+    if grows is not None:
+        return _grow(grows, options, target)
     started = time.perf_counter()
     try:
         result = bpy.ops.strew.assemble_room(**options)
