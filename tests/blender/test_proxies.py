@@ -6,6 +6,8 @@ depsgraph) and compares it with geometry computed here from the output's points 
 
 from __future__ import annotations
 
+import importlib
+
 import bmesh
 import bpy
 import numpy as np
@@ -336,6 +338,24 @@ def test_proxies_wear_the_prefabs_own_materials_and_survive_evaluation(kind: str
         for material in proxy.data.materials:
             assert material is not None and not material.is_evaluated and material.name in names
             assert bpy.data.materials[material.name] == material
+
+
+@pytest.mark.parametrize(("kind", "ratio"), [('HULL', 0.1), ('DECIMATE', 0.1), ('DECIMATE', 0.95)])
+def test_a_proxy_is_never_heavier_than_the_prefab_it_stands_for(strew_extension, kind: str, ratio: float) -> None:
+    """The demo's fir trees are low-poly (their convex hull has more triangles than they do): each proxy is at most
+    as heavy as its prefab; where the asked kind would be heavier, the prefab's box stands in."""
+    valley = importlib.import_module(f"{strew_extension.__name__}.demos.valley")
+    trees = valley.build_prefabs(bpy.context.scene)["Trees"]
+    layer, _ = _scene(8, trees)
+    layer.proxy_kind, layer.proxy_ratio, layer.proxy_beyond = kind, ratio, True
+    blocks = sorted(trees.objects, key=lambda b: b.name)
+    for proxy, block in zip(_proxy_objects(), blocks, strict=True):
+        assert _triangles(proxy.data) <= _prefab_triangles(block), (proxy.name, block.name)
+        hull = ConvexHull(_shown_by(block))
+        if kind == 'HULL' and len(hull.simplices) > _prefab_triangles(block):  # heavier: the box stands in
+            got = _local_vertices(proxy)
+            assert len(proxy.data.polygons) == 6
+            assert np.allclose(got.min(axis=0), _shown_by(block).min(axis=0), atol=1e-5)
 
 
 def test_proxies_show_the_prefabs_modifiers_though_their_collection_is_excluded() -> None:
