@@ -159,10 +159,14 @@ def _variant_arrays(plan: Plan) -> _Tiles:
                   placed.origins)
 
 
+def tile_set_name(room_name: str) -> str:
+    return f"{room_name} Tiles"
+
+
 def _tile_set(plan: Plan, room_name: str) -> tuple[bpy.types.Collection, list[str]]:
     """A Strew-owned collection (not in the scene) holding the kit's tiles, and their tile names in the order
     Pick Instance counts its children (the objects' names in Blender's order)."""
-    tile_set = bpy.data.collections.new(f"{room_name} Tiles")
+    tile_set = bpy.data.collections.new(tile_set_name(room_name))
     mark(tile_set, OWNER, **{ROOM_KEY: room_name})
     for obj in plan.kit.objects.values():
         tile_set.objects.link(obj)
@@ -279,6 +283,19 @@ def build_steps(scene: bpy.types.Scene, plan: Plan, params: Destination,
     clear_room(scene, params.room_name)
     scene.collection.children.link(staging)
     rename(staging, params.room_name)  # Blender adds .001 when a user's collection already has the name
+    if params.output != RoomOutput.OBJECTS:
+        _take_names(created[1:], params.room_name)
+
+
+def _take_names(blocks: list[bpy.types.ID], room_name: str) -> None:
+    """The new room's tile set, mesh and object take the names the old room held while both existed ("Strew
+    Room", not "Strew Room.001" every second time); a name still taken by the user keeps Blender's suffix."""
+    for block in blocks:
+        wanted = tile_set_name(room_name) if isinstance(block, bpy.types.Collection) else room_name
+        family = {bpy.types.Collection: bpy.data.collections, bpy.types.Mesh: bpy.data.meshes,
+                  bpy.types.Object: bpy.data.objects}[type(block)]
+        if block.name != wanted and wanted not in family:
+            rename(block, wanted)
 
 
 def room_collection(scene: bpy.types.Scene, name: str) -> bpy.types.Collection | None:
