@@ -35,6 +35,7 @@ from .room_regions import (
     region_constraints,
 )
 from .room_spec import BORDER_LABEL, DEFAULT_BORDER, RoomSpec, split_labels
+from .room_spread import spread_constraints
 from .rules import Rules
 from .sockets import MIRROR_SUFFIX, SocketTile, sockets_fit, turn_label, turned
 from .solver import SolveResult, Step, solve_steps
@@ -257,6 +258,8 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
     (6, 5, 1)
     """
     compatible = list(compatible)
+    tiles = list(tiles)
+    kit_names = [tile.name for tile in tiles]
     given_counts = dict(spec.counts) if isinstance(spec.counts, Mapping) else parse_counts(spec.counts)
     tiles, left_out = fitting_tiles(tiles, spec.size, spec.fixed, given_counts)
     if spec.one_storey:
@@ -310,8 +313,9 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
                    entrances=entrances,
                    counts=counts or None, max_backtracks=spec.max_backtracks,
                    max_restarts=spec.max_restarts, time_limit=float(spec.time_limit))
-    if regions:
-        options["constraints"] = regions
+    spread = spread_constraints(rules, spec, kit_names, counts)
+    if regions or spread:
+        options["constraints"] = [*regions, *spread]
     if counts:  # refuse impossible counts before any work
         try:
             count_groups(rules, counts, math.prod(spec.size))
