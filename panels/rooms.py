@@ -9,6 +9,7 @@ from ..core.wfc.counts import parse_counts
 from ..core.wfc.socket_detect import SIDES
 from ..scene.custom_props import PASSABLE_KEY, ROTATIONS_KEY, SOCKETS_KEY, WALKABLE_KEY, WEIGHT_KEY
 from .main import property_layout
+from .room_spread import draw_spread
 
 
 class STREW_UL_fixed_tiles(bpy.types.UIList):
@@ -181,6 +182,7 @@ class STREW_PT_rooms_rules(_RoomsPanel, bpy.types.Panel):
         layout.prop(room, "counts")
         if room.counts.strip():
             draw_counts(layout, room.counts)
+        draw_spread(layout, room)
         layout.label(text="Fixed Tiles")
         draw_list(layout, room, "fixed", "active_fixed_index", "STREW_UL_fixed_tiles",
                   "strew.fixed_tile_add", "strew.fixed_tile_remove")
