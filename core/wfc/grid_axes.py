@@ -11,7 +11,13 @@ AXIS_NAMES = "xyz"
 
 
 def wrapped_axes(grid: Grid) -> tuple[bool, ...]:
-    """Per axis of the grid, whether its edges are linked to each other (periodic edges, set up before)."""
+    """Per axis of the grid, whether its edges are linked to each other (periodic edges, set up before).
+
+    Parameters
+    ----------
+    grid : Grid
+        The grid being set up (its ``neighbours`` after :class:`~.layout.Periodic` linked the edges).
+    """
     directions = list(grid.rules.directions)
     out = []
     for axis in range(len(grid.shape)):
@@ -21,7 +27,13 @@ def wrapped_axes(grid: Grid) -> tuple[bool, ...]:
 
 
 def coordinates(shape: tuple[int, ...]) -> np.ndarray:
-    """(N, D) int64: the coordinates of each flat cell (the solver's C order)."""
+    """(N, D) int64: the coordinates of each flat cell (the solver's C order).
+
+    Parameters
+    ----------
+    shape : tuple of int
+        The grid's shape.
+    """
     return np.indices(shape).reshape(len(shape), -1).T.astype(np.int64)
 
 
@@ -45,7 +57,17 @@ def flat_cells(coords: np.ndarray, shape: tuple[int, ...], wrapped: tuple[bool, 
 
 
 def axis_index(axis: str, dims: int, what: str) -> int:
-    """``"x"`` -> 0 …, ``ValueError`` naming ``what`` for an axis the grid does not have."""
+    """``"x"`` -> 0 …, ``ValueError`` naming ``what`` for an axis the grid does not have.
+
+    Parameters
+    ----------
+    axis : str
+        ``"x"``, ``"y"`` or ``"z"``.
+    dims : int
+        The grid's axes (2 or 3).
+    what : str
+        The setting, for the message.
+    """
     if axis not in AXIS_NAMES[:dims]:
         raise ValueError(f"{what}: axis {axis!r} is not one of the grid's axes ({', '.join(AXIS_NAMES[:dims])})")
     return AXIS_NAMES.index(axis)

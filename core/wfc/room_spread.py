@@ -106,6 +106,27 @@ def spread_constraints(rules: Rules, spec: RoomSpec, kit: Iterable[str],
     return out
 
 
+def symmetry_note(rules: Rules, spec: RoomSpec) -> str:
+    """What a failed symmetric room adds to its message: the tiles the symmetry keeps out (no mirror twin), or
+    ``""``.
+
+    Parameters
+    ----------
+    rules : Rules
+        The room's rules (socket rules).
+    spec : RoomSpec
+        The room's settings.
+    """
+    if not spec.symmetry or rules.sockets is None:
+        return ""
+    lonely = sorted({tile for axis in spec.symmetry for tile in untwinned_tiles(rules, mirror_twins(rules, axis))})
+    if not lonely:
+        return ""
+    named = ", ".join(lonely[:KNOWN_SHOWN]) + (" …" if len(lonely) > KNOWN_SHOWN else "")
+    return (f"Symmetry {spec.symmetry} keeps out the tiles without a mirror twin ({named}); tick Mirror on those "
+            "the room needs (stairs that join the storeys, doors).")
+
+
 def _check_symmetry(rules: Rules, spec: RoomSpec) -> None:
     """A kit that cannot mirror at all (no twins, or no tile its own twin for an odd width): one line naming the
     tiles without a twin."""

@@ -114,7 +114,15 @@ def mirror_twins(rules: Rules, axis: str) -> np.ndarray:
 
 
 def untwinned_tiles(rules: Rules, twins: np.ndarray) -> list[str]:
-    """The source tiles none of whose variants has a twin (named in messages)."""
+    """The source tiles none of whose variants has a twin (named in messages).
+
+    Parameters
+    ----------
+    rules : Rules
+        The rules.
+    twins : numpy.ndarray
+        (T,) int twin of each variant, -1 for none (:func:`mirror_twins`).
+    """
     tiles = np.array(rules.tiles or tuple(rules.name(v) for v in range(rules.count)))
     return sorted(set(tiles.tolist()) - set(tiles[twins >= 0].tolist()))
 

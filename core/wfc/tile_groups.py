@@ -35,7 +35,13 @@ def group_names(tiles: str | Iterable[str]) -> tuple[str, ...]:
 
 
 def known_tiles(rules: Rules) -> list[str]:
-    """The source tile names of ``rules``, each once, sorted."""
+    """The source tile names of ``rules``, each once, sorted.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rules (``rules.tiles``, else the variant names).
+    """
     names = rules.tiles if rules.tiles is not None else tuple(rules.name(v) for v in range(rules.count))
     return sorted(set(names))
 

@@ -284,3 +284,12 @@ def test_the_quadrant_kit_twins_are_mutual() -> None:
     for axis in "xy":
         twins = mirror_twins(rules, axis)
         assert (twins >= 0).all() and (twins[twins] == np.arange(rules.count)).all()
+
+
+def test_a_symmetric_room_that_fails_names_the_tiles_its_symmetry_keeps_out() -> None:
+    lonely = SocketTile("arrow", ARROW)
+    floor = SocketTile("floor", {"n": "flat", "e": "flat", "s": "flat", "w": "flat"})
+    spec = RoomSpec(size=(6, 4, 1), symmetry="x", fixed=(FixedTile("arrow", 0, (1, 1, 0)),))
+    with pytest.raises(Contradiction, match=r"keeps out the tiles without a mirror twin \(arrow\)"):
+        room_problem([lonely, floor], [], spec).run()
+    assert room_problem([lonely, floor], [], RoomSpec(size=(6, 4, 1))).note == ""
