@@ -293,3 +293,37 @@ def test_a_symmetric_room_that_fails_names_the_tiles_its_symmetry_keeps_out() ->
     with pytest.raises(Contradiction, match=r"keeps out the tiles without a mirror twin \(arrow\)"):
         room_problem([lonely, floor], [], spec).run()
     assert room_problem([lonely, floor], [], RoomSpec(size=(6, 4, 1))).note == ""
+
+
+def test_a_periodic_cave_can_be_symmetric_across_its_wrap() -> None:
+    rules = quadrant_rules()
+    for seed in range(2):
+        grid = solve(rules, (8, 6), seed=seed, periodic=True, constraints=[Symmetry("xy")])
+        image = quadrant_image(rules, grid)
+        assert np.array_equal(image, image[::-1]) and np.array_equal(image, image[:, ::-1])
+        assert adjacency_errors(grid, rules_ok(rules), periodic=True) == []
+
+
+def test_storeys_mirror_with_their_stairs_when_the_stairs_have_twins() -> None:
+    """Two storeys joined by stairs whose top faces a turn (``st:k``); mirrored stairs (``mirror=True``) stand
+    opposite, their oriented labels the mirrored profile turned the other way."""
+    flat = {"n": "f", "e": "f", "s": "f", "w": "f"}
+    tiles = [SocketTile("floor", {**flat, "up": "g", "down": "g"}, weight=4.0),
+             SocketTile("stair", {**flat, "up": "st:0", "down": "g"}, rotations=(0, 90, 180, 270), mirror=True),
+             SocketTile("landing", {**flat, "up": "g", "down": "st:0"}, rotations=(0, 90, 180, 270), mirror=True)]
+    rules = rules_from_tiles(tiles)
+    for seed in range(3):
+        grid = solve(rules, (6, 4, 2), seed=seed, counts={"stair": (2, None)}, constraints=[Symmetry("x")])
+        names = tiles_of(rules, grid)
+        assert (names == "stair").sum() >= 2
+        for (x, y, z), v in np.ndenumerate(grid):
+            mine, theirs = rules.sockets[v], rules.sockets[grid[5 - x, y, z]]
+            assert names[x, y, z] == names[5 - x, y, z]
+            for side in ("up", "down"):
+                label = mine[side]
+                if ":" in label:  # an oriented label: the mirrored profile, turned the other way
+                    name, turn = label.split(":")
+                    twin = name[:-1] if name.endswith("~") else name + "~"
+                    assert theirs[side] == f"{twin}:{(-int(turn)) % 4}"
+                else:
+                    assert theirs[side] == label
