@@ -40,17 +40,22 @@ def run_lengths(sure: np.ndarray, wrapped: bool) -> tuple[np.ndarray, np.ndarray
     """
     length = sure.shape[1]
     line = np.concatenate([sure, sure, sure], axis=1) if wrapped else sure
-    count = line.shape[1]
-    before = np.zeros(line.shape, dtype=np.int64)
-    after = np.zeros(line.shape, dtype=np.int64)
-    for i in range(1, count):
-        before[:, i] = np.where(line[:, i - 1], before[:, i - 1] + 1, 0)
-    for i in range(count - 2, -1, -1):
-        after[:, i] = np.where(line[:, i + 1], after[:, i + 1] + 1, 0)
+    before = _ending_runs(line)
+    after = _ending_runs(line[:, ::-1])[:, ::-1]
     if wrapped:
         middle = slice(length, 2 * length)
         before, after = np.minimum(before[:, middle], length), np.minimum(after[:, middle], length)
     return before, after
+
+
+def _ending_runs(line: np.ndarray) -> np.ndarray:
+    """(k, L) int: the True cells in a row just before each cell (the run ending at the cell before it)."""
+    place = np.arange(line.shape[1])
+    last_false = np.maximum.accumulate(np.where(line, -1, place), axis=1)  # -1 before the first False
+    through = place - last_false  # the run ending at each cell, itself included (0 where it is False)
+    out = np.zeros(line.shape, dtype=np.int64)
+    out[:, 1:] = through[:, :-1]
+    return out
 
 
 class MaxRun(Constraint):

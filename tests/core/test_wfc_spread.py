@@ -327,3 +327,17 @@ def test_storeys_mirror_with_their_stairs_when_the_stairs_have_twins() -> None:
                     assert theirs[side] == f"{twin}:{(-int(turn)) % 4}"
                 else:
                     assert theirs[side] == label
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.booleans(), min_size=1, max_size=12), st.booleans())
+def test_run_lengths_count_the_sure_cells_next_to_each_cell(line: list[bool], wrapped: bool) -> None:
+    from strew.core.wfc.max_run import run_lengths
+
+    before, after = run_lengths(np.array([line]), wrapped)
+    size = len(line)
+    for i in range(size):
+        steps = range(1, size + 1)
+        back = next((k - 1 for k in steps if (i - k < 0 and not wrapped) or not line[(i - k) % size]), size)
+        ahead = next((k - 1 for k in steps if (i + k >= size and not wrapped) or not line[(i + k) % size]), size)
+        assert (before[0, i], after[0, i]) == (min(back, size), min(ahead, size)), (line, i)
