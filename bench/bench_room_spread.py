@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 from strew.core.wfc import SocketTile, rules_from_tiles, solve
+from strew.core.wfc.constraints import Constraint
 from strew.core.wfc.max_run import MaxRun
 from strew.core.wfc.separation import Separation
 from strew.core.wfc.symmetry import Symmetry, mirror_twins
@@ -63,8 +64,9 @@ def _check(case: str, rules, grid: np.ndarray) -> None:
 
 def _solve(case: str, rules, size: tuple[int, int], seed: int) -> tuple[float, np.ndarray]:
     counts = {"shrine": (SHRINES, None)} if case == "separation" else None
-    constraints = {"plain": [], "separation": [Separation("shrine", DISTANCE)], "max run": [MaxRun("floor", RUN)],
-                   "symmetry xy": [Symmetry("xy")]}[case]
+    chosen: dict[str, list[Constraint]] = {"plain": [], "separation": [Separation("shrine", DISTANCE)],
+                                           "max run": [MaxRun("floor", RUN)], "symmetry xy": [Symmetry("xy")]}
+    constraints = chosen[case]
     started = time.perf_counter()
     grid = solve(rules, size, seed=seed, border="xx", counts=counts, constraints=constraints, time_limit=60)
     return time.perf_counter() - started, grid

@@ -118,3 +118,15 @@ def test_the_command_line_takes_separate_max_run_and_symmetry(tmp_path: Path) ->
             "--separate 'junction': separation: write TILE=N")
     refused(strew_run("room", source, "--max-run", "temple:3", "-o", out, cwd=tmp_path),
             "max run: no tile named 'temple'")
+
+
+def test_an_mxgmn_tileset_refuses_them_in_one_line(tmp_path: Path) -> None:
+    from test_rooms_tools import KNOTS
+
+    path = tmp_path / "Knots.xml"
+    path.write_text(KNOTS)
+    assert bpy.ops.strew.import_mxgmn(filepath=str(path)) == {'FINISHED'}
+    for options in (dict(symmetry='X'), dict(separation="line=3"), dict(max_runs="line=2")):
+        with pytest.raises(RuntimeError, match="leave Separation and Max Run empty and Symmetry at None"):
+            bpy.ops.strew.assemble_room(size=(9, 8, 1), seed=1, periodic=True, **options)
+    assert bpy.ops.strew.assemble_room(size=(9, 8, 1), seed=1, periodic=True) == {'FINISHED'}
