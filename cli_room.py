@@ -10,6 +10,7 @@ from .cli_blend import add_output_options, blender_message, input_output, open_b
 from .cli_files import CliError
 from .core.inputs import bounded
 from .core.modes import RoomOutput
+from .core.wfc.grow import GROW_EXAMPLE, GROW_SIDES, GROW_SYNTAX, parse_grow
 from .core.wfc.room_input import RoomInputError
 from .core.wfc.room_regions import REGION_EXAMPLE, REGION_SYNTAX, parse_regions
 from .core.wfc.symmetry import SYMMETRIES
@@ -68,6 +69,13 @@ def add_room(commands: argparse._SubParsersAction) -> None:
                         help="one object per cell instead of one instancer object (default: the file's setting)")
     parser.add_argument("--time-limit", type=float, help="give up after this many seconds")
     parser.add_argument("--room-name", help="output collection (default: 'Strew Room')")
+    parser.add_argument("--grow", action="append", metavar=GROW_SYNTAX, dest="grow",
+                        help="grow the room already in the file instead of assembling one: N cells on SIDE (one of "
+                        f"{', '.join(GROW_SIDES)}), every tile already there kept, e.g. --grow {GROW_EXAMPLE}; "
+                        "repeat to grow on more sides, in order")
+    parser.add_argument("--set-pieces", action=argparse.BooleanOptionalAction, default=None,
+                        help="copies of kit tiles standing in the room's box become fixed cells (default: the file's "
+                        "Use Set Pieces)")
     add_output_options(parser)
     parser.set_defaults(handler=room)
 
@@ -124,6 +132,15 @@ def _tile_numbers(given: list[str] | None, flag: str, what: str, unit: str) -> s
     return "; ".join(given)
 
 
+def _spread(args: argparse.Namespace) -> dict[str, str]:
+    """The operator's ``separation``, ``max_runs`` and ``symmetry`` given on the command line (each text read
+    here, before the file is opened); the ones not given are left out (the file's settings)."""
+    symmetry = None if args.symmetry is None else "NONE" if args.symmetry == "none" else args.symmetry.upper()
+    given = {"separation": _tile_numbers(args.separation, "--separate", "separation", "distance"),
+             "max_runs": _tile_numbers(args.max_runs, "--max-run", "max run", "length"), "symmetry": symmetry}
+    return {key: value for key, value in given.items() if value is not None}
+
+
 def _check_numbers(options: dict[str, object]) -> None:
     """The numbers, checked against the ranges the panel's room settings declare before any work: NaN and numbers
     Blender cannot hold are refused in one line (the operator's bounds are soft: a script's value beyond is the
@@ -142,13 +159,50 @@ def _check_numbers(options: dict[str, object]) -> None:
         raise CliError(str(error)) from None
 
 
+def _grows(args: argparse.Namespace) -> list[tuple[str, int]] | None:
+    """The ``--grow`` sides and counts, each read here (None without ``--grow``); a size with them is refused: a
+    grown room's size is the old one's and the cells added."""
+    if args.grow is None:
+        return None
+    if args.size is not None:
+        raise CliError("--grow grows the room in the file, whose size it keeps and adds to; leave out --size")
+    grows = []
+    for text in args.grow:
+        try:
+            grows.append(parse_grow(text))
+        except RoomInputError as error:
+            raise CliError(f"--grow: {error}") from None
+    return grows
+
+
+def _grow(grows: list[tuple[str, int]], options: dict[str, object], target) -> int:
+    """Grow the file's room on each side in turn, then save."""
+    import bpy
+
+    options = {key: value for key, value in options.items() if key not in ("size", "output")}
+    started = time.perf_counter()
+    for side, cells in grows:
+        try:
+            result = bpy.ops.strew.grow_room(side=side, cells=cells, **options)
+        except (RuntimeError, TypeError, ValueError) as error:
+            raise CliError(blender_message(error)) from error
+        if result != {'FINISHED'}:
+            raise CliError("grow_room was cancelled")
+    room = bpy.context.scene.strew.room
+    size = " × ".join(str(s) for s in room.size)
+    name = str(options.get("room_name") or room.room_name)
+    print(f"{name}: grown to {size} cells in {time.perf_counter() - started:.2f} s; "
+          f"saved {save_blend(target)}")
+    return 0
+
+
 def room(args: argparse.Namespace) -> int:
     source, target = input_output(args)
     _check_cell_size(args)
+    grows = _grows(args)
     entrances = _entrances(args.entrances)
     regions = _regions(args)
-    separation = _tile_numbers(args.separation, "--separate", "separation", "distance")
-    max_runs = _tile_numbers(args.max_runs, "--max-run", "max run", "length")
+    spread = _spread(args)
     import bpy
 
     from .scene.room_output import placed_count, room_collection
@@ -167,19 +221,18 @@ def room(args: argparse.Namespace) -> int:
         options["entrances"] = entrances
     if regions is not None:
         options["regions"] = regions
-    if separation is not None:
-        options["separation"] = separation
-    if max_runs is not None:
-        options["max_runs"] = max_runs
-    if args.symmetry is not None:
-        options["symmetry"] = "NONE" if args.symmetry == "none" else args.symmetry.upper()
+    options.update(spread)
     if args.connected is not None:
         options["connected"] = args.connected
     if args.periodic:
         options["periodic"] = True
     if args.real_objects is not None:
         options["output"] = RoomOutput.OBJECTS if args.real_objects else RoomOutput.INSTANCES
+    if args.set_pieces is not None:
+        options["use_set_pieces"] = args.set_pieces
     _check_numbers(options)
+    if grows is not None:
+        return _grow(grows, options, target)
     started = time.perf_counter()
     try:
         result = bpy.ops.strew.assemble_room(**options)

@@ -1367,6 +1367,103 @@ RUSSIAN.update({
     "symmetry: use {options} (or nothing), got {value!r}": "Симметрия: укажите {options} (или ничего), а не {value!r}",
 })
 
+# -- tile rooms: set pieces and Grow (scene/room_pieces.py, scene/room_grow.py, core/wfc/grow.py, operators/
+#    room_grow.py, properties/rooms.py, panels/rooms.py) -------------------------------------------------------------
+RUSSIAN.update({
+    "Use Set Pieces": "Использовать постановочные тайлы",
+    "Copies of the kit's tiles standing in the room's box (linked or full copies, instances) become fixed cells: the "
+    "room is assembled around them and leaves them where they are":
+        "Копии тайлов набора, стоящие в коробке комнаты (связанные и полные копии, экземпляры), становятся "
+        "закреплёнными ячейками: комната собирается вокруг них и оставляет их на месте",
+    "Grow": "Нарастить",
+    "Add cells on one side of the room Strew assembled: every tile already there stays, the new cells are solved to "
+    "fit them (growing on -X, -Y or -Z moves the room's origin; the old tiles keep their place)":
+        "Добавить ячейки с одной стороны собранной Strew комнаты: все уже стоящие тайлы остаются, новые ячейки "
+        "подбираются под них (при наращивании по -X, -Y или -Z начало комнаты сдвигается; старые тайлы остаются "
+        "на месте)",
+    "Side": "Сторона",
+    "-X": "-X",
+    "+X": "+X",
+    "-Y": "-Y",
+    "+Y": "+Y",
+    "-Z": "-Z",
+    "+Z": "+Z",
+    "Before the first column: the room's origin moves by the new cells, the old tiles stay where they are":
+        "Перед первым столбцом: начало комнаты сдвигается на новые ячейки, старые тайлы остаются на месте",
+    "After the last column": "После последнего столбца",
+    "Before the first row: the room's origin moves by the new cells, the old tiles stay where they are":
+        "Перед первым рядом: начало комнаты сдвигается на новые ячейки, старые тайлы остаются на месте",
+    "After the last row": "После последнего ряда",
+    "A storey below: the room's origin moves down, the old tiles stay where they are":
+        "Этаж снизу: начало комнаты опускается, старые тайлы остаются на месте",
+    "A storey on top": "Этаж сверху",
+    "Cells": "Ячейки",
+    "How many cells to add on that side": "Сколько ячеек добавить с этой стороны",
+    "The side of the room Grow adds cells on": "Сторона комнаты, с которой «Нарастить» добавляет ячейки",
+    "How many cells Grow adds on that side": "Сколько ячеек «Нарастить» добавляет с этой стороны",
+    "{name}: grown on {side} by {cells} cell(s) to {x} × {y} × {z}, {added:,} new cell(s), in {seconds:.2f} s":
+        "{name}: наращено по {side} на {cells} яч. до {x} × {y} × {z}, новых ячеек: {added:,}, за {seconds:.2f} с",
+    "Built around {count} set piece(s)": "Собрано вокруг постановочных тайлов: {count}",
+    "There is no room \"{name}\" to grow: assemble it first": "Нет комнаты «{name}», которую можно нарастить: сначала "
+                                                             "соберите её",
+    "Cannot grow the room on {side}: no tiles fit along the old tiles there ({error}); try another seed or side":
+        "Не удаётся нарастить комнату по {side}: вдоль старых тайлов там не подходит ни один тайл ({error}); "
+        "попробуйте другое зерно или сторону",
+    "{count} set piece(s) used: {names}": "Использовано постановочных тайлов: {count}: {names}",
+    "Set pieces {name!r} ({tile!r}) at {cell} and {other!r} ({other_tile!r}) cannot touch: side {side} {label!r} "
+    "does not fit {other_label!r}; move or turn one":
+        "Постановочные тайлы {name!r} ({tile!r}) в {cell} и {other!r} ({other_tile!r}) не могут соседствовать: "
+        "сторона {side} {label!r} не подходит к {other_label!r}; передвиньте или поверните один из них",
+    "Set piece {name!r} (tile {tile!r}) is scaled {scale} where the tile is scaled {wanted}; give it the tile's "
+    "scale (a negative scale on one axis mirrors it)":
+        "Постановочный тайл {name!r} (тайл {tile!r}) масштабирован на {scale}, а тайл — на {wanted}; верните ему "
+        "масштаб тайла (отрицательный масштаб по одной оси отражает его)",
+    "Set piece {name!r} (tile {tile!r}) is tilted; stand it upright, turned about Z only":
+        "Постановочный тайл {name!r} (тайл {tile!r}) наклонён; поставьте его прямо, поворачивая только вокруг Z",
+    "Set piece {name!r} (tile {tile!r}) is turned {angle:.1f}°; turn it by a multiple of 90°":
+        "Постановочный тайл {name!r} (тайл {tile!r}) повёрнут на {angle:.1f}°; поверните его на угол, кратный 90°",
+    "Set piece {name!r} (tile {tile!r}) is off the grid: its origin lies {distance:.3g} from cell {cell}'s "
+    "(allowed: {share:.0%} of a cell); snap it to the cell or move it out of the room":
+        "Постановочный тайл {name!r} (тайл {tile!r}) не на сетке: его начало лежит в {distance:.3g} от начала "
+        "ячейки {cell} (допустимо: {share:.0%} ячейки); привяжите его к ячейке или уберите из комнаты",
+    "Set piece {name!r} is tile {tile!r} turned {rotation}°, a turn the tile does not allow (its rotations: "
+    "{allowed}); turn it or allow the turn in Strew Tile":
+        "Постановочный тайл {name!r} — это тайл {tile!r}, повёрнутый на {rotation}°, а такой поворот тайлу не "
+        "разрешён (его повороты: {allowed}); поверните его или разрешите поворот в «Тайл Strew»",
+    "Set piece {name!r} is tile {tile!r} mirrored, and the tile is not used mirrored; give it a positive scale or set "
+    "strew_mirror on the tile":
+        "Постановочный тайл {name!r} — это отражённый тайл {tile!r}, а тайл не используется отражённым; верните "
+        "ему положительный масштаб или задайте тайлу strew_mirror",
+    "Set piece {name!r} (tile {tile!r}, {cells} cells) at {cell} reaches outside the room of {size} cells; move it "
+    "inwards or make the room larger":
+        "Постановочный тайл {name!r} (тайл {tile!r}, ячеек: {cells}) в {cell} выходит за комнату из {size} ячеек; "
+        "сдвиньте его внутрь или увеличьте комнату",
+    "Set piece {name!r} ({tile!r}) at {cell} faces the room's border on side {side} with {label!r}, which fits no "
+    "border label ({border}); turn it or move it inwards":
+        "Постановочный тайл {name!r} ({tile!r}) в {cell} обращён к границе комнаты стороной {side} с меткой "
+        "{label!r}, которая не подходит ни к одной метке границы ({border}); поверните его или сдвиньте внутрь",
+    "Set piece {name!r} stands in cell {cell}, where Fixed Tiles pins {tile!r}; remove one of them":
+        "Постановочный тайл {name!r} стоит в ячейке {cell}, где «Закреплённые тайлы» задают {tile!r}; уберите "
+        "одно из двух",
+    "Set piece {name!r} is tile {tile!r} turned {rotation}°, which this room cannot hold (the tile is left out, or "
+    "its top or bottom fits no Above or Below label); move it out of the room or change the room":
+        "Постановочный тайл {name!r} — это тайл {tile!r}, повёрнутый на {rotation}°, а эта комната не может его "
+        "вместить (тайл исключён или его верх либо низ не подходит к меткам «Сверху» и «Снизу»); уберите его из "
+        "комнаты или измените комнату",
+    "{name!r} stands in the room and looks like a copy of tile {tile!r}, but its mesh differs from the tile's; undo "
+    "the edit, rename it (and its mesh) or move it out of the room":
+        "{name!r} стоит в комнате и похож на копию тайла {tile!r}, но его сетка отличается от сетки тайла; "
+        "отмените правку, переименуйте его (и его сетку) или уберите его из комнаты",
+    "Set pieces {name!r} and {other!r} both stand in cell {cell}; keep one":
+        "Постановочные тайлы {name!r} и {other!r} стоят в одной ячейке {cell}; оставьте один",
+    "grow: the side is one of {sides}, got {side!r}": "наращивание: сторона — одна из {sides}, получено {side!r}",
+    "grow: add a whole number of cells ≥ 1, got {cells!r}":
+        "наращивание: добавьте целое число ячеек ≥ 1, получено {cells!r}",
+    "grow: write {syntax} with SIDE one of {sides} and N ≥ 1, e.g. {example!r}; cannot read {text!r}":
+        "наращивание: напишите {syntax}, где SIDE — одна из {sides}, а N ≥ 1, например {example!r}; не удаётся "
+        "прочитать {text!r}",
+})
+
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.
 OPERATOR_RUSSIAN: dict[str, str] = {
     "Scatter": "Разбросать",

@@ -17,9 +17,11 @@ from raster import Canvas, Colour, hex_colour
 
 from strew.core.wfc import Rules, SocketTile, find_violations, rules_from_tiles, solve, walkable_components
 from strew.core.wfc.big_tiles import placed_tiles
+from strew.core.wfc.grow import grow, grown_box
 from strew.core.wfc.layout import Region
 from strew.core.wfc.max_run import MaxRun
 from strew.core.wfc.separation import Separation
+from strew.core.wfc.set_pieces import piece_clash, piece_variant
 from strew.core.wfc.symmetry import Symmetry, mirror_twins
 
 ROCK = hex_colour("#5d4037")
@@ -35,15 +37,19 @@ SIZE = (24, 24)
 ROCK_BORDER = "xx"
 
 
-def cave_kit(*more: SocketTile) -> Rules:
-    """The kit (and ``more`` tiles): only open floor is walkable (a cave's floor is one region when it is
-    connected)."""
-    tiles = list(more)
+def cave_tiles() -> list[SocketTile]:
+    """The kit's tiles: only open floor is walkable (a cave's floor is one region when it is connected)."""
+    tiles = []
     for name, (sw, se, ne, nw) in SHAPES.items():
         sockets = {"e": se + ne, "n": ne + nw, "w": nw + sw, "s": sw + se}
         tiles.append(SocketTile(name, sockets, weight=3.0 if name == "floor" else 1.0, rotations=TURNS,
                                 walkable=name == "floor"))
-    return rules_from_tiles(tiles, compatible=[("ox", "xo")])
+    return tiles
+
+
+def cave_kit(*more: SocketTile) -> Rules:
+    """The kit (and ``more`` tiles)."""
+    return rules_from_tiles([*more, *cave_tiles()], compatible=[("ox", "xo")])
 
 
 def quadrants(rules: Rules) -> np.ndarray:
@@ -236,6 +242,59 @@ def fig_wfc_big_tiles(out: Path) -> str:
     return f"{len(big)} big tiles ({', '.join(kinds)}) over {len(covered)} cells"
 
 
+def outline_box(canvas: Canvas, view: View, low: tuple[int, int], high: tuple[int, int],
+                colour: Colour = MARK) -> None:
+    """A box of cells (inclusive) outlined, a little inside its edge."""
+    (x0, y1), (x1, y0) = view.px(np.array([low, [high[0] + 1, high[1] + 1]], dtype=float))
+    corners = ((x0 + 2, y0 + 2), (x1 - 2, y0 + 2), (x1 - 2, y1 - 2), (x0 + 2, y1 - 2))
+    for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
+        canvas.line(*a, *b, colour, width=3.0)
+
+
+def fig_wfc_grow(out: Path) -> str:
+    """Grow: a closed 14 x 24 cave, then the same cave grown by 10 columns on +x; the old part (outlined) is kept
+    cell for cell and the new caves meet it across the seam. Both drawn at the same scale."""
+    rules = cave_kit()
+    old_shape = (14, SIZE[1])
+    old = checked(rules, solve(rules, old_shape, seed=3, border=ROCK_BORDER))
+    size, offset = grown_box((*old_shape, 1), "+X", SIZE[0] - old_shape[0])
+    grown = checked(rules, grow(rules, old, size, offset, seed=8, border=ROCK_BORDER))
+    assert np.array_equal(grown[: old_shape[0]], old), "the old cells changed"
+    canvas = Canvas(2 * PANEL + 3 * GAP, PANEL + 2 * GAP)
+    for k, grid in enumerate((old, grown)):
+        view = View.fit(0, 0, *SIZE, GAP + k * (PANEL + GAP), GAP, PANEL)
+        draw_map(canvas, View(0, 0, *grid.shape, view.left, view.top, view.scale), rules, grid)
+        shown = View(0, 0, *grid.shape, view.left, view.top, view.scale)
+        if k == 1:
+            outline_box(canvas, shown, (0, 0), (old_shape[0] - 1, old_shape[1] - 1))
+        frame(canvas, shown)
+    canvas.save(out / "wfc_grow.png")
+    return f"{old_shape[0]} x {old_shape[1]} grown on +X to {size[0]} x {size[1]}: {old.size} old cells kept"
+
+
+def fig_wfc_set_pieces(out: Path) -> str:
+    """Set pieces: tiles placed by hand (turned corners and edges around a floor, ringed) as fixed cells; the rest
+    of the cave is solved around them, every piece's sockets checked against its neighbours first."""
+    rules = cave_kit()
+    tiles = {tile.name: tile for tile in cave_tiles()}
+    hand = [("floor", (7, 7)), ("edge", (7, 6)), ("edge", (8, 7)), ("edge", (7, 8)), ("edge", (6, 7)),
+            ("corner", (6, 6)), ("corner", (8, 6)), ("corner", (8, 8)), ("corner", (6, 8)),
+            ("inner", (15, 18)), ("diagonal", (16, 14))]
+    pieces: list[tuple[tuple[int, int], int]] = []
+    for name, cell in hand:  # each piece in the first turn that fits the pieces already placed, as a designer would
+        turns = [piece_variant(rules, tiles[name], turn, False) for turn in TURNS]
+        fits = [v for v in turns if v is not None and piece_clash(rules, SIZE, [*pieces, (cell, v)]) is None]
+        assert fits, f"no turn of {name} fits at {cell}"
+        pieces.append((cell, fits[0]))
+    fixed = dict(pieces)
+    loose = checked(rules, solve(rules, SIZE, seed=11, border=ROCK_BORDER))
+    placed = checked(rules, solve(rules, SIZE, seed=11, border=ROCK_BORDER, fixed=fixed))
+    assert all(placed[cell] == v for cell, v in fixed.items())
+    pair(out, "wfc_set_pieces", rules, (loose, placed), lambda canvas, view: mark_cells(canvas, view, list(fixed)))
+    turns = sorted({int((rules.rotations or ())[v]) for v in fixed.values()})
+    return f"{len(fixed)} set pieces of {len({name for name, _ in hand})} tiles, turned {turns}"
+
+
 def closest(cells: list[tuple[int, int]]) -> float:
     """The least straight distance between two of ``cells`` (every pair)."""
     return min((float(np.hypot(a[0] - b[0], a[1] - b[1])) for k, a in enumerate(cells) for b in cells[k + 1:]),
@@ -319,4 +378,5 @@ def fig_wfc_symmetry(out: Path) -> str:
 
 
 FIGURES = (fig_wfc_connected, fig_wfc_entrances, fig_wfc_fixed, fig_wfc_region, fig_wfc_border,
-           fig_wfc_big_tiles, fig_wfc_separation, fig_wfc_max_run, fig_wfc_symmetry)
+           fig_wfc_big_tiles, fig_wfc_grow, fig_wfc_set_pieces, fig_wfc_separation, fig_wfc_max_run,
+           fig_wfc_symmetry)

@@ -63,6 +63,7 @@ def room_params(operator: bpy.types.Operator, room: bpy.types.PropertyGroup) -> 
         symmetry=symmetry_value(operator.symmetry),
         heuristic=operator.heuristic, max_backtracks=operator.max_backtracks,
         max_restarts=operator.max_restarts, time_limit=operator.time_limit, output=operator.output,
+        use_set_pieces=operator.use_set_pieces,
     )
 
 
@@ -70,6 +71,8 @@ def report_room(operator: bpy.types.Operator, result: room_job.RoomResult) -> No
     """The room's summary, then each note as a warning (the tiles the room left out), so the note is what the
     status bar shows last; background runs print both (the command line's output)."""
     operator.report({'INFO'}, result.summary())
+    if result.pieces:
+        operator.report({'INFO'}, result.pieces_line())
     for note in result.notes:
         operator.report({'WARNING'}, note)
 

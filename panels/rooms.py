@@ -8,6 +8,8 @@ from bpy.app.translations import pgettext_iface as iface_
 from ..core.wfc.counts import parse_counts
 from ..core.wfc.socket_detect import SIDES
 from ..scene.custom_props import PASSABLE_KEY, ROTATIONS_KEY, SOCKETS_KEY, WALKABLE_KEY, WEIGHT_KEY
+from ..scene.room_output import room_collection
+from ..scene.room_pieces import recorded
 from .main import property_layout
 from .room_spread import draw_spread
 
@@ -154,10 +156,15 @@ class STREW_PT_rooms(_RoomsPanel, bpy.types.Panel):
         layout.prop(room, "origin")
         layout.prop(room, "seed")
         layout.prop(room, "output")
+        layout.prop(room, "use_set_pieces")
         row = layout.row(align=True)
         row.scale_y = 1.4
         row.operator("strew.assemble_room", icon='MOD_BUILD')
         row.operator("strew.clear_room", text="", icon='TRASH')
+        pieces = recorded(room_collection(context.scene, room.room_name))
+        if pieces:
+            layout.label(text=iface_("Built around {count} set piece(s)").format(count=len(pieces)), translate=False,
+                         icon='PINNED')
         layout.operator("strew.detect_sockets", icon='SNAP_EDGE').target = 'KIT'
 
 
@@ -271,7 +278,12 @@ class STREW_PT_rooms_edit(_RoomsPanel, bpy.types.Panel):
         layout.operator("strew.pick_room_box", icon='RESTRICT_SELECT_OFF')
         layout.prop(room, "box_min")
         layout.prop(room, "box_max")
-        layout.operator("strew.regenerate_room_box", icon='FILE_REFRESH')
+        row = layout.row(align=True)
+        row.operator("strew.regenerate_room_box", icon='FILE_REFRESH')
+        row.operator("strew.grow_room", icon='FULLSCREEN_ENTER')
+        row = layout.row(align=True)
+        row.prop(room, "grow_side", text="Grow")
+        row.prop(room, "grow_cells")
 
 
 class STREW_PT_rooms_tile(_RoomsPanel, bpy.types.Panel):

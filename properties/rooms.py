@@ -23,6 +23,7 @@ from bpy.props import (
 
 from ..core.inputs import MAX_DISTANCE
 from ..core.modes import RoomOutput
+from ..core.wfc.grow import GROW_SIDES
 from ..core.wfc.room import BORDER_LABEL, DEFAULT_BORDER, REGION_EXAMPLE, REGION_SYNTAX
 from ..core.wfc.symmetry import SYMMETRIES
 from ..core.wfc.vocab import (
@@ -64,6 +65,18 @@ SYMMETRY_ITEMS = [(value.upper() or "NONE", *_SYMMETRY_LABELS[value]) for value 
 def symmetry_value(identifier: str) -> str:
     """The core's symmetry (``""``, ``"x"``, ``"y"``, ``"xy"``) of an enum identifier of :data:`SYMMETRY_ITEMS`."""
     return "" if identifier == "NONE" else identifier.lower()
+
+
+_GROW_LABELS = {
+    "-X": "Before the first column: the room's origin moves by the new cells, the old tiles stay where they are",
+    "+X": "After the last column",
+    "-Y": "Before the first row: the room's origin moves by the new cells, the old tiles stay where they are",
+    "+Y": "After the last row",
+    "-Z": "A storey below: the room's origin moves down, the old tiles stay where they are",
+    "+Z": "A storey on top",
+}
+GROW_SIDE_ITEMS = [(side, side, _GROW_LABELS[side]) for side in GROW_SIDES]
+"""Enum items of the sides Grow adds cells on (the core's names, unchanged)."""
 
 
 def room_options(*, operator: bool) -> dict[str, Any]:
@@ -136,6 +149,10 @@ def room_options(*, operator: bool) -> dict[str, Any]:
             name="Give Up After", default=DEFAULT_TIME_LIMIT, **at_least(0.1), subtype='TIME_ABSOLUTE',
             unit='TIME_ABSOLUTE',
             options=flags, description="Give up after this many seconds"),
+        "use_set_pieces": BoolProperty(
+            name="Use Set Pieces", default=True, options=flags,
+            description="Copies of the kit's tiles standing in the room's box (linked or full copies, instances) "
+            "become fixed cells: the room is assembled around them and leaves them where they are"),
         "output": EnumProperty(
             name="Output", items=OUTPUT_ITEMS, default=RoomOutput.INSTANCES, options=flags,
             description="How the room is written: one instancer object, or one real object per cell"),
@@ -242,6 +259,10 @@ class StrewRoomSettings(bpy.types.PropertyGroup):
         "box_max": IntVectorProperty(
             name="To", size=3, default=(2, 2, 0), min=0,
             description="Last cell (x, y, z) of the box, included; the cells outside the box keep their tiles"),
+        "grow_side": EnumProperty(name="Side", items=GROW_SIDE_ITEMS, default='+X',
+                                  description="The side of the room Grow adds cells on"),
+        "grow_cells": IntProperty(name="Cells", default=1, min=1, soft_max=64,
+                                  description="How many cells Grow adds on that side"),
         **room_options(operator=False),
     }
 

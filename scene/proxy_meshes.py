@@ -47,7 +47,10 @@ def _joined(block: bpy.types.ID, depsgraph: bpy.types.Depsgraph) -> tuple[bmesh.
             part.from_mesh(mesh)
             part.transform(matrix)
             base = len(materials)
-            materials += [slot.material for slot in evaluated.material_slots] or [None]
+            # the originals: an evaluated material is the depsgraph's copy, freed with it (a mesh keeping one
+            # brings Blender 4.x down at the next evaluation)
+            materials += [None if slot.material is None else slot.material.original
+                          for slot in evaluated.material_slots] or [None]
             for face in part.faces:
                 face.material_index = base + min(face.material_index, max(len(evaluated.material_slots) - 1, 0))
             staged = bpy.data.meshes.new("Strew proxy part")

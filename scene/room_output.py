@@ -26,6 +26,7 @@ end, so an error or ESC leaves the scene as it was.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Container, Generator, Mapping
@@ -68,6 +69,8 @@ class Plan:
     grid: np.ndarray
     restarts: int
     backtracks: int
+    omit: frozenset[tuple[int, int, int]] = frozenset()  # anchor cells not written: set pieces stand there
+
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,10 @@ def _variant_arrays(plan: Plan) -> _Tiles:
     """The plan's placed tiles (:func:`~strew.core.wfc.big_tiles.placed_tiles`)."""
     rules = plan.rules
     placed = placed_tiles(rules, plan.grid)
+    if plan.omit:  # the set pieces' cells: the designer's own objects stand there
+        keep = np.array([tuple(int(c) for c in cell) not in plan.omit for cell in placed.cells.tolist()], dtype=bool)
+        placed = dataclasses.replace(placed, cells=placed.cells[keep], variants=placed.variants[keep],
+                                     sizes=placed.sizes[keep], origins=placed.origins[keep])
     variants = placed.variants
     tiles = rules.tiles or rules.names or tuple(str(v) for v in range(rules.count))
     rotations = np.asarray(rules.rotations or (0,) * rules.count, dtype=np.int32)[variants]
