@@ -64,7 +64,7 @@ def _check(case: str, rules, grid: np.ndarray) -> None:
 
 def _solve(case: str, rules, size: tuple[int, int], seed: int) -> tuple[float, np.ndarray]:
     counts = {"shrine": (SHRINES, None)} if case == "separation" else None
-    chosen: dict[str, list[Constraint]] = {"plain": [], "separation": [Separation("shrine", DISTANCE)],
+    chosen: dict[str, list[Constraint]] = {"plain": [], "separation": [Separation("shrine", DISTANCE, SHRINES)],
                                            "max run": [MaxRun("floor", RUN)], "symmetry xy": [Symmetry("xy")]}
     constraints = chosen[case]
     started = time.perf_counter()

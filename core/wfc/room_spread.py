@@ -95,7 +95,7 @@ def spread_constraints(rules: Rules, spec: RoomSpec, kit: Iterable[str],
                                  "distance, or enlarge the room", least=least, tiles=tiles, most=most,
                                  distance=distance, size=cells_text(spec.size))
         _check_fixed_apart(spec, names, distance)
-        out.append(Separation(names, distance))
+        out.append(Separation(names, distance, least))
     for tiles, length in spec.max_runs.items():
         names = _present("max run", tiles, kit, rules)
         if names:

@@ -101,6 +101,27 @@ def test_the_packing_bound_never_undercounts_a_greedy_spread() -> None:
         assert len(placed) <= most_separated(shape, distance), (shape, distance)
 
 
+def greedy_spread(shape: tuple[int, ...], distance: int) -> list[tuple[int, ...]]:
+    """Cells taken in order when at least ``distance`` from every cell taken before (a packing that exists)."""
+    placed: list[tuple[int, ...]] = []
+    for cell in itertools.product(*(range(s) for s in shape)):
+        if all(math.dist(cell, other) >= distance for other in placed):
+            placed.append(cell)
+    return placed
+
+
+@pytest.mark.parametrize(("shape", "distance"), [((6, 6), 3), ((9, 5), 4), ((8, 8), 5), ((7, 7), 6)])
+def test_a_count_that_can_be_spaced_is_never_refused_by_the_bound(shape: tuple[int, int], distance: int) -> None:
+    """Asking as many as a greedy packing holds: the bound kept during the search lets a spacing through."""
+    rules = rules_from_tiles([SocketTile("floor", OPEN), SocketTile("shrine", OPEN, weight=0.2)])
+    least = len(greedy_spread(shape, distance))
+    for seed in range(2):
+        grid = solve(rules, shape, seed=seed, counts={"shrine": (least, None)},
+                     constraints=[Separation("shrine", distance, least)], time_limit=30)
+        shrines = [tuple(c) for c in np.argwhere(tiles_of(rules, grid) == "shrine")]
+        assert len(shrines) >= least and closest_pair(shrines, shape) >= distance
+
+
 def test_too_many_to_separate_is_a_contradiction_that_says_what_to_change() -> None:
     """Three shrines 5 apart in 5 x 5 cells pass the packing bound (4) but exist nowhere: the complete search says
     so, never a wrong grid."""
@@ -111,6 +132,10 @@ def test_too_many_to_separate_is_a_contradiction_that_says_what_to_change() -> N
     with pytest.raises(Contradiction, match="smaller separation for 'shrine'"):
         solve(rules, (5, 5), fixed={(1, 1): rules.index("shrine"), (4, 3): rules.index("shrine")},
               constraints=[Separation("shrine", 5)])
+    # Told the count, the separation bounds how many still fit and fails fast on a kit with more tiles too.
+    hall = rules_from_tiles(hall_tiles())
+    with pytest.raises(Contradiction, match="at most 2 of 'shrine' can still stand 5 cells apart and 3 are asked"):
+        solve(hall, (5, 5), counts={"shrine": (3, None)}, constraints=[Separation("shrine", 5, 3)], time_limit=20)
 
 
 # ---------------------------------------------------------------------------------------------------- max run
@@ -240,6 +265,8 @@ def test_room_settings_read_text_and_refuse_bad_values_in_one_line() -> None:
     assert spec.separation == {"shrine": 5, "altar, shrine": 3} and spec.max_runs == {"wall": 4}
     assert spec.symmetry == "xy"
     assert parse_tile_numbers("", "separation", "distance") == {}
+    with pytest.raises(ValueError, match="least must be a whole number ≥ 0"):
+        Separation("shrine", 3, -1)
     for bad, message in [(dict(separation="shrine"), "write TILE=N"), (dict(separation="shrine=0"), "1 or more"),
                          (dict(max_runs={"wall": 0}), "whole number ≥ 1"), (dict(symmetry="z"), "x | y | xy"),
                          (dict(separation="a=2; a=3"), "given twice")]:
