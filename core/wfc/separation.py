@@ -86,6 +86,7 @@ class Separation(Constraint):
         self.boxes = np.stack([np.ravel_multi_index(tuple(((self.coords + shift) // side).T), tuple(boxes))
                                for shift in range(side)]) if self.least else np.zeros((0, grid.cells), dtype=np.int64)
         self.box_count = int(np.prod(boxes))
+        self.shift_base = (np.arange(self.boxes.shape[0]) * self.box_count)[:, None]
 
     def _sure(self, rows: np.ndarray) -> np.ndarray:
         return _any_rows(rows & self.row) & ~_any_rows(rows & self.others)
@@ -105,14 +106,15 @@ class Separation(Constraint):
         """Move the cells whose rows gained or lost the tiles in or out of their boxes' counts."""
         if not self.least:
             return
-        cells, first = np.unique(cells, return_index=True)  # a propagation step may list a cell twice
-        possible = _any_rows(rows[first] & self.row)
+        possible = _any_rows(rows & self.row)
         moved = possible != self.possible[cells]
         if moved.any():
-            step = np.where(possible[moved], 1, -1)
-            for shift, boxes in enumerate(self.boxes):
-                np.add.at(self.in_box[shift], boxes[cells[moved]], step)
-            self.possible[cells[moved]] = possible[moved]
+            # a propagation step may list a cell twice (with the same row): count each once
+            cells, first = np.unique(cells[moved], return_index=True)
+            step = np.where(possible[moved][first], 1, -1)
+            where = self.boxes[:, cells] + self.shift_base  # (shifts, k) into the flattened counts
+            np.add.at(self.in_box.reshape(-1), where.reshape(-1), np.tile(step, self.boxes.shape[0]))
+            self.possible[cells] = possible[moved][first]
             self.dirty = True
 
     def update(self, cells: np.ndarray, rows: np.ndarray) -> None:
