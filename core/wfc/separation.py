@@ -148,7 +148,7 @@ class Separation(Constraint):
     def _enough(self) -> Violation | None:
         """A violation when fewer than ``least`` cells that may hold the tiles can stand the distance apart (the
         fewest boxes holding them over the shifts of the box grid)."""
-        most = int((self.in_box > 0).sum(axis=1).min())
+        most = int(np.min(np.count_nonzero(self.in_box, axis=1)))
         if most >= self.least:
             return None
         possible = np.flatnonzero(self.possible)
