@@ -13,6 +13,8 @@ from .core.modes import RoomOutput
 from .core.wfc.grow import GROW_EXAMPLE, GROW_SIDES, GROW_SYNTAX, parse_grow
 from .core.wfc.room_input import RoomInputError
 from .core.wfc.room_regions import REGION_EXAMPLE, REGION_SYNTAX, parse_regions
+from .core.wfc.symmetry import SYMMETRIES
+from .core.wfc.tile_groups import parse_tile_numbers
 from .core.wfc.vocab import ROOM_HEURISTICS
 
 
@@ -53,6 +55,15 @@ def add_room(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--below", dest="border_bottom", help="label below the lowest floor, e.g. 'ground'")
     parser.add_argument("--above", dest="border_top", help="label above the top floor, e.g. 'sky'")
     parser.add_argument("--counts", help="how many of a tile: 'entrance=1; stairs=0..4'")
+    parser.add_argument("--separate", action="append", metavar="TILE:N", dest="separation",
+                        help="keep a tile's cells at least N cells apart (straight, centre to centre); names "
+                        "separated by commas keep apart from each other too, e.g. --separate shrine:8 --separate "
+                        "'pillar,statue:3'; repeat for more (default: the file's Separation)")
+    parser.add_argument("--max-run", action="append", metavar="TILE:N", dest="max_runs",
+                        help="never more than N of a tile in a row along x or y, e.g. --max-run wall:6; repeat for "
+                        "more (default: the file's Max Run)")
+    parser.add_argument("--symmetry", type=str.lower, choices=[*SYMMETRIES, "none"],
+                        help="the room mirrors itself across its middle in x, y or both (default: the file's setting)")
     parser.add_argument("--origin", type=float, nargs=3, metavar=("X", "Y", "Z"), help="world position of cell 0 0 0")
     parser.add_argument("--real-objects", action=argparse.BooleanOptionalAction, default=None,
                         help="one object per cell instead of one instancer object (default: the file's setting)")
@@ -104,6 +115,30 @@ def _regions(args: argparse.Namespace) -> str | None:
         except RoomInputError as error:
             raise CliError(f"--region: {error}") from None
     return "; ".join(args.regions)
+
+
+def _tile_numbers(given: list[str] | None, flag: str, what: str, unit: str) -> str | None:
+    """Repeated ``TILE:N`` values as the operator's text (``"shrine=8; wall=6"``), each read by the core's parser
+    here (whether the tiles are in the kit is the room's own check, once the file is open); None when not given."""
+    if given is None:
+        return None
+    for text in given:
+        try:
+            parse_tile_numbers(text, what, unit)
+        except ValueError as error:
+            raise CliError(f"{flag} {text!r}: {error}") from None
+        if not text.strip():
+            raise CliError(f"{flag}: give TILE:N, e.g. {flag} shrine:8")
+    return "; ".join(given)
+
+
+def _spread(args: argparse.Namespace) -> dict[str, str]:
+    """The operator's ``separation``, ``max_runs`` and ``symmetry`` given on the command line (each text read
+    here, before the file is opened); the ones not given are left out (the file's settings)."""
+    symmetry = None if args.symmetry is None else "NONE" if args.symmetry == "none" else args.symmetry.upper()
+    given = {"separation": _tile_numbers(args.separation, "--separate", "separation", "distance"),
+             "max_runs": _tile_numbers(args.max_runs, "--max-run", "max run", "length"), "symmetry": symmetry}
+    return {key: value for key, value in given.items() if value is not None}
 
 
 def _check_numbers(options: dict[str, object]) -> None:
@@ -167,6 +202,7 @@ def room(args: argparse.Namespace) -> int:
     grows = _grows(args)
     entrances = _entrances(args.entrances)
     regions = _regions(args)
+    spread = _spread(args)
     import bpy
 
     from .scene.room_output import placed_count, room_collection
@@ -185,6 +221,7 @@ def room(args: argparse.Namespace) -> int:
         options["entrances"] = entrances
     if regions is not None:
         options["regions"] = regions
+    options.update(spread)
     if args.connected is not None:
         options["connected"] = args.connected
     if args.periodic:

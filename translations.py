@@ -1317,6 +1317,56 @@ RUSSIAN.update({
     "Proxies: Point Instancer output only": "Прокси: только вывод «Инстансер точек»",
 })
 
+# -- tile rooms: separation, max run, symmetry (properties/rooms.py, panels/room_spread.py, core/wfc/room_spread.py) --
+RUSSIAN.update({
+    "Separation": "Разнесение",
+    "Tiles kept apart: TILE=N separated by ';', N the least distance in cells between two of them (straight, centre "
+    "to centre); names separated by commas keep apart from each other too, e.g. \"shrine=8; pillar, statue=3\"":
+        "Плитки, держащиеся порознь: ПЛИТКА=N через «;», N — наименьшее расстояние в клетках между двумя такими "
+        "(по прямой, от центра до центра); имена через запятую держатся порознь и друг от друга, например "
+        "\"shrine=8; pillar, statue=3\"",
+    "Max Run": "Наибольший ряд",
+    "Tiles never more than N in a row along x or y (each floor on its own): TILE=N separated by ';', names "
+    "separated by commas counting together, e.g. \"wall=6\"":
+        "Плиток не больше N подряд вдоль x или y (каждый этаж отдельно): ПЛИТКА=N через «;», имена через запятую "
+        "считаются вместе, например \"wall=6\"",
+    "Symmetry": "Симметрия",
+    "The room mirrors itself across its middle (tiles placed as their mirror twins)":
+        "Комната зеркальна относительно своей середины (плитки ставятся своими зеркальными двойниками)",
+    "The room need not mirror itself": "Комната не обязана быть зеркальной",
+    "The room mirrors itself across its middle in x: the tile at (x, y) is the mirror of the one at "
+    "(width - 1 - x, y)":
+        "Комната зеркальна относительно середины по x: плитка в (x, y) — зеркало плитки в (ширина - 1 - x, y)",
+    "The room mirrors itself across its middle in y": "Комната зеркальна относительно середины по y",
+    "The room mirrors itself across its middle in x and in y": "Комната зеркальна относительно середины по x и по y",
+    "None": "Нет",
+    "X": "X",
+    "Y": "Y",
+    "XY": "XY",
+    "mxgmn tilesets: leave Separation and Max Run empty and Symmetry at None":
+        "Наборы mxgmn: оставьте «Разнесение» и «Наибольший ряд» пустыми, а «Симметрию» — «Нет»",
+    "{what}: no tile named {tile!r}; the kit has {known}":
+        "{what}: нет плитки с именем {tile!r}; в наборе есть {known}",
+    "separation: Counts ask for {least} of {tiles!r} and at most {most} can stand {distance} cells apart in a room "
+    "of {size} cells; lower the counts or the distance, or enlarge the room":
+        "Разнесение: «Количества» требуют {least} из {tiles!r}, а в комнате {size} клеток не более {most} могут "
+        "стоять в {distance} клетках друг от друга; уменьшите количества или расстояние либо увеличьте комнату",
+    "separation: fixed tiles {tile!r} at {cell} and {other!r} at {other_cell} are closer than {distance} cells; move "
+    "one or lower the separation":
+        "Разнесение: закреплённые плитки {tile!r} в {cell} и {other!r} в {other_cell} ближе {distance} клеток; "
+        "передвиньте одну или уменьшите разнесение",
+    "symmetry needs a kit with sockets; clear Symmetry": "Симметрии нужен набор с разъёмами; выключите «Симметрию»",
+    "symmetry {axis}: no tile of the kit has a mirror twin ({tiles}); tick Mirror on asymmetric tiles or clear "
+    "Symmetry":
+        "Симметрия {axis}: ни у одной плитки набора нет зеркального двойника ({tiles}); включите «Зеркало» у "
+        "несимметричных плиток или выключите «Симметрию»",
+    "symmetry {axis}: the room is {width} cells across, so its middle row needs a tile that is its own mirror and "
+    "the kit has none; make the width even or add a symmetric tile":
+        "Симметрия {axis}: поперёк комнаты {width} клеток, поэтому её среднему ряду нужна плитка, зеркальная сама "
+        "себе, а в наборе такой нет; сделайте ширину чётной или добавьте симметричную плитку",
+    "symmetry: use {options} (or nothing), got {value!r}": "Симметрия: укажите {options} (или ничего), а не {value!r}",
+})
+
 # -- tile rooms: set pieces and Grow (scene/room_pieces.py, scene/room_grow.py, core/wfc/grow.py, operators/
 #    room_grow.py, properties/rooms.py, panels/rooms.py) -------------------------------------------------------------
 RUSSIAN.update({

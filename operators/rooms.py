@@ -15,7 +15,7 @@ from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProp
 from ..core.wfc.room import DEFAULT_BORDER
 from ..core.wfc.vocab import DEFAULT_CELL_SIZE
 from ..demos.kit import build_demo_kit
-from ..properties.rooms import ENTRANCE_DESCRIPTION, REGIONS_DESCRIPTION, ROOM_OPTIONS, room_options
+from ..properties.rooms import ENTRANCE_DESCRIPTION, REGIONS_DESCRIPTION, ROOM_OPTIONS, room_options, symmetry_value
 from ..scene import room_job, socket_job, worker_pool
 from ..scene.room_kit import (
     KitError,
@@ -59,7 +59,8 @@ def room_params(operator: bpy.types.Operator, room: bpy.types.PropertyGroup) -> 
         periodic=operator.periodic, border=operator.border or None, border_bottom=operator.border_bottom,
         border_top=operator.border_top, compatible=operator.compatible, connected=operator.connected,
         fixed=room_job.parse_room_text(operator.fixed), entrances=room_job.parse_entrance_text(operator.entrances),
-        counts=operator.counts,
+        counts=operator.counts, separation=operator.separation, max_runs=operator.max_runs,
+        symmetry=symmetry_value(operator.symmetry),
         heuristic=operator.heuristic, max_backtracks=operator.max_backtracks,
         max_restarts=operator.max_restarts, time_limit=operator.time_limit, output=operator.output,
         use_set_pieces=operator.use_set_pieces,

@@ -11,6 +11,7 @@ from ..scene.custom_props import PASSABLE_KEY, ROTATIONS_KEY, SOCKETS_KEY, WALKA
 from ..scene.room_output import room_collection
 from ..scene.room_pieces import recorded
 from .main import property_layout
+from .room_spread import draw_spread
 
 
 class STREW_UL_fixed_tiles(bpy.types.UIList):
@@ -188,6 +189,7 @@ class STREW_PT_rooms_rules(_RoomsPanel, bpy.types.Panel):
         layout.prop(room, "counts")
         if room.counts.strip():
             draw_counts(layout, room.counts)
+        draw_spread(layout, room)
         layout.label(text="Fixed Tiles")
         draw_list(layout, room, "fixed", "active_fixed_index", "STREW_UL_fixed_tiles",
                   "strew.fixed_tile_add", "strew.fixed_tile_remove")

@@ -25,6 +25,7 @@ from ..core.inputs import MAX_DISTANCE
 from ..core.modes import RoomOutput
 from ..core.wfc.grow import GROW_SIDES
 from ..core.wfc.room import BORDER_LABEL, DEFAULT_BORDER, REGION_EXAMPLE, REGION_SYNTAX
+from ..core.wfc.symmetry import SYMMETRIES
 from ..core.wfc.vocab import (
     DEFAULT_CELL_SIZE,
     DEFAULT_MAX_BACKTRACKS,
@@ -50,6 +51,22 @@ _OUTPUT_LABELS = {
     RoomOutput.OBJECTS: ("Real Objects", "One linked duplicate per cell, to edit by hand (slow for large rooms)"),
 }
 OUTPUT_ITEMS = [(str(mode), *_OUTPUT_LABELS[mode]) for mode in RoomOutput]
+_SYMMETRY_LABELS = {
+    "": ("None", "The room need not mirror itself"),
+    "x": ("X", "The room mirrors itself across its middle in x: the tile at (x, y) is the mirror of the one at "
+               "(width - 1 - x, y)"),
+    "y": ("Y", "The room mirrors itself across its middle in y"),
+    "xy": ("XY", "The room mirrors itself across its middle in x and in y"),
+}
+SYMMETRY_ITEMS = [(value.upper() or "NONE", *_SYMMETRY_LABELS[value]) for value in ("", *SYMMETRIES)]
+"""Enum items of a room's symmetry: the identifier is the core's value in capitals, ``NONE`` for none."""
+
+
+def symmetry_value(identifier: str) -> str:
+    """The core's symmetry (``""``, ``"x"``, ``"y"``, ``"xy"``) of an enum identifier of :data:`SYMMETRY_ITEMS`."""
+    return "" if identifier == "NONE" else identifier.lower()
+
+
 _GROW_LABELS = {
     "-X": "Before the first column: the room's origin moves by the new cells, the old tiles stay where they are",
     "+X": "After the last column",
@@ -109,6 +126,18 @@ def room_options(*, operator: bool) -> dict[str, Any]:
             name="Counts", default="", options=flags,
             description="How often tiles may appear, all turns together: TILE=N or TILE=MIN..MAX (MAX * for no "
             "limit) separated by ';', e.g. \"entrance=1; stairs=0..4\""),
+        "separation": StringProperty(
+            name="Separation", default="", options=flags,
+            description="Tiles kept apart: TILE=N separated by ';', N the least distance in cells between two of them "
+            "(straight, centre to centre); names separated by commas keep apart from each other too, e.g. "
+            "\"shrine=8; pillar, statue=3\""),
+        "max_runs": StringProperty(
+            name="Max Run", default="", options=flags,
+            description="Tiles never more than N in a row along x or y (each floor on its own): TILE=N separated by "
+            "';', names separated by commas counting together, e.g. \"wall=6\""),
+        "symmetry": EnumProperty(
+            name="Symmetry", items=SYMMETRY_ITEMS, default="NONE", options=flags,
+            description="The room mirrors itself across its middle (tiles placed as their mirror twins)"),
         "heuristic": EnumProperty(name="Heuristic", items=HEURISTIC_ITEMS, default=Heuristic.AUTO, options=flags),
         "max_backtracks": IntProperty(
             name="Backtracking Budget", default=DEFAULT_MAX_BACKTRACKS, **at_least(0), options=flags,
