@@ -1370,16 +1370,16 @@ RUSSIAN.update({
 # -- tile rooms: set pieces and Grow (scene/room_pieces.py, scene/room_grow.py, core/wfc/grow.py, operators/
 #    room_grow.py, properties/rooms.py, panels/rooms.py) -------------------------------------------------------------
 RUSSIAN.update({
-    "Use Set Pieces": "Использовать постановочные тайлы",
+    "Use Set Pieces": "Ручные плитки",
     "Copies of the kit's tiles standing in the room's box (linked or full copies, instances) become fixed cells: the "
     "room is assembled around them and leaves them where they are":
-        "Копии тайлов набора, стоящие в коробке комнаты (связанные и полные копии, экземпляры), становятся "
+        "Копии плиток набора, стоящие в коробке комнаты (связанные и полные копии, экземпляры), становятся "
         "закреплёнными ячейками: комната собирается вокруг них и оставляет их на месте",
     "Grow": "Нарастить",
     "Add cells on one side of the room Strew assembled: every tile already there stays, the new cells are solved to "
     "fit them (growing on -X, -Y or -Z moves the room's origin; the old tiles keep their place)":
-        "Добавить ячейки с одной стороны собранной Strew комнаты: все уже стоящие тайлы остаются, новые ячейки "
-        "подбираются под них (при наращивании по -X, -Y или -Z начало комнаты сдвигается; старые тайлы остаются "
+        "Добавить ячейки с одной стороны собранной Strew комнаты: все уже стоящие плитки остаются, новые ячейки "
+        "подбираются под них (при наращивании по -X, -Y или -Z начало комнаты сдвигается; старые плитки остаются "
         "на месте)",
     "Side": "Сторона",
     "-X": "-X",
@@ -1389,13 +1389,13 @@ RUSSIAN.update({
     "-Z": "-Z",
     "+Z": "+Z",
     "Before the first column: the room's origin moves by the new cells, the old tiles stay where they are":
-        "Перед первым столбцом: начало комнаты сдвигается на новые ячейки, старые тайлы остаются на месте",
+        "Перед первым столбцом: начало комнаты сдвигается на новые ячейки, старые плитки остаются на месте",
     "After the last column": "После последнего столбца",
     "Before the first row: the room's origin moves by the new cells, the old tiles stay where they are":
-        "Перед первым рядом: начало комнаты сдвигается на новые ячейки, старые тайлы остаются на месте",
+        "Перед первым рядом: начало комнаты сдвигается на новые ячейки, старые плитки остаются на месте",
     "After the last row": "После последнего ряда",
     "A storey below: the room's origin moves down, the old tiles stay where they are":
-        "Этаж снизу: начало комнаты опускается, старые тайлы остаются на месте",
+        "Этаж снизу: начало комнаты опускается, старые плитки остаются на месте",
     "A storey on top": "Этаж сверху",
     "Cells": "Ячейки",
     "How many cells to add on that side": "Сколько ячеек добавить с этой стороны",
@@ -1403,59 +1403,59 @@ RUSSIAN.update({
     "How many cells Grow adds on that side": "Сколько ячеек «Нарастить» добавляет с этой стороны",
     "{name}: grown on {side} by {cells} cell(s) to {x} × {y} × {z}, {added:,} new cell(s), in {seconds:.2f} s":
         "{name}: наращено по {side} на {cells} яч. до {x} × {y} × {z}, новых ячеек: {added:,}, за {seconds:.2f} с",
-    "Built around {count} set piece(s)": "Собрано вокруг постановочных тайлов: {count}",
+    "Built around {count} set piece(s)": "Собрано вокруг ручных плиток: {count}",
     "There is no room \"{name}\" to grow: assemble it first": "Нет комнаты «{name}», которую можно нарастить: сначала "
                                                              "соберите её",
     "Cannot grow the room on {side}: no tiles fit along the old tiles there ({error}); try another seed or side":
-        "Не удаётся нарастить комнату по {side}: вдоль старых тайлов там не подходит ни один тайл ({error}); "
+        "Не удаётся нарастить комнату по {side}: вдоль старых плиток там не подходит ни одна плитка ({error}); "
         "попробуйте другое зерно или сторону",
-    "{count} set piece(s) used: {names}": "Использовано постановочных тайлов: {count}: {names}",
+    "{count} set piece(s) used: {names}": "Использовано ручных плиток: {count}: {names}",
     "Set pieces {name!r} ({tile!r}) at {cell} and {other!r} ({other_tile!r}) cannot touch: side {side} {label!r} "
     "does not fit {other_label!r}; move or turn one":
-        "Постановочные тайлы {name!r} ({tile!r}) в {cell} и {other!r} ({other_tile!r}) не могут соседствовать: "
-        "сторона {side} {label!r} не подходит к {other_label!r}; передвиньте или поверните один из них",
+        "Ручные плитки {name!r} ({tile!r}) в {cell} и {other!r} ({other_tile!r}) не могут соседствовать: "
+        "сторона {side} {label!r} не подходит к {other_label!r}; передвиньте или поверните одну из них",
     "Set piece {name!r} (tile {tile!r}) is scaled {scale} where the tile is scaled {wanted}; give it the tile's "
     "scale (a negative scale on one axis mirrors it)":
-        "Постановочный тайл {name!r} (тайл {tile!r}) масштабирован на {scale}, а тайл — на {wanted}; верните ему "
-        "масштаб тайла (отрицательный масштаб по одной оси отражает его)",
+        "Ручная плитка {name!r} (плитка {tile!r}) масштабирована на {scale}, а плитка — на {wanted}; верните ей "
+        "масштаб плитки (отрицательный масштаб по одной оси отражает её)",
     "Set piece {name!r} (tile {tile!r}) is tilted; stand it upright, turned about Z only":
-        "Постановочный тайл {name!r} (тайл {tile!r}) наклонён; поставьте его прямо, поворачивая только вокруг Z",
+        "Ручная плитка {name!r} (плитка {tile!r}) наклонена; поставьте её прямо, поворачивая только вокруг Z",
     "Set piece {name!r} (tile {tile!r}) is turned {angle:.1f}°; turn it by a multiple of 90°":
-        "Постановочный тайл {name!r} (тайл {tile!r}) повёрнут на {angle:.1f}°; поверните его на угол, кратный 90°",
+        "Ручная плитка {name!r} (плитка {tile!r}) повёрнута на {angle:.1f}°; поверните её на угол, кратный 90°",
     "Set piece {name!r} (tile {tile!r}) is off the grid: its origin lies {distance:.3g} from cell {cell}'s "
     "(allowed: {share:.0%} of a cell); snap it to the cell or move it out of the room":
-        "Постановочный тайл {name!r} (тайл {tile!r}) не на сетке: его начало лежит в {distance:.3g} от начала "
-        "ячейки {cell} (допустимо: {share:.0%} ячейки); привяжите его к ячейке или уберите из комнаты",
+        "Ручная плитка {name!r} (плитка {tile!r}) не на сетке: её начало лежит в {distance:.3g} от начала "
+        "ячейки {cell} (допустимо: {share:.0%} ячейки); привяжите её к ячейке или уберите из комнаты",
     "Set piece {name!r} is tile {tile!r} turned {rotation}°, a turn the tile does not allow (its rotations: "
     "{allowed}); turn it or allow the turn in Strew Tile":
-        "Постановочный тайл {name!r} — это тайл {tile!r}, повёрнутый на {rotation}°, а такой поворот тайлу не "
-        "разрешён (его повороты: {allowed}); поверните его или разрешите поворот в «Тайл Strew»",
+        "Ручная плитка {name!r} — это плитка {tile!r}, повёрнутая на {rotation}°, а такой поворот плитке не "
+        "разрешён (её повороты: {allowed}); поверните её или разрешите поворот в «Плитка Strew»",
     "Set piece {name!r} is tile {tile!r} mirrored, and the tile is not used mirrored; give it a positive scale or set "
     "strew_mirror on the tile":
-        "Постановочный тайл {name!r} — это отражённый тайл {tile!r}, а тайл не используется отражённым; верните "
-        "ему положительный масштаб или задайте тайлу strew_mirror",
+        "Ручная плитка {name!r} — это отражённая плитка {tile!r}, а плитка не используется отражённой; верните "
+        "ей положительный масштаб или задайте плитке strew_mirror",
     "Set piece {name!r} (tile {tile!r}, {cells} cells) at {cell} reaches outside the room of {size} cells; move it "
     "inwards or make the room larger":
-        "Постановочный тайл {name!r} (тайл {tile!r}, ячеек: {cells}) в {cell} выходит за комнату из {size} ячеек; "
-        "сдвиньте его внутрь или увеличьте комнату",
+        "Ручная плитка {name!r} (плитка {tile!r}, ячеек: {cells}) в {cell} выходит за комнату из {size} ячеек; "
+        "сдвиньте её внутрь или увеличьте комнату",
     "Set piece {name!r} ({tile!r}) at {cell} faces the room's border on side {side} with {label!r}, which fits no "
     "border label ({border}); turn it or move it inwards":
-        "Постановочный тайл {name!r} ({tile!r}) в {cell} обращён к границе комнаты стороной {side} с меткой "
-        "{label!r}, которая не подходит ни к одной метке границы ({border}); поверните его или сдвиньте внутрь",
+        "Ручная плитка {name!r} ({tile!r}) в {cell} обращена к границе комнаты стороной {side} с меткой "
+        "{label!r}, которая не подходит ни к одной метке границы ({border}); поверните её или сдвиньте внутрь",
     "Set piece {name!r} stands in cell {cell}, where Fixed Tiles pins {tile!r}; remove one of them":
-        "Постановочный тайл {name!r} стоит в ячейке {cell}, где «Закреплённые тайлы» задают {tile!r}; уберите "
+        "Ручная плитка {name!r} стоит в ячейке {cell}, где «Закреплённые плитки» задают {tile!r}; уберите "
         "одно из двух",
     "Set piece {name!r} is tile {tile!r} turned {rotation}°, which this room cannot hold (the tile is left out, or "
     "its top or bottom fits no Above or Below label); move it out of the room or change the room":
-        "Постановочный тайл {name!r} — это тайл {tile!r}, повёрнутый на {rotation}°, а эта комната не может его "
-        "вместить (тайл исключён или его верх либо низ не подходит к меткам «Сверху» и «Снизу»); уберите его из "
+        "Ручная плитка {name!r} — это плитка {tile!r}, повёрнутая на {rotation}°, а эта комната не может её "
+        "вместить (плитка исключена или её верх либо низ не подходит к меткам «Сверху» и «Снизу»); уберите её из "
         "комнаты или измените комнату",
     "{name!r} stands in the room and looks like a copy of tile {tile!r}, but its mesh differs from the tile's; undo "
     "the edit, rename it (and its mesh) or move it out of the room":
-        "{name!r} стоит в комнате и похож на копию тайла {tile!r}, но его сетка отличается от сетки тайла; "
+        "{name!r} стоит в комнате и похож на копию плитки {tile!r}, но его сетка отличается от сетки плитки; "
         "отмените правку, переименуйте его (и его сетку) или уберите его из комнаты",
     "Set pieces {name!r} and {other!r} both stand in cell {cell}; keep one":
-        "Постановочные тайлы {name!r} и {other!r} стоят в одной ячейке {cell}; оставьте один",
+        "Ручные плитки {name!r} и {other!r} стоят в одной ячейке {cell}; оставьте одну",
     "grow: the side is one of {sides}, got {side!r}": "наращивание: сторона — одна из {sides}, получено {side!r}",
     "grow: add a whole number of cells ≥ 1, got {cells!r}":
         "наращивание: добавьте целое число ячеек ≥ 1, получено {cells!r}",
