@@ -1325,7 +1325,7 @@ RUSSIAN.update({
         "Плитки, держащиеся порознь: ПЛИТКА=N через «;», N — наименьшее расстояние в клетках между двумя такими "
         "(по прямой, от центра до центра); имена через запятую держатся порознь и друг от друга, например "
         "\"shrine=8; pillar, statue=3\"",
-    "Max Run": "Наибольший ряд",
+    "Max Run": "Макс. ряд",
     "Tiles never more than N in a row along x or y (each floor on its own): TILE=N separated by ';', names "
     "separated by commas counting together, e.g. \"wall=6\"":
         "Плиток не больше N подряд вдоль x или y (каждый этаж отдельно): ПЛИТКА=N через «;», имена через запятую "

@@ -278,12 +278,11 @@ class STREW_PT_rooms_edit(_RoomsPanel, bpy.types.Panel):
         layout.operator("strew.pick_room_box", icon='RESTRICT_SELECT_OFF')
         layout.prop(room, "box_min")
         layout.prop(room, "box_max")
-        row = layout.row(align=True)
-        row.operator("strew.regenerate_room_box", icon='FILE_REFRESH')
+        layout.operator("strew.regenerate_room_box", icon='FILE_REFRESH')
+        row = layout.row(align=True)  # Grow [side] [cells]: fits a narrow sidebar in any language
         row.operator("strew.grow_room", icon='FULLSCREEN_ENTER')
-        row = layout.row(align=True)
-        row.prop(room, "grow_side", text="Grow")
-        row.prop(room, "grow_cells")
+        row.prop(room, "grow_side", text="")
+        row.prop(room, "grow_cells", text="")
 
 
 class STREW_PT_rooms_tile(_RoomsPanel, bpy.types.Panel):
