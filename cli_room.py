@@ -10,9 +10,12 @@ from .cli_blend import add_output_options, blender_message, input_output, open_b
 from .cli_files import CliError
 from .core.inputs import bounded
 from .core.modes import RoomOutput
+from .core.wfc.grow import GROW_EXAMPLE, GROW_SIDES, GROW_SYNTAX, parse_grow
 from .core.wfc.room_input import RoomInputError
 from .core.wfc.room_paths import parse_path
 from .core.wfc.room_regions import REGION_EXAMPLE, REGION_SYNTAX, parse_regions
+from .core.wfc.symmetry import SYMMETRIES
+from .core.wfc.tile_groups import parse_tile_numbers
 from .core.wfc.vocab import ROOM_HEURISTICS
 
 
@@ -62,11 +65,27 @@ def add_room(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--below", dest="border_bottom", help="label below the lowest floor, e.g. 'ground'")
     parser.add_argument("--above", dest="border_top", help="label above the top floor, e.g. 'sky'")
     parser.add_argument("--counts", help="how many of a tile: 'entrance=1; stairs=0..4'")
+    parser.add_argument("--separate", action="append", metavar="TILE:N", dest="separation",
+                        help="keep a tile's cells at least N cells apart (straight, centre to centre); names "
+                        "separated by commas keep apart from each other too, e.g. --separate shrine:8 --separate "
+                        "'pillar,statue:3'; repeat for more (default: the file's Separation)")
+    parser.add_argument("--max-run", action="append", metavar="TILE:N", dest="max_runs",
+                        help="never more than N of a tile in a row along x or y, e.g. --max-run wall:6; repeat for "
+                        "more (default: the file's Max Run)")
+    parser.add_argument("--symmetry", type=str.lower, choices=[*SYMMETRIES, "none"],
+                        help="the room mirrors itself across its middle in x, y or both (default: the file's setting)")
     parser.add_argument("--origin", type=float, nargs=3, metavar=("X", "Y", "Z"), help="world position of cell 0 0 0")
     parser.add_argument("--real-objects", action=argparse.BooleanOptionalAction, default=None,
                         help="one object per cell instead of one instancer object (default: the file's setting)")
     parser.add_argument("--time-limit", type=float, help="give up after this many seconds")
     parser.add_argument("--room-name", help="output collection (default: 'Strew Room')")
+    parser.add_argument("--grow", action="append", metavar=GROW_SYNTAX, dest="grow",
+                        help="grow the room already in the file instead of assembling one: N cells on SIDE (one of "
+                        f"{', '.join(GROW_SIDES)}), every tile already there kept, e.g. --grow {GROW_EXAMPLE}; "
+                        "repeat to grow on more sides, in order")
+    parser.add_argument("--set-pieces", action=argparse.BooleanOptionalAction, default=None,
+                        help="copies of kit tiles standing in the room's box become fixed cells (default: the file's "
+                        "Use Set Pieces)")
     add_output_options(parser)
     parser.set_defaults(handler=room)
 
@@ -92,19 +111,24 @@ def _entrances(given: list[str] | None) -> str | None:
     return "; ".join(cells)
 
 
-def _paths(given: list[str] | None) -> str | None:
-    """``--path`` texts as the operator's text (``"0,5,0:11,5,0; …"``), each read by the core's parser here (whether
-    its cells lie in the room is the room's own check, once its size is known)."""
-    if given is None:
-        return None
-    out = []
-    for text in given:
-        try:
-            cells = parse_path(text)
-        except RoomInputError as error:
-            raise CliError(f"--path: {error}") from None
-        out.append(":".join(",".join(map(str, cell)) for cell in cells))
-    return "; ".join(out)
+def _path_options(args: argparse.Namespace) -> dict[str, object]:
+    """The operator's ``paths``, ``loops`` and ``min_path_length`` given on the command line: each ``--path`` read by
+    the core's parser here (whether its cells lie in the room is the room's own check, once its size is known)."""
+    options: dict[str, object] = {}
+    if args.paths is not None:
+        out = []
+        for text in args.paths:
+            try:
+                cells = parse_path(text)
+            except RoomInputError as error:
+                raise CliError(f"--path: {error}") from None
+            out.append(":".join(",".join(map(str, cell)) for cell in cells))
+        options["paths"] = "; ".join(out)
+    if args.loops is not None:
+        options["loops"] = 'ALLOWED' if args.loops else 'NONE'
+    if args.min_path_length is not None:
+        options["min_path_length"] = args.min_path_length
+    return options
 
 
 def _regions(args: argparse.Namespace) -> str | None:
@@ -121,6 +145,30 @@ def _regions(args: argparse.Namespace) -> str | None:
         except RoomInputError as error:
             raise CliError(f"--region: {error}") from None
     return "; ".join(args.regions)
+
+
+def _tile_numbers(given: list[str] | None, flag: str, what: str, unit: str) -> str | None:
+    """Repeated ``TILE:N`` values as the operator's text (``"shrine=8; wall=6"``), each read by the core's parser
+    here (whether the tiles are in the kit is the room's own check, once the file is open); None when not given."""
+    if given is None:
+        return None
+    for text in given:
+        try:
+            parse_tile_numbers(text, what, unit)
+        except ValueError as error:
+            raise CliError(f"{flag} {text!r}: {error}") from None
+        if not text.strip():
+            raise CliError(f"{flag}: give TILE:N, e.g. {flag} shrine:8")
+    return "; ".join(given)
+
+
+def _spread(args: argparse.Namespace) -> dict[str, str]:
+    """The operator's ``separation``, ``max_runs`` and ``symmetry`` given on the command line (each text read
+    here, before the file is opened); the ones not given are left out (the file's settings)."""
+    symmetry = None if args.symmetry is None else "NONE" if args.symmetry == "none" else args.symmetry.upper()
+    given = {"separation": _tile_numbers(args.separation, "--separate", "separation", "distance"),
+             "max_runs": _tile_numbers(args.max_runs, "--max-run", "max run", "length"), "symmetry": symmetry}
+    return {key: value for key, value in given.items() if value is not None}
 
 
 def _check_numbers(options: dict[str, object]) -> None:
@@ -141,12 +189,51 @@ def _check_numbers(options: dict[str, object]) -> None:
         raise CliError(str(error)) from None
 
 
+def _grows(args: argparse.Namespace) -> list[tuple[str, int]] | None:
+    """The ``--grow`` sides and counts, each read here (None without ``--grow``); a size with them is refused: a
+    grown room's size is the old one's and the cells added."""
+    if args.grow is None:
+        return None
+    if args.size is not None:
+        raise CliError("--grow grows the room in the file, whose size it keeps and adds to; leave out --size")
+    grows = []
+    for text in args.grow:
+        try:
+            grows.append(parse_grow(text))
+        except RoomInputError as error:
+            raise CliError(f"--grow: {error}") from None
+    return grows
+
+
+def _grow(grows: list[tuple[str, int]], options: dict[str, object], target) -> int:
+    """Grow the file's room on each side in turn, then save."""
+    import bpy
+
+    options = {key: value for key, value in options.items() if key not in ("size", "output")}
+    started = time.perf_counter()
+    for side, cells in grows:
+        try:
+            result = bpy.ops.strew.grow_room(side=side, cells=cells, **options)
+        except (RuntimeError, TypeError, ValueError) as error:
+            raise CliError(blender_message(error)) from error
+        if result != {'FINISHED'}:
+            raise CliError("grow_room was cancelled")
+    room = bpy.context.scene.strew.room
+    size = " × ".join(str(s) for s in room.size)
+    name = str(options.get("room_name") or room.room_name)
+    print(f"{name}: grown to {size} cells in {time.perf_counter() - started:.2f} s; "
+          f"saved {save_blend(target)}")
+    return 0
+
+
 def room(args: argparse.Namespace) -> int:
     source, target = input_output(args)
     _check_cell_size(args)
+    grows = _grows(args)
     entrances = _entrances(args.entrances)
     regions = _regions(args)
-    paths = _paths(args.paths)
+    paths = _path_options(args)
+    spread = _spread(args)
     import bpy
 
     from .scene.room_output import placed_count, room_collection
@@ -165,19 +252,19 @@ def room(args: argparse.Namespace) -> int:
         options["entrances"] = entrances
     if regions is not None:
         options["regions"] = regions
-    if paths is not None:
-        options["paths"] = paths
-    if args.loops is not None:
-        options["loops"] = 'ALLOWED' if args.loops else 'NONE'
-    if args.min_path_length is not None:
-        options["min_path_length"] = args.min_path_length
+    options.update(paths)
+    options.update(spread)
     if args.connected is not None:
         options["connected"] = args.connected
     if args.periodic:
         options["periodic"] = True
     if args.real_objects is not None:
         options["output"] = RoomOutput.OBJECTS if args.real_objects else RoomOutput.INSTANCES
+    if args.set_pieces is not None:
+        options["use_set_pieces"] = args.set_pieces
     _check_numbers(options)
+    if grows is not None:
+        return _grow(grows, options, target)
     started = time.perf_counter()
     try:
         result = bpy.ops.strew.assemble_room(**options)

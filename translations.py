@@ -1322,35 +1322,34 @@ RUSSIAN.update({
     "Paths": "Пути",
     "Pairs of cells that must hold walkable tiles joined through walkable cells; other walkable pockets may stay "
     "sealed unless All Walkable Connected is on":
-        "Пары клеток, в которых должны стоять проходимые тайлы, связанные через проходимые клетки; остальные "
+        "Пары ячеек, в которых должны стоять проходимые плитки, связанные через проходимые ячейки; остальные "
         "проходимые карманы могут остаться замкнутыми, если не включено «Все проходимые связаны»",
     "Pairs of cells that must hold walkable tiles joined through walkable cells; other walkable pockets may stay "
     "sealed unless All Walkable Connected is on; X,Y,Z:X,Y,Z separated by ';' (replaces the panel's list)":
-        "Пары клеток, в которых должны стоять проходимые тайлы, связанные через проходимые клетки; остальные "
+        "Пары ячеек, в которых должны стоять проходимые плитки, связанные через проходимые ячейки; остальные "
         "проходимые карманы могут остаться замкнутыми, если не включено «Все проходимые связаны»; X,Y,Z:X,Y,Z "
         "через «;» (заменяет список панели)",
     "Loops": "Петли",
     "Whether the walkable cells joined to a path may form loops":
-        "Могут ли проходимые клетки, связанные с путём, образовывать петли",
+        "Могут ли проходимые ячейки, связанные с путём, образовывать петли",
     "Allowed": "Разрешены",
     "The walkable cells joined to a path may form loops":
-        "Проходимые клетки, связанные с путём, могут образовывать петли",
-    "None": "Нет",
+        "Проходимые ячейки, связанные с путём, могут образовывать петли",
     "The walkable cells joined to a path form no loop: one way between any two of them":
-        "Проходимые клетки, связанные с путём, не образуют петель: между любыми двумя из них один путь",
-    "Minimum Path Length": "Минимальная длина пути",
+        "Проходимые ячейки, связанные с путём, не образуют петель: между любыми двумя из них один путь",
+    "Minimum Path Length": "Мин. длина пути",
     "Cells the shortest walk between a path's endpoints visits at least, both counted (0: no minimum)":
-        "Сколько клеток как минимум проходит кратчайший путь между концами пути, считая оба конца (0: без "
+        "Сколько ячеек как минимум проходит кратчайший путь между концами пути, считая оба конца (0: без "
         "минимума)",
     "Pick Endpoints": "Выбрать концы",
     "Click a path's first endpoint on the room in the viewport, then its second: the selected path takes them (a "
     "new path when none is selected; Esc keeps it as it was)":
-        "Щёлкните в вьюпорте первый конец пути на комнате, затем второй: их получает выбранный путь (новый путь, "
+        "Щёлкните во вьюпорте первый конец пути на комнате, затем второй: их получает выбранный путь (новый путь, "
         "если ни один не выбран; Esc оставляет его как был)",
     "Add Path": "Добавить путь",
     "Add a path: two cells that must hold walkable tiles joined through walkable cells (Pick Endpoints sets them "
     "on the room)":
-        "Добавить путь: две клетки, в которых должны стоять проходимые тайлы, связанные через проходимые клетки "
+        "Добавить путь: две ячейки, в которых должны стоять проходимые плитки, связанные через проходимые ячейки "
         "(«Выбрать концы» задаёт их на комнате)",
     "Remove Path": "Удалить путь",
     "Remove the selected path": "Удалить выбранный путь",
@@ -1358,43 +1357,190 @@ RUSSIAN.update({
     "Second endpoint (x, y, z) counted from the room origin": "Второй конец (x, y, z), считая от начала комнаты",
     "Active Path": "Активный путь",
     "Pick Endpoints: click the path's first cell on the room, then its second; Esc to cancel":
-        "Выбрать концы: щёлкните первую клетку пути на комнате, затем вторую; Esc — отмена",
+        "Выбрать концы: щёлкните первую ячейку пути на комнате, затем вторую; Esc — отмена",
     "Pick Endpoints cancelled; the path is as it was": "Выбор концов отменён; путь остался как был",
     "Path {number}: from {first} to {last}": "Путь {number}: от {first} до {last}",
     "Pick the endpoints from the 3D Viewport": "Выберите концы в 3D-вьюпорте",
     "Pick Endpoints works in the 3D Viewport: click its button there":
         "«Выбрать концы» работает в 3D-вьюпорте: нажмите кнопку там",
     "{start} → {end} is outside the room": "{start} → {end} вне комнаты",
-    "{start} → {end}: give two different cells": "{start} → {end}: укажите две разные клетки",
+    "{start} → {end}: give two different cells": "{start} → {end}: укажите две разные ячейки",
     "{start} → {end}": "{start} → {end}",
     "path: write {syntax}; cannot read {item!r} in {text!r}":
         "путь: пишите {syntax}; не удаётся прочитать {item!r} в {text!r}",
     "path: give two endpoints or more, as {syntax}; {text!r} has one":
         "путь: укажите два конца или больше, как {syntax}; в {text!r} один",
     "path {number}: give its endpoints as cells (x, y, z), got {path!r}":
-        "путь {number}: укажите его концы как клетки (x, y, z), получено {path!r}",
+        "путь {number}: укажите его концы как ячейки (x, y, z), получено {path!r}",
     "path {number}: endpoint {cell} needs three whole numbers (x, y, z)":
         "путь {number}: конец {cell} должен быть тремя целыми числами (x, y, z)",
     "path {number}: endpoint {cell} is outside the room of {size} cells; cells run from (0, 0, 0) to {last}":
-        "путь {number}: конец {cell} вне комнаты из {size} клеток; клетки идут от (0, 0, 0) до {last}",
+        "путь {number}: конец {cell} лежит вне комнаты из {size} ячеек; ячейки идут от (0, 0, 0) до {last}",
     "path {number} needs two different endpoints, got {cells}; move one of them":
         "пути {number} нужны два разных конца, получено {cells}; передвиньте один из них",
     "minimum path length: expected a whole number of cells ≥ 0, got {value!r}":
-        "минимальная длина пути: ожидается целое число клеток ≥ 0, получено {value!r}",
+        "минимальная длина пути: ожидается целое число ячеек ≥ 0, получено {value!r}",
     "Paths need a walkable tile and the kit has none: tick Walkable on the floor, door and stair tiles (Strew "
     "Tile) or clear the Paths":
-        "Путям нужен проходимый тайл, а в наборе его нет: отметьте «Проходимый» у тайлов пола, дверей и лестниц "
+        "Путям нужна проходимая плитка, а в наборе её нет: отметьте «Проходимая» у плиток пола, дверей и лестниц "
         "(Strew Tile) или очистите «Пути»",
     "mxgmn tilesets have no walkable tiles: leave Paths empty":
-        "В наборах mxgmn нет проходимых тайлов: оставьте «Пути» пустыми",
+        "В наборах mxgmn нет проходимых плиток: оставьте «Пути» пустыми",
     "path {number}: no walkable tile fits the room's border at endpoint {cell}; move the endpoint inwards or "
     "give the kit a walkable tile whose outer side fits the border":
-        "путь {number}: ни один проходимый тайл не подходит к границе комнаты в конце {cell}; сдвиньте конец "
-        "внутрь или дайте набору проходимый тайл, чья внешняя сторона подходит к границе",
+        "путь {number}: ни одна проходимая плитка не подходит к границе комнаты в конце {cell}; сдвиньте конец "
+        "внутрь или дайте набору проходимую плитку, чья внешняя сторона подходит к границе",
     "path {number}: endpoint {cell} holds the fixed tile {tile!r}, which is not walkable; move the endpoint or pin "
     "a walkable tile there":
-        "путь {number}: в конце {cell} стоит закреплённый тайл {tile!r}, он не проходимый; передвиньте конец или "
-        "закрепите там проходимый тайл",
+        "путь {number}: в конце {cell} стоит закреплённая плитка {tile!r}, она не проходимая; передвиньте конец "
+        "или закрепите там проходимую плитку",
+})
+
+# -- tile rooms: separation, max run, symmetry (properties/rooms.py, panels/room_spread.py, core/wfc/room_spread.py) --
+RUSSIAN.update({
+    "Separation": "Разнесение",
+    "Tiles kept apart: TILE=N separated by ';', N the least distance in cells between two of them (straight, centre "
+    "to centre); names separated by commas keep apart from each other too, e.g. \"shrine=8; pillar, statue=3\"":
+        "Плитки, держащиеся порознь: ПЛИТКА=N через «;», N — наименьшее расстояние в клетках между двумя такими "
+        "(по прямой, от центра до центра); имена через запятую держатся порознь и друг от друга, например "
+        "\"shrine=8; pillar, statue=3\"",
+    "Max Run": "Макс. ряд",
+    "Tiles never more than N in a row along x or y (each floor on its own): TILE=N separated by ';', names "
+    "separated by commas counting together, e.g. \"wall=6\"":
+        "Плиток не больше N подряд вдоль x или y (каждый этаж отдельно): ПЛИТКА=N через «;», имена через запятую "
+        "считаются вместе, например \"wall=6\"",
+    "Symmetry": "Симметрия",
+    "The room mirrors itself across its middle (tiles placed as their mirror twins)":
+        "Комната зеркальна относительно своей середины (плитки ставятся своими зеркальными двойниками)",
+    "The room need not mirror itself": "Комната не обязана быть зеркальной",
+    "The room mirrors itself across its middle in x: the tile at (x, y) is the mirror of the one at "
+    "(width - 1 - x, y)":
+        "Комната зеркальна относительно середины по x: плитка в (x, y) — зеркало плитки в (ширина - 1 - x, y)",
+    "The room mirrors itself across its middle in y": "Комната зеркальна относительно середины по y",
+    "The room mirrors itself across its middle in x and in y": "Комната зеркальна относительно середины по x и по y",
+    "None": "Нет",
+    "X": "X",
+    "Y": "Y",
+    "XY": "XY",
+    "mxgmn tilesets: leave Separation and Max Run empty and Symmetry at None":
+        "Наборы mxgmn: оставьте «Разнесение» и «Наибольший ряд» пустыми, а «Симметрию» — «Нет»",
+    "{what}: no tile named {tile!r}; the kit has {known}":
+        "{what}: нет плитки с именем {tile!r}; в наборе есть {known}",
+    "separation: Counts ask for {least} of {tiles!r} and at most {most} can stand {distance} cells apart in a room "
+    "of {size} cells; lower the counts or the distance, or enlarge the room":
+        "Разнесение: «Количества» требуют {least} из {tiles!r}, а в комнате {size} клеток не более {most} могут "
+        "стоять в {distance} клетках друг от друга; уменьшите количества или расстояние либо увеличьте комнату",
+    "separation: fixed tiles {tile!r} at {cell} and {other!r} at {other_cell} are closer than {distance} cells; move "
+    "one or lower the separation":
+        "Разнесение: закреплённые плитки {tile!r} в {cell} и {other!r} в {other_cell} ближе {distance} клеток; "
+        "передвиньте одну или уменьшите разнесение",
+    "symmetry needs a kit with sockets; clear Symmetry": "Симметрии нужен набор с разъёмами; выключите «Симметрию»",
+    "symmetry {axis}: no tile of the kit has a mirror twin ({tiles}); tick Mirror on asymmetric tiles or clear "
+    "Symmetry":
+        "Симметрия {axis}: ни у одной плитки набора нет зеркального двойника ({tiles}); включите «Зеркало» у "
+        "несимметричных плиток или выключите «Симметрию»",
+    "symmetry {axis}: the room is {width} cells across, so its middle row needs a tile that is its own mirror and "
+    "the kit has none; make the width even or add a symmetric tile":
+        "Симметрия {axis}: поперёк комнаты {width} клеток, поэтому её среднему ряду нужна плитка, зеркальная сама "
+        "себе, а в наборе такой нет; сделайте ширину чётной или добавьте симметричную плитку",
+    "symmetry: use {options} (or nothing), got {value!r}": "Симметрия: укажите {options} (или ничего), а не {value!r}",
+})
+
+# -- tile rooms: set pieces and Grow (scene/room_pieces.py, scene/room_grow.py, core/wfc/grow.py, operators/
+#    room_grow.py, properties/rooms.py, panels/rooms.py) -------------------------------------------------------------
+RUSSIAN.update({
+    "Use Set Pieces": "Ручные плитки",
+    "Copies of the kit's tiles standing in the room's box (linked or full copies, instances) become fixed cells: the "
+    "room is assembled around them and leaves them where they are":
+        "Копии плиток набора, стоящие в коробке комнаты (связанные и полные копии, экземпляры), становятся "
+        "закреплёнными ячейками: комната собирается вокруг них и оставляет их на месте",
+    "Grow": "Нарастить",
+    "Add cells on one side of the room Strew assembled: every tile already there stays, the new cells are solved to "
+    "fit them (growing on -X, -Y or -Z moves the room's origin; the old tiles keep their place)":
+        "Добавить ячейки с одной стороны собранной Strew комнаты: все уже стоящие плитки остаются, новые ячейки "
+        "подбираются под них (при наращивании по -X, -Y или -Z начало комнаты сдвигается; старые плитки остаются "
+        "на месте)",
+    "Side": "Сторона",
+    "-X": "-X",
+    "+X": "+X",
+    "-Y": "-Y",
+    "+Y": "+Y",
+    "-Z": "-Z",
+    "+Z": "+Z",
+    "Before the first column: the room's origin moves by the new cells, the old tiles stay where they are":
+        "Перед первым столбцом: начало комнаты сдвигается на новые ячейки, старые плитки остаются на месте",
+    "After the last column": "После последнего столбца",
+    "Before the first row: the room's origin moves by the new cells, the old tiles stay where they are":
+        "Перед первым рядом: начало комнаты сдвигается на новые ячейки, старые плитки остаются на месте",
+    "After the last row": "После последнего ряда",
+    "A storey below: the room's origin moves down, the old tiles stay where they are":
+        "Этаж снизу: начало комнаты опускается, старые плитки остаются на месте",
+    "A storey on top": "Этаж сверху",
+    "Cells": "Ячейки",
+    "How many cells to add on that side": "Сколько ячеек добавить с этой стороны",
+    "The side of the room Grow adds cells on": "Сторона комнаты, с которой «Нарастить» добавляет ячейки",
+    "How many cells Grow adds on that side": "Сколько ячеек «Нарастить» добавляет с этой стороны",
+    "{name}: grown on {side} by {cells} cell(s) to {x} × {y} × {z}, {added:,} new cell(s), in {seconds:.2f} s":
+        "{name}: наращено по {side} на {cells} яч. до {x} × {y} × {z}, новых ячеек: {added:,}, за {seconds:.2f} с",
+    "Built around {count} set piece(s)": "Собрано вокруг ручных плиток: {count}",
+    "There is no room \"{name}\" to grow: assemble it first": "Нет комнаты «{name}», которую можно нарастить: сначала "
+                                                             "соберите её",
+    "Cannot grow the room on {side}: no tiles fit along the old tiles there ({error}); try another seed or side":
+        "Не удаётся нарастить комнату по {side}: вдоль старых плиток там не подходит ни одна плитка ({error}); "
+        "попробуйте другое зерно или сторону",
+    "{count} set piece(s) used: {names}": "Использовано ручных плиток: {count}: {names}",
+    "Set pieces {name!r} ({tile!r}) at {cell} and {other!r} ({other_tile!r}) cannot touch: side {side} {label!r} "
+    "does not fit {other_label!r}; move or turn one":
+        "Ручные плитки {name!r} ({tile!r}) в {cell} и {other!r} ({other_tile!r}) не могут соседствовать: "
+        "сторона {side} {label!r} не подходит к {other_label!r}; передвиньте или поверните одну из них",
+    "Set piece {name!r} (tile {tile!r}) is scaled {scale} where the tile is scaled {wanted}; give it the tile's "
+    "scale (a negative scale on one axis mirrors it)":
+        "Ручная плитка {name!r} (плитка {tile!r}) масштабирована на {scale}, а плитка — на {wanted}; верните ей "
+        "масштаб плитки (отрицательный масштаб по одной оси отражает её)",
+    "Set piece {name!r} (tile {tile!r}) is tilted; stand it upright, turned about Z only":
+        "Ручная плитка {name!r} (плитка {tile!r}) наклонена; поставьте её прямо, поворачивая только вокруг Z",
+    "Set piece {name!r} (tile {tile!r}) is turned {angle:.1f}°; turn it by a multiple of 90°":
+        "Ручная плитка {name!r} (плитка {tile!r}) повёрнута на {angle:.1f}°; поверните её на угол, кратный 90°",
+    "Set piece {name!r} (tile {tile!r}) is off the grid: its origin lies {distance:.3g} from cell {cell}'s "
+    "(allowed: {share:.0%} of a cell); snap it to the cell or move it out of the room":
+        "Ручная плитка {name!r} (плитка {tile!r}) не на сетке: её начало лежит в {distance:.3g} от начала "
+        "ячейки {cell} (допустимо: {share:.0%} ячейки); привяжите её к ячейке или уберите из комнаты",
+    "Set piece {name!r} is tile {tile!r} turned {rotation}°, a turn the tile does not allow (its rotations: "
+    "{allowed}); turn it or allow the turn in Strew Tile":
+        "Ручная плитка {name!r} — это плитка {tile!r}, повёрнутая на {rotation}°, а такой поворот плитке не "
+        "разрешён (её повороты: {allowed}); поверните её или разрешите поворот в «Плитка Strew»",
+    "Set piece {name!r} is tile {tile!r} mirrored, and the tile is not used mirrored; give it a positive scale or set "
+    "strew_mirror on the tile":
+        "Ручная плитка {name!r} — это отражённая плитка {tile!r}, а плитка не используется отражённой; верните "
+        "ей положительный масштаб или задайте плитке strew_mirror",
+    "Set piece {name!r} (tile {tile!r}, {cells} cells) at {cell} reaches outside the room of {size} cells; move it "
+    "inwards or make the room larger":
+        "Ручная плитка {name!r} (плитка {tile!r}, ячеек: {cells}) в {cell} выходит за комнату из {size} ячеек; "
+        "сдвиньте её внутрь или увеличьте комнату",
+    "Set piece {name!r} ({tile!r}) at {cell} faces the room's border on side {side} with {label!r}, which fits no "
+    "border label ({border}); turn it or move it inwards":
+        "Ручная плитка {name!r} ({tile!r}) в {cell} обращена к границе комнаты стороной {side} с меткой "
+        "{label!r}, которая не подходит ни к одной метке границы ({border}); поверните её или сдвиньте внутрь",
+    "Set piece {name!r} stands in cell {cell}, where Fixed Tiles pins {tile!r}; remove one of them":
+        "Ручная плитка {name!r} стоит в ячейке {cell}, где «Закреплённые плитки» задают {tile!r}; уберите "
+        "одно из двух",
+    "Set piece {name!r} is tile {tile!r} turned {rotation}°, which this room cannot hold (the tile is left out, or "
+    "its top or bottom fits no Above or Below label); move it out of the room or change the room":
+        "Ручная плитка {name!r} — это плитка {tile!r}, повёрнутая на {rotation}°, а эта комната не может её "
+        "вместить (плитка исключена или её верх либо низ не подходит к меткам «Сверху» и «Снизу»); уберите её из "
+        "комнаты или измените комнату",
+    "{name!r} stands in the room and looks like a copy of tile {tile!r}, but its mesh differs from the tile's; undo "
+    "the edit, rename it (and its mesh) or move it out of the room":
+        "{name!r} стоит в комнате и похож на копию плитки {tile!r}, но его сетка отличается от сетки плитки; "
+        "отмените правку, переименуйте его (и его сетку) или уберите его из комнаты",
+    "Set pieces {name!r} and {other!r} both stand in cell {cell}; keep one":
+        "Ручные плитки {name!r} и {other!r} стоят в одной ячейке {cell}; оставьте одну",
+    "grow: the side is one of {sides}, got {side!r}": "наращивание: сторона — одна из {sides}, получено {side!r}",
+    "grow: add a whole number of cells ≥ 1, got {cells!r}":
+        "наращивание: добавьте целое число ячеек ≥ 1, получено {cells!r}",
+    "grow: write {syntax} with SIDE one of {sides} and N ≥ 1, e.g. {example!r}; cannot read {text!r}":
+        "наращивание: напишите {syntax}, где SIDE — одна из {sides}, а N ≥ 1, например {example!r}; не удаётся "
+        "прочитать {text!r}",
 })
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

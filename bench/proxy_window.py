@@ -1,15 +1,18 @@
 """Viewport frame time with and without Proxy Beyond, in a real Blender window (run by ``bench/bench_proxies.py``).
 
-``blender --python bench/proxy_window.py -- OUT.json COUNT ROUNDS`` (windowed, Strew installed and enabled): builds a
-flat 300 m field, a layer of about COUNT instances of three prefabs of 4,800 triangles each, scattered with Strew,
-and looks over the field from one corner, 8 m above the ground. Then, ROUNDS times, for each setting in turn (so all
-see the same load): set it, let the output evaluate, and time ``wm.redraw_timer(type='DRAW_WIN')`` (one warm-up
-frame, then ``FRAMES`` frames). Also checks that the "Strew View" empty followed the 3D view's eye (the draw
-handler and timer of ``scene/proxy_view.py``). Writes OUT.json and quits.
+``blender --python bench/proxy_window.py -- OUT.json COUNT ROUNDS SCENE`` (windowed, Strew installed and enabled).
+SCENE ``field``: a flat 300 m field, a layer of about COUNT instances of three prefabs of 4,800 triangles each, seen
+from one corner, 8 m above the ground. SCENE ``world``: the 10 km world of ``bench/bench_world.py`` (its terrain, the
+demo's fir trees r = 6 m on slopes ≤ 40°, no culling: about 1.9 M instances), seen from that bench's camera, 40 m
+above the ground looking north. Then, ROUNDS times, for each setting in turn (so all see the same load): set it, let
+the output evaluate, and time ``wm.redraw_timer(type='DRAW_WIN')`` (one warm-up frame, then ``FRAMES`` frames).
+Also checks that the "Strew View" empty followed the 3D view's eye (the draw handler and timer of
+``scene/proxy_view.py``). Writes OUT.json and quits.
 """
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import math
 import os
@@ -25,17 +28,23 @@ ARGS = sys.argv[sys.argv.index("--") + 1:]
 OUT = Path(ARGS[0])
 COUNT = int(ARGS[1])
 ROUNDS = int(ARGS[2])
+SCENE = ARGS[3] if len(ARGS) > 3 else "field"
 FRAMES = int(os.environ.get("STREW_PROXY_FRAMES", "1"))
+FAULTS = OUT.with_suffix(".faults.txt").open("w")  # where a crash's Python stack goes (Blender's own has none)
+faulthandler.enable(file=FAULTS)
+REPO_ROOT = Path(__file__).resolve().parents[1]
 SIZE = 300.0
-DISTANCE = 40.0
+DISTANCE = {"field": 40.0, "world": 200.0}[SCENE]
+LAYER = {"field": "Bushes", "world": "Trees"}[SCENE]
 SETTINGS = [  # (label, proxy_beyond, kind, ratio); proxy_beyond None: the output hidden (the window's own cost)
     ("output hidden (the window without the layer)", None, 'BOUNDS', 0.1),
     ("off (every instance in full)", False, 'BOUNDS', 0.1),
-    ("Bounds beyond 40 m", True, 'BOUNDS', 0.1),
-    ("Convex Hull beyond 40 m", True, 'HULL', 0.1),
-    ("Decimated 10 % beyond 40 m", True, 'DECIMATE', 0.1),
+    (f"Bounds beyond {DISTANCE:.0f} m", True, 'BOUNDS', 0.1),
+    (f"Convex Hull beyond {DISTANCE:.0f} m", True, 'HULL', 0.1),
+    (f"Decimated 10 % beyond {DISTANCE:.0f} m", True, 'DECIMATE', 0.1),
 ]
-report: dict = {"blender": bpy.app.version_string, "count": COUNT, "rounds": [], "distance": DISTANCE}
+report: dict = {"blender": bpy.app.version_string, "count": COUNT, "rounds": [], "distance": DISTANCE,
+                "scene": SCENE}
 
 
 def _prefab(name: str, matrix: Matrix) -> bpy.types.Object:
@@ -52,9 +61,8 @@ def _prefab(name: str, matrix: Matrix) -> bpy.types.Object:
     return bpy.data.objects.new(name, mesh)
 
 
-def build() -> None:
-    for obj in list(bpy.data.objects):
-        bpy.data.objects.remove(obj)
+def build_field() -> bpy.types.Collection:
+    """The 300 m field and three 4,800-triangle bushes spaced for about COUNT instances."""
     mesh = bpy.data.meshes.new("Field")
     n = 31
     corners = [(SIZE * (i / (n - 1) - 0.5), SIZE * (j / (n - 1) - 0.5), 0.0) for i in range(n) for j in range(n)]
@@ -72,13 +80,44 @@ def build() -> None:
     settings = scene.strew
     settings.terrain = field
     layer = settings.layers.add()
-    layer.name, layer.collection = "Bushes", prefabs
+    layer.name, layer.collection = LAYER, prefabs
     # Poisson-disk sampling keeps about 0.71 points per r² square metres
     layer.min_radius = layer.max_radius = math.sqrt(0.71 * SIZE * SIZE / COUNT)
+    return prefabs
+
+
+def build_world() -> bpy.types.Collection:
+    """The 10 km world of bench/bench_world.py with the demo's fir trees, r = 6 m, slope ≤ 40°, seed 1."""
+    sys.path.insert(0, str(REPO_ROOT))
+    from bench.bench_scatter import large_world_mesh
+
+    strew = next(name for name in sys.modules if name.endswith(".strew") or name == "strew")
+    valley = __import__(f"{strew}.demos.valley", fromlist=["build_prefabs"])
+    vertices, triangles = large_world_mesh()
+    mesh = bpy.data.meshes.new("World")
+    mesh.from_pydata(vertices.tolist(), [], triangles.tolist())
+    scene = bpy.context.scene
+    terrain = bpy.data.objects.new("World", mesh)
+    scene.collection.objects.link(terrain)
+    trees = valley.build_prefabs(scene)["Trees"]
+    settings = scene.strew
+    settings.terrain = terrain
+    layer = settings.layers.add()
+    layer.name, layer.collection = LAYER, trees
+    layer.min_radius = layer.max_radius = 6.0
+    layer.max_slope, layer.seed = math.radians(40), 1
+    return trees
+
+
+def build() -> None:
+    for obj in list(bpy.data.objects):
+        bpy.data.objects.remove(obj)
+    prefabs = build_field() if SCENE == "field" else build_world()
     started = time.perf_counter()
     bpy.ops.strew.scatter()
     report["scatter_seconds"] = time.perf_counter() - started
-    report["instances"] = len(bpy.data.objects["Strew Bushes"].data.vertices)
+    report["instances"] = len(bpy.data.objects[f"Strew {LAYER}"].data.vertices)
+    layer = bpy.context.scene.strew.layers[0]
     triangles = []
     for obj in prefabs.objects:
         obj.data.calc_loop_triangles()
@@ -103,17 +142,25 @@ def view_3d() -> tuple[bpy.types.Window, bpy.types.Area, bpy.types.Region]:
 
 
 def look(area: bpy.types.Area) -> Vector:
-    """Look over the field from its south-west corner, 8 m up, slightly down; the eye's world position."""
+    """Field: look over it from its south-west corner, 8 m up, slightly down. World: bench_world's camera, 40 m
+    above the ground at (5 km, 2 km), looking north 6° down, seeing to the world's far edge. The eye's position."""
     space = area.spaces.active
     space.shading.type = 'SOLID'
     r3d = space.region_3d
     r3d.view_perspective = 'PERSP'
-    eye = Vector((-SIZE / 2 + 5.0, -SIZE / 2 + 5.0, 8.0))
-    rotation = Euler((math.radians(80.0), 0.0, math.radians(-45.0))).to_quaternion()
+    if SCENE == "field":
+        eye = Vector((-SIZE / 2 + 5.0, -SIZE / 2 + 5.0, 8.0))
+        rotation = Euler((math.radians(80.0), 0.0, math.radians(-45.0))).to_quaternion()
+        space.clip_end = 1000.0
+    else:
+        terrain = bpy.data.objects["World"]
+        hit, ground, *_ = terrain.ray_cast(Vector((5_000.0, 2_000.0, 1_000.0)), Vector((0.0, 0.0, -1.0)))
+        eye = Vector((5_000.0, 2_000.0, (ground.z if hit else 0.0) + 40.0))
+        rotation = Euler((math.radians(84.0), 0.0, 0.0)).to_quaternion()
+        space.clip_end = 12_000.0
     r3d.view_rotation = rotation
     r3d.view_distance = 50.0
     r3d.view_location = eye + rotation @ Vector((0.0, 0.0, -50.0))
-    space.clip_end = 1000.0
     return eye
 
 
@@ -130,13 +177,13 @@ def apply(label: str, on: bool | None, kind: str, ratio: float) -> float:
     started = time.perf_counter()
     layer.proxy_kind, layer.proxy_ratio, layer.proxy_distance = kind, ratio, DISTANCE
     layer.proxy_beyond = bool(on)
-    bpy.data.objects["Strew Bushes"].hide_viewport = on is None
+    bpy.data.objects[f"Strew {LAYER}"].hide_viewport = on is None
     bpy.context.evaluated_depsgraph_get()  # the modifier's evaluation is not counted in the frames
     return time.perf_counter() - started
 
 
 def shown_counts() -> dict[str, int]:
-    obj = bpy.data.objects["Strew Bushes"]
+    obj = bpy.data.objects[f"Strew {LAYER}"]
     counts: dict[str, int] = {}
     for item in bpy.context.evaluated_depsgraph_get().object_instances:
         if item.is_instance and item.parent and item.parent.original == obj:

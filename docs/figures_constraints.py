@@ -17,7 +17,12 @@ from raster import Canvas, Colour, hex_colour
 
 from strew.core.wfc import Paths, Rules, SocketTile, find_violations, rules_from_tiles, solve, walkable_components
 from strew.core.wfc.big_tiles import placed_tiles
+from strew.core.wfc.grow import grow, grown_box
 from strew.core.wfc.layout import Region
+from strew.core.wfc.max_run import MaxRun
+from strew.core.wfc.separation import Separation
+from strew.core.wfc.set_pieces import piece_clash, piece_variant
+from strew.core.wfc.symmetry import Symmetry, mirror_twins
 
 ROCK = hex_colour("#5d4037")
 LEDGE = hex_colour("#d7ccc8")  # floor quadrants of tiles that are not open floor
@@ -32,15 +37,19 @@ SIZE = (24, 24)
 ROCK_BORDER = "xx"
 
 
-def cave_kit(*more: SocketTile) -> Rules:
-    """The kit (and ``more`` tiles): only open floor is walkable (a cave's floor is one region when it is
-    connected)."""
-    tiles = list(more)
+def cave_tiles() -> list[SocketTile]:
+    """The kit's tiles: only open floor is walkable (a cave's floor is one region when it is connected)."""
+    tiles = []
     for name, (sw, se, ne, nw) in SHAPES.items():
         sockets = {"e": se + ne, "n": ne + nw, "w": nw + sw, "s": sw + se}
         tiles.append(SocketTile(name, sockets, weight=3.0 if name == "floor" else 1.0, rotations=TURNS,
                                 walkable=name == "floor"))
-    return rules_from_tiles(tiles, compatible=[("ox", "xo")])
+    return tiles
+
+
+def cave_kit(*more: SocketTile) -> Rules:
+    """The kit (and ``more`` tiles)."""
+    return rules_from_tiles([*more, *cave_tiles()], compatible=[("ox", "xo")])
 
 
 def quadrants(rules: Rules) -> np.ndarray:
@@ -95,9 +104,10 @@ def tint_box(canvas: Canvas, view: View, low: tuple[int, int], high: tuple[int, 
 
 
 def pair(out: Path, name: str, rules: Rules | tuple[Rules, Rules], grids: tuple[np.ndarray, np.ndarray],
-         decorate: Callable[[Canvas, View], None] | None = None) -> None:
+         decorate: Callable[[Canvas, View], None] | None = None,
+         marks: Callable[[Canvas, View, np.ndarray], None] | None = None) -> None:
     """Two maps side by side (without the constraint, with it; ``rules`` for both or for each); ``decorate``
-    marks the right one."""
+    marks the right one, ``marks`` each one (given its grid)."""
     canvas = Canvas(2 * PANEL + 3 * GAP, PANEL + 2 * GAP)
     both = rules if isinstance(rules, tuple) else (rules, rules)
     for k, grid in enumerate(grids):
@@ -105,6 +115,8 @@ def pair(out: Path, name: str, rules: Rules | tuple[Rules, Rules], grids: tuple[
         draw_map(canvas, view, both[k], grid)
         if decorate is not None and k == 1:
             decorate(canvas, view)
+        if marks is not None:
+            marks(canvas, view, grid)
         frame(canvas, view)
     canvas.save(out / f"{name}.png")
 
@@ -230,6 +242,141 @@ def fig_wfc_big_tiles(out: Path) -> str:
     return f"{len(big)} big tiles ({', '.join(kinds)}) over {len(covered)} cells"
 
 
+def outline_box(canvas: Canvas, view: View, low: tuple[int, int], high: tuple[int, int],
+                colour: Colour = MARK) -> None:
+    """A box of cells (inclusive) outlined, a little inside its edge."""
+    (x0, y1), (x1, y0) = view.px(np.array([low, [high[0] + 1, high[1] + 1]], dtype=float))
+    corners = ((x0 + 2, y0 + 2), (x1 - 2, y0 + 2), (x1 - 2, y1 - 2), (x0 + 2, y1 - 2))
+    for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
+        canvas.line(*a, *b, colour, width=3.0)
+
+
+def fig_wfc_grow(out: Path) -> str:
+    """Grow: a closed 14 x 24 cave, then the same cave grown by 10 columns on +x; the old part (outlined) is kept
+    cell for cell and the new caves meet it across the seam. Both drawn at the same scale."""
+    rules = cave_kit()
+    old_shape = (14, SIZE[1])
+    old = checked(rules, solve(rules, old_shape, seed=3, border=ROCK_BORDER))
+    size, offset = grown_box((*old_shape, 1), "+X", SIZE[0] - old_shape[0])
+    grown = checked(rules, grow(rules, old, size, offset, seed=8, border=ROCK_BORDER))
+    assert np.array_equal(grown[: old_shape[0]], old), "the old cells changed"
+    canvas = Canvas(2 * PANEL + 3 * GAP, PANEL + 2 * GAP)
+    for k, grid in enumerate((old, grown)):
+        view = View.fit(0, 0, *SIZE, GAP + k * (PANEL + GAP), GAP, PANEL)
+        draw_map(canvas, View(0, 0, *grid.shape, view.left, view.top, view.scale), rules, grid)
+        shown = View(0, 0, *grid.shape, view.left, view.top, view.scale)
+        if k == 1:
+            outline_box(canvas, shown, (0, 0), (old_shape[0] - 1, old_shape[1] - 1))
+        frame(canvas, shown)
+    canvas.save(out / "wfc_grow.png")
+    return f"{old_shape[0]} x {old_shape[1]} grown on +X to {size[0]} x {size[1]}: {old.size} old cells kept"
+
+
+def fig_wfc_set_pieces(out: Path) -> str:
+    """Set pieces: tiles placed by hand (turned corners and edges around a floor, ringed) as fixed cells; the rest
+    of the cave is solved around them, every piece's sockets checked against its neighbours first."""
+    rules = cave_kit()
+    tiles = {tile.name: tile for tile in cave_tiles()}
+    hand = [("floor", (7, 7)), ("edge", (7, 6)), ("edge", (8, 7)), ("edge", (7, 8)), ("edge", (6, 7)),
+            ("corner", (6, 6)), ("corner", (8, 6)), ("corner", (8, 8)), ("corner", (6, 8)),
+            ("inner", (15, 18)), ("diagonal", (16, 14))]
+    pieces: list[tuple[tuple[int, int], int]] = []
+    for name, cell in hand:  # each piece in the first turn that fits the pieces already placed, as a designer would
+        turns = [piece_variant(rules, tiles[name], turn, False) for turn in TURNS]
+        fits = [v for v in turns if v is not None and piece_clash(rules, SIZE, [*pieces, (cell, v)]) is None]
+        assert fits, f"no turn of {name} fits at {cell}"
+        pieces.append((cell, fits[0]))
+    fixed = dict(pieces)
+    loose = checked(rules, solve(rules, SIZE, seed=11, border=ROCK_BORDER))
+    placed = checked(rules, solve(rules, SIZE, seed=11, border=ROCK_BORDER, fixed=fixed))
+    assert all(placed[cell] == v for cell, v in fixed.items())
+    pair(out, "wfc_set_pieces", rules, (loose, placed), lambda canvas, view: mark_cells(canvas, view, list(fixed)))
+    turns = sorted({int((rules.rotations or ())[v]) for v in fixed.values()})
+    return f"{len(fixed)} set pieces of {len({name for name, _ in hand})} tiles, turned {turns}"
+
+
+def closest(cells: list[tuple[int, int]]) -> float:
+    """The least straight distance between two of ``cells`` (every pair)."""
+    return min((float(np.hypot(a[0] - b[0], a[1] - b[1])) for k, a in enumerate(cells) for b in cells[k + 1:]),
+               default=float("inf"))
+
+
+def fig_wfc_separation(out: Path) -> str:
+    """Shrines (open floor tiles of their own, ringed) at least 6 cells apart, against the same count without."""
+    shrine = SocketTile("shrine", {"n": "oo", "e": "oo", "s": "oo", "w": "oo"}, weight=1.5, walkable=True)
+    rules = cave_kit(shrine)
+    names = np.array(rules.tiles or ())
+    count = {"shrine": (8, None)}
+    loose = checked(rules, solve(rules, SIZE, seed=3, border=ROCK_BORDER, counts=count))
+    apart = checked(rules, solve(rules, SIZE, seed=3, border=ROCK_BORDER, counts=count,
+                                 constraints=[Separation("shrine", 6)]))
+    where = [[(int(x), int(y)) for x, y in np.argwhere(names[grid] == "shrine")] for grid in (loose, apart)]
+    assert len(where[1]) >= 8 and closest(where[1]) >= 6 > closest(where[0])
+    pair(out, "wfc_separation", rules, (loose, apart),
+         marks=lambda canvas, view, grid: mark_cells(canvas, view, [(int(x), int(y)) for x, y in
+                                                                   np.argwhere(names[grid] == "shrine")]))
+    return (f"{len(where[1])} shrines, closest pair {closest(where[0]):.1f} cells without, "
+            f"{closest(where[1]):.1f} with Separation 6")
+
+
+def runs_over(mask: np.ndarray, length: int) -> list[tuple[int, int]]:
+    """The cells of every row in x or y of more than ``length`` True cells in a row, scanned cell by cell."""
+    found: set[tuple[int, int]] = set()
+    width, depth = mask.shape
+    lines = [[(x, y) for x in range(width)] for y in range(depth)] + [[(x, y) for y in range(depth)]
+                                                                       for x in range(width)]
+    for line in lines:
+        run: list[tuple[int, int]] = []
+        for cell in [*line, None]:
+            if cell is not None and mask[cell]:
+                run.append(cell)
+                continue
+            if len(run) > length:
+                found.update(run)
+            run = []
+    return sorted(found)
+
+
+def fig_wfc_max_run(out: Path) -> str:
+    """Open floor never more than 3 tiles in a row: long halls break into short runs (ringed: the runs of more
+    than 3, left)."""
+    rules = cave_kit()
+    names = np.array(rules.tiles or ())
+    loose = checked(rules, solve(rules, SIZE, seed=8, border=ROCK_BORDER))
+    short = checked(rules, solve(rules, SIZE, seed=8, border=ROCK_BORDER, constraints=[MaxRun("floor", 3)]))
+    over = [runs_over(names[grid] == "floor", 3) for grid in (loose, short)]
+    assert over[0] and not over[1]
+    pair(out, "wfc_max_run", rules, (loose, short),
+         marks=lambda canvas, view, grid: mark_cells(canvas, view, runs_over(names[grid] == "floor", 3)))
+    return f"{len(over[0])} cells in runs of open floor longer than 3 without, none with MaxRun 3"
+
+
+def fig_wfc_symmetry(out: Path) -> str:
+    """A cave that mirrors itself across its middle in x (the red line)."""
+    rules = cave_kit()
+    loose = checked(rules, solve(rules, SIZE, seed=11, border=ROCK_BORDER))
+    mirrored = checked(rules, solve(rules, SIZE, seed=11, border=ROCK_BORDER, constraints=[Symmetry("x")]))
+    floor = quadrants(rules)  # (T, 4): SW, SE, NE, NW
+
+    def image(grid: np.ndarray) -> np.ndarray:
+        q = floor[grid]  # (W, H, 4)
+        out = np.zeros((2 * SIZE[0], 2 * SIZE[1]), dtype=bool)
+        out[0::2, 0::2], out[1::2, 0::2], out[1::2, 1::2], out[0::2, 1::2] = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
+        return out
+
+    assert np.array_equal(image(mirrored), image(mirrored)[::-1]) and not np.array_equal(image(loose),
+                                                                                         image(loose)[::-1])
+    twins = mirror_twins(rules, "x")
+    assert (mirrored[::-1] == twins[mirrored]).all()
+
+    def seam(canvas: Canvas, view: View) -> None:
+        (x, y0), (_, y1) = view.px(np.array([[SIZE[0] / 2, 0.0], [SIZE[0] / 2, float(SIZE[1])]]))
+        canvas.line(x, y0, x, y1, SEAM, width=3.0, alpha=0.8)
+
+    pair(out, "wfc_symmetry", rules, (loose, mirrored), seam)
+    return "symmetry x: every quadrant mirrored across the middle"
+
+
 PATH_ENDS = ((2, 3), (21, 20))
 PATH_SEED = 4
 
@@ -249,4 +396,5 @@ def fig_wfc_paths(out: Path) -> str:
 
 
 FIGURES = (fig_wfc_connected, fig_wfc_entrances, fig_wfc_fixed, fig_wfc_region, fig_wfc_border,
-           fig_wfc_big_tiles, fig_wfc_paths)
+           fig_wfc_big_tiles, fig_wfc_grow, fig_wfc_set_pieces, fig_wfc_separation, fig_wfc_max_run,
+           fig_wfc_symmetry, fig_wfc_paths)

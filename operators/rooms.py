@@ -16,7 +16,7 @@ from ..core.wfc.room import DEFAULT_BORDER
 from ..core.wfc.vocab import DEFAULT_CELL_SIZE
 from ..demos.kit import build_demo_kit
 from ..properties.room_paths import PATHS_DESCRIPTION
-from ..properties.rooms import ENTRANCE_DESCRIPTION, REGIONS_DESCRIPTION, ROOM_OPTIONS, room_options
+from ..properties.rooms import ENTRANCE_DESCRIPTION, REGIONS_DESCRIPTION, ROOM_OPTIONS, room_options, symmetry_value
 from ..scene import room_job, socket_job, worker_pool
 from ..scene.room_kit import (
     KitError,
@@ -63,10 +63,13 @@ def room_params(operator: bpy.types.Operator, room: bpy.types.PropertyGroup) -> 
         periodic=operator.periodic, border=operator.border or None, border_bottom=operator.border_bottom,
         border_top=operator.border_top, compatible=operator.compatible, connected=operator.connected,
         fixed=room_job.parse_room_text(operator.fixed), entrances=room_job.parse_entrance_text(operator.entrances),
-        counts=operator.counts, paths=room_job.parse_path_text(operator.paths), loops=operator.loops == 'ALLOWED',
+        paths=room_job.parse_path_text(operator.paths), loops=operator.loops == 'ALLOWED',
         min_path_length=operator.min_path_length,
+        counts=operator.counts, separation=operator.separation, max_runs=operator.max_runs,
+        symmetry=symmetry_value(operator.symmetry),
         heuristic=operator.heuristic, max_backtracks=operator.max_backtracks,
         max_restarts=operator.max_restarts, time_limit=operator.time_limit, output=operator.output,
+        use_set_pieces=operator.use_set_pieces,
     )
 
 
@@ -74,6 +77,8 @@ def report_room(operator: bpy.types.Operator, result: room_job.RoomResult) -> No
     """The room's summary, then each note as a warning (the tiles the room left out), so the note is what the
     status bar shows last; background runs print both (the command line's output)."""
     operator.report({'INFO'}, result.summary())
+    if result.pieces:
+        operator.report({'INFO'}, result.pieces_line())
     for note in result.notes:
         operator.report({'WARNING'}, note)
 

@@ -8,7 +8,10 @@ from bpy.app.translations import pgettext_iface as iface_
 from ..core.wfc.counts import parse_counts
 from ..core.wfc.socket_detect import SIDES
 from ..scene.custom_props import PASSABLE_KEY, ROTATIONS_KEY, SOCKETS_KEY, WALKABLE_KEY, WEIGHT_KEY
+from ..scene.room_output import room_collection
+from ..scene.room_pieces import recorded
 from .main import property_layout
+from .room_spread import draw_spread
 
 
 class STREW_UL_fixed_tiles(bpy.types.UIList):
@@ -153,10 +156,15 @@ class STREW_PT_rooms(_RoomsPanel, bpy.types.Panel):
         layout.prop(room, "origin")
         layout.prop(room, "seed")
         layout.prop(room, "output")
+        layout.prop(room, "use_set_pieces")
         row = layout.row(align=True)
         row.scale_y = 1.4
         row.operator("strew.assemble_room", icon='MOD_BUILD')
         row.operator("strew.clear_room", text="", icon='TRASH')
+        pieces = recorded(room_collection(context.scene, room.room_name))
+        if pieces:
+            layout.label(text=iface_("Built around {count} set piece(s)").format(count=len(pieces)), translate=False,
+                         icon='PINNED')
         layout.operator("strew.detect_sockets", icon='SNAP_EDGE').target = 'KIT'
 
 
@@ -181,6 +189,7 @@ class STREW_PT_rooms_rules(_RoomsPanel, bpy.types.Panel):
         layout.prop(room, "counts")
         if room.counts.strip():
             draw_counts(layout, room.counts)
+        draw_spread(layout, room)
         layout.label(text="Fixed Tiles")
         draw_list(layout, room, "fixed", "active_fixed_index", "STREW_UL_fixed_tiles",
                   "strew.fixed_tile_add", "strew.fixed_tile_remove")
@@ -270,6 +279,10 @@ class STREW_PT_rooms_edit(_RoomsPanel, bpy.types.Panel):
         layout.prop(room, "box_min")
         layout.prop(room, "box_max")
         layout.operator("strew.regenerate_room_box", icon='FILE_REFRESH')
+        row = layout.row(align=True)  # Grow [side] [cells]: fits a narrow sidebar in any language
+        row.operator("strew.grow_room", icon='FULLSCREEN_ENTER')
+        row.prop(room, "grow_side", text="")
+        row.prop(room, "grow_cells", text="")
 
 
 class STREW_PT_rooms_tile(_RoomsPanel, bpy.types.Panel):

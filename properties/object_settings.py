@@ -39,6 +39,10 @@ def _socket(side: str, axis: str) -> StringProperty:
     )
 
 
+DEFAULT_WEIGHT = 1.0
+"""A prefab's weight until the user sets one."""
+
+
 class StrewObjectSettings(bpy.types.PropertyGroup):
     """Settings Strew reads from an object used as a scatter prefab or a room tile."""
 
@@ -48,7 +52,7 @@ class StrewObjectSettings(bpy.types.PropertyGroup):
             "How often this object is picked relative to the other objects of its collection "
             "(a plain custom property \"strew_weight\" on the object wins over this value)"
         ),
-        default=1.0,
+        default=DEFAULT_WEIGHT,
         min=0.0,
         soft_max=10.0,
     )

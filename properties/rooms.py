@@ -23,7 +23,9 @@ from bpy.props import (
 
 from ..core.inputs import MAX_DISTANCE
 from ..core.modes import RoomOutput
+from ..core.wfc.grow import GROW_SIDES
 from ..core.wfc.room import BORDER_LABEL, DEFAULT_BORDER, REGION_EXAMPLE, REGION_SYNTAX
+from ..core.wfc.symmetry import SYMMETRIES
 from ..core.wfc.vocab import (
     DEFAULT_CELL_SIZE,
     DEFAULT_MAX_BACKTRACKS,
@@ -50,6 +52,32 @@ _OUTPUT_LABELS = {
     RoomOutput.OBJECTS: ("Real Objects", "One linked duplicate per cell, to edit by hand (slow for large rooms)"),
 }
 OUTPUT_ITEMS = [(str(mode), *_OUTPUT_LABELS[mode]) for mode in RoomOutput]
+_SYMMETRY_LABELS = {
+    "": ("None", "The room need not mirror itself"),
+    "x": ("X", "The room mirrors itself across its middle in x: the tile at (x, y) is the mirror of the one at "
+               "(width - 1 - x, y)"),
+    "y": ("Y", "The room mirrors itself across its middle in y"),
+    "xy": ("XY", "The room mirrors itself across its middle in x and in y"),
+}
+SYMMETRY_ITEMS = [(value.upper() or "NONE", *_SYMMETRY_LABELS[value]) for value in ("", *SYMMETRIES)]
+"""Enum items of a room's symmetry: the identifier is the core's value in capitals, ``NONE`` for none."""
+
+
+def symmetry_value(identifier: str) -> str:
+    """The core's symmetry (``""``, ``"x"``, ``"y"``, ``"xy"``) of an enum identifier of :data:`SYMMETRY_ITEMS`."""
+    return "" if identifier == "NONE" else identifier.lower()
+
+
+_GROW_LABELS = {
+    "-X": "Before the first column: the room's origin moves by the new cells, the old tiles stay where they are",
+    "+X": "After the last column",
+    "-Y": "Before the first row: the room's origin moves by the new cells, the old tiles stay where they are",
+    "+Y": "After the last row",
+    "-Z": "A storey below: the room's origin moves down, the old tiles stay where they are",
+    "+Z": "A storey on top",
+}
+GROW_SIDE_ITEMS = [(side, side, _GROW_LABELS[side]) for side in GROW_SIDES]
+"""Enum items of the sides Grow adds cells on (the core's names, unchanged)."""
 
 
 def room_options(*, operator: bool) -> dict[str, Any]:
@@ -106,6 +134,18 @@ def room_options(*, operator: bool) -> dict[str, Any]:
             name="Minimum Path Length", default=0, **at_least(0), soft_max=500, options=flags,
             description="Cells the shortest walk between a path's endpoints visits at least, both counted "
             "(0: no minimum)"),
+        "separation": StringProperty(
+            name="Separation", default="", options=flags,
+            description="Tiles kept apart: TILE=N separated by ';', N the least distance in cells between two of them "
+            "(straight, centre to centre); names separated by commas keep apart from each other too, e.g. "
+            "\"shrine=8; pillar, statue=3\""),
+        "max_runs": StringProperty(
+            name="Max Run", default="", options=flags,
+            description="Tiles never more than N in a row along x or y (each floor on its own): TILE=N separated by "
+            "';', names separated by commas counting together, e.g. \"wall=6\""),
+        "symmetry": EnumProperty(
+            name="Symmetry", items=SYMMETRY_ITEMS, default="NONE", options=flags,
+            description="The room mirrors itself across its middle (tiles placed as their mirror twins)"),
         "heuristic": EnumProperty(name="Heuristic", items=HEURISTIC_ITEMS, default=Heuristic.AUTO, options=flags),
         "max_backtracks": IntProperty(
             name="Backtracking Budget", default=DEFAULT_MAX_BACKTRACKS, **at_least(0), options=flags,
@@ -117,6 +157,10 @@ def room_options(*, operator: bool) -> dict[str, Any]:
             name="Give Up After", default=DEFAULT_TIME_LIMIT, **at_least(0.1), subtype='TIME_ABSOLUTE',
             unit='TIME_ABSOLUTE',
             options=flags, description="Give up after this many seconds"),
+        "use_set_pieces": BoolProperty(
+            name="Use Set Pieces", default=True, options=flags,
+            description="Copies of the kit's tiles standing in the room's box (linked or full copies, instances) "
+            "become fixed cells: the room is assembled around them and leaves them where they are"),
         "output": EnumProperty(
             name="Output", items=OUTPUT_ITEMS, default=RoomOutput.INSTANCES, options=flags,
             description="How the room is written: one instancer object, or one real object per cell"),
@@ -225,6 +269,10 @@ class StrewRoomSettings(bpy.types.PropertyGroup):
         "box_max": IntVectorProperty(
             name="To", size=3, default=(2, 2, 0), min=0,
             description="Last cell (x, y, z) of the box, included; the cells outside the box keep their tiles"),
+        "grow_side": EnumProperty(name="Side", items=GROW_SIDE_ITEMS, default='+X',
+                                  description="The side of the room Grow adds cells on"),
+        "grow_cells": IntProperty(name="Cells", default=1, min=1, soft_max=64,
+                                  description="How many cells Grow adds on that side"),
         **room_options(operator=False),
     }
 

@@ -35,6 +35,7 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.inputs import MAX_DISTANCE
 from ..core.wfc.vocab import ROTATIONS as TURNS
+from ..properties.object_settings import DEFAULT_WEIGHT
 
 WEIGHT_KEY = "strew_weight"
 RADIUS_KEY = "strew_radius"
@@ -213,5 +214,7 @@ def resolve(block: bpy.types.ID, prop: CustomProperty[T], panel: T) -> T:
 
 def prefab_weight(block: bpy.types.ID) -> float:
     """A prefab's weight: ``strew_weight`` wins over ``object.strew.weight``; 1 for a collection without one."""
-    settings = getattr(block, "strew", None)
-    return resolve(block, WEIGHT, float(settings.weight) if settings is not None else 1.0)
+    # ``block.strew`` is read only once the object holds its settings: reading it otherwise makes an empty group of
+    # them on the user's object (a custom property in Blender 4.x)
+    settings = block.strew if isinstance(block, bpy.types.Object) and block.is_property_set("strew") else None
+    return resolve(block, WEIGHT, float(settings.weight) if settings is not None else DEFAULT_WEIGHT)

@@ -47,7 +47,10 @@ def _joined(block: bpy.types.ID, depsgraph: bpy.types.Depsgraph) -> tuple[bmesh.
             part.from_mesh(mesh)
             part.transform(matrix)
             base = len(materials)
-            materials += [slot.material for slot in evaluated.material_slots] or [None]
+            # the originals: an evaluated material is the depsgraph's copy, freed with it (a mesh keeping one
+            # brings Blender 4.x down at the next evaluation)
+            materials += [None if slot.material is None else slot.material.original
+                          for slot in evaluated.material_slots] or [None]
             for face in part.faces:
                 face.material_index = base + min(face.material_index, max(len(evaluated.material_slots) - 1, 0))
             staged = bpy.data.meshes.new("Strew proxy part")
@@ -137,15 +140,38 @@ def proxy_mesh(block: bpy.types.ID, kind: ProxyKind, ratio: float, depsgraph: bp
             bpy.data.meshes.remove(full)
             mesh.name = name
         else:
-            shape = _box(joined) if kind == ProxyKind.BOUNDS else _hull(joined)
-            mesh = bpy.data.meshes.new(name)
-            shape.to_mesh(mesh)
-            shape.free()
-            if materials:
-                mesh.materials.append(materials[0])
+            mesh = _shape_mesh(name, _box(joined) if kind == ProxyKind.BOUNDS else _hull(joined), materials)
+        if kind != ProxyKind.BOUNDS and _triangles(mesh) > _faces_triangles(joined) > BOX_TRIANGLES:
+            # a hull heavier than the prefab itself (a low-poly tree's) would cost more than the full instance:
+            # the box stands in
+            bpy.data.meshes.remove(mesh)
+            mesh = _shape_mesh(name, _box(joined), materials)
     finally:
         joined.free()
     mark(mesh, OWNER, **{KIND_KEY: PROXY_KIND, PROXY_KEY: key})
+    return mesh
+
+
+BOX_TRIANGLES = 12
+
+
+def _triangles(mesh: bpy.types.Mesh) -> int:
+    sides = np.zeros(len(mesh.polygons), dtype=np.int64)
+    mesh.polygons.foreach_get("loop_total", sides)
+    return int((sides - 2).sum())
+
+
+def _faces_triangles(shape: bmesh.types.BMesh) -> int:
+    return sum(len(face.verts) - 2 for face in shape.faces)
+
+
+def _shape_mesh(name: str, shape: bmesh.types.BMesh, materials: list) -> bpy.types.Mesh:
+    """A new mesh of ``shape`` (freed here) in the prefab's first material."""
+    mesh = bpy.data.meshes.new(name)
+    shape.to_mesh(mesh)
+    shape.free()
+    if materials:
+        mesh.materials.append(materials[0])
     return mesh
 
 

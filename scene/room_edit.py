@@ -17,10 +17,12 @@ from bpy.app.translations import pgettext_rpt as rpt_
 from ..core.modes import RoomOutput
 from ..core.wfc import Contradiction, regenerate
 from ..core.wfc.big_tiles import fill_parts
+from ..core.wfc.layout import Fixed
 from .ownership import is_owned
 from .room_frame import room_frame, room_instancer
 from .room_job import RoomError, RoomParams, RoomResult, prepare
 from .room_output import CELL_KEY, OWNER, Plan, build_steps, read_placed, room_collection
+from .room_pieces import pinned, record, recorded, with_recorded
 
 
 def _box(box_min, box_max, shape: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
@@ -64,7 +66,8 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
     params = dataclasses.replace(params, size=shape, fixed=(), output=mode, origin=origin, entrances=inside,
                                  connected=params.connected or bool(params.entrances),
                                  cell_size=(float(frame.size[0]), float(frame.size[1]), float(frame.size[2])))
-    placed = read_placed(collection)
+    pieces = recorded(collection)  # the set pieces it was built around: fixed, written by no one
+    placed = with_recorded(read_placed(collection), pieces)
     sizes = {tile: (int(f[1]), int(f[0]), int(f[2])) if rotation in (90, 270) else (int(f[0]), int(f[1]), int(f[2]))
              for tile, f, rotation in zip(placed.tiles, placed.footprints.tolist(), placed.rotations.tolist(),
                                           strict=True)}  # the cells each tile covered, unturned
@@ -90,12 +93,15 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
         raise RoomError(rpt_("The room has cells without a tile (edited by hand?); assemble it again"))
     options.pop("fixed", None)  # the cells outside the box are the fixed ones
     flat = rules.dims == 2
+    if pieces:  # and the set pieces' cells inside it
+        keep = pinned(grid, pieces)
+        options["constraints"] = [*options.get("constraints", ()), Fixed(keep[:, :, 0] if flat else keep)]
     try:
         new = regenerate(rules, grid[:, :, 0] if flat else grid, box[:2] if flat else box, int(params.seed),
                          **options)
     except (Contradiction, ValueError) as error:
         raise RoomError(rpt_("No room found: {error}").format(error=error)) from error
-    plan = Plan(kit, rules, np.asarray(new).reshape(shape), 0, 0)
+    plan = Plan(kit, rules, np.asarray(new).reshape(shape), 0, 0, frozenset(piece.cell for piece in pieces))
     destination = params.destination
     if frame.moved_from(origin) or frame.parent is not None:
         destination = dataclasses.replace(destination, matrix=tuple(float(v) for v in frame.matrix.ravel()),
@@ -104,5 +110,8 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
     kept = _unchanged_objects(collection, same) if mode == RoomOutput.OBJECTS else {}
     for _ in build_steps(scene, plan, destination, kept):
         pass
+    rebuilt = room_collection(scene, params.room_name)
+    if rebuilt is not None:
+        record(rebuilt, pieces)
     changed = int((~same).sum())  # cells
     return RoomResult(params.room_name, changed, len({rules.tiles[v] for v in np.unique(plan.grid)}), 0, 0)

@@ -56,8 +56,10 @@ from .room_output import (  # noqa: F401 (the output's names, re-exported for ca
     Plan,
     build_steps,
     clear_room,
+    room_collection,
     room_objects,
 )
+from .room_pieces import PieceError, record, with_set_pieces
 from .room_regions import RegionError, RegionSource, resolve_regions
 
 __all__ = ["FixedTile", "RoomError", "RoomParams", "assemble", "clear_room", "parse_entrance_text", "parse_region_text",
@@ -85,6 +87,7 @@ class RoomParams(RoomSpec):
     output: RoomOutput = RoomOutput.INSTANCES
     # the panel's regions (made core regions once the kit is read), or regions given as text (core regions already)
     region_sources: tuple[RegionSource | RoomRegion, ...] = ()
+    use_set_pieces: bool = True  # copies of kit tiles standing in the room's box become fixed cells (room_pieces)
 
     def __post_init__(self) -> None:
         if not self.kit:
@@ -155,6 +158,13 @@ class RoomResult:
     backtracks: int
     stages: dict[str, float] = field(default_factory=dict)
     notes: tuple[str, ...] = ()  # what the report says besides the summary (the kit's tiles the room left out)
+    pieces: tuple[str, ...] = ()  # the set pieces the room was built around, by object name
+
+    def pieces_line(self) -> str:
+        """How many set pieces the room was built around, and which (empty without)."""
+        if not self.pieces:
+            return ""
+        return rpt_("{count} set piece(s) used: {names}").format(count=len(self.pieces), names=", ".join(self.pieces))
 
     def summary(self) -> str:
         return rpt_(
@@ -231,6 +241,10 @@ def assemble(scene: bpy.types.Scene, params: RoomParams,
     stages: dict[str, float] = {}
     started = time.perf_counter()
     kit, problem = prepare(params)
+    try:
+        kit, problem, pieces = with_set_pieces(scene, params, kit, problem, prepare)
+    except PieceError as error:
+        raise RoomError(str(error)) from error
     stages["read kit"] = time.perf_counter() - started
     started = time.perf_counter()
     steps = problem.steps() if pool is None else solve_remote(problem, pool)
@@ -249,17 +263,23 @@ def assemble(scene: bpy.types.Scene, params: RoomParams,
         raise RoomError(str(error)) from error
     finally:
         steps.close()
-    plan = Plan(kit, problem.rules, result.grid, result.restarts, result.backtracks)
+    plan = Plan(kit, problem.rules, result.grid, result.restarts, result.backtracks,
+                frozenset(piece.cell for piece in pieces))
     stages["solve"] = time.perf_counter() - started
     started = time.perf_counter()
     total = int(plan.grid.size)
     for fraction in build_steps(scene, plan, params.destination):
         yield 0.5 + 0.5 * fraction, rpt_("Placing tiles: {done:,} of {total:,}").format(
             done=min(total, math.ceil(fraction * total)), total=total)
+    collection = room_collection(scene, params.room_name)
+    if collection is not None:
+        record(collection, pieces)
     stages["build"] = time.perf_counter() - started
     used = len({plan.rules.tiles[v] for v in np.unique(plan.grid)}) if plan.rules.tiles else 0
     notes = tuple(rpt_(item.template).format(**item.fields) for item in problem.left_out)
-    return RoomResult(params.room_name, total, used, plan.restarts, plan.backtracks, stages, notes)
+    written = total - sum(len(piece.covered()) for piece in pieces)  # the set pieces' cells hold the user's
+    return RoomResult(params.room_name, written, used, plan.restarts, plan.backtracks, stages, notes,
+                      tuple(piece.name for piece in pieces))
 
 
 def run_to_end(scene: bpy.types.Scene, params: RoomParams) -> RoomResult:

@@ -102,6 +102,8 @@ def prepare_mxgmn(collection: bpy.types.Collection, params, error: type[Exceptio
         raise error(rpt_("mxgmn tilesets have no walkable tiles: leave Entrances empty"))
     if params.paths:
         raise error(rpt_("mxgmn tilesets have no walkable tiles: leave Paths empty"))
+    if params.separation or params.max_runs or params.symmetry:
+        raise error(rpt_("mxgmn tilesets: leave Separation and Max Run empty and Symmetry at None"))
     try:
         rules = load_mxgmn(str(collection[MXGMN_KEY]), str(collection.get(SUBSET_KEY, "")) or None)
     except ValueError as problem:

@@ -26,6 +26,7 @@ end, so an error or ESC leaves the scene as it was.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Container, Generator, Mapping
@@ -68,6 +69,8 @@ class Plan:
     grid: np.ndarray
     restarts: int
     backtracks: int
+    omit: frozenset[tuple[int, int, int]] = frozenset()  # anchor cells not written: set pieces stand there
+
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,10 @@ def _variant_arrays(plan: Plan) -> _Tiles:
     """The plan's placed tiles (:func:`~strew.core.wfc.big_tiles.placed_tiles`)."""
     rules = plan.rules
     placed = placed_tiles(rules, plan.grid)
+    if plan.omit:  # the set pieces' cells: the designer's own objects stand there
+        keep = np.array([tuple(int(c) for c in cell) not in plan.omit for cell in placed.cells.tolist()], dtype=bool)
+        placed = dataclasses.replace(placed, cells=placed.cells[keep], variants=placed.variants[keep],
+                                     sizes=placed.sizes[keep], origins=placed.origins[keep])
     variants = placed.variants
     tiles = rules.tiles or rules.names or tuple(str(v) for v in range(rules.count))
     rotations = np.asarray(rules.rotations or (0,) * rules.count, dtype=np.int32)[variants]
@@ -152,10 +159,14 @@ def _variant_arrays(plan: Plan) -> _Tiles:
                   placed.origins)
 
 
+def tile_set_name(room_name: str) -> str:
+    return f"{room_name} Tiles"
+
+
 def _tile_set(plan: Plan, room_name: str) -> tuple[bpy.types.Collection, list[str]]:
     """A Strew-owned collection (not in the scene) holding the kit's tiles, and their tile names in the order
     Pick Instance counts its children (the objects' names in Blender's order)."""
-    tile_set = bpy.data.collections.new(f"{room_name} Tiles")
+    tile_set = bpy.data.collections.new(tile_set_name(room_name))
     mark(tile_set, OWNER, **{ROOM_KEY: room_name})
     for obj in plan.kit.objects.values():
         tile_set.objects.link(obj)
@@ -272,6 +283,19 @@ def build_steps(scene: bpy.types.Scene, plan: Plan, params: Destination,
     clear_room(scene, params.room_name)
     scene.collection.children.link(staging)
     rename(staging, params.room_name)  # Blender adds .001 when a user's collection already has the name
+    if params.output != RoomOutput.OBJECTS:
+        _take_names(created[1:], params.room_name)
+
+
+def _take_names(blocks: list[bpy.types.ID], room_name: str) -> None:
+    """The new room's tile set, mesh and object take the names the old room held while both existed ("Strew
+    Room", not "Strew Room.001" every second time); a name still taken by the user keeps Blender's suffix."""
+    for block in blocks:
+        wanted = tile_set_name(room_name) if isinstance(block, bpy.types.Collection) else room_name
+        family = {bpy.types.Collection: bpy.data.collections, bpy.types.Mesh: bpy.data.meshes,
+                  bpy.types.Object: bpy.data.objects}[type(block)]
+        if block.name != wanted and wanted not in family:
+            rename(block, wanted)
 
 
 def room_collection(scene: bpy.types.Scene, name: str) -> bpy.types.Collection | None:

@@ -36,9 +36,10 @@ from .room_regions import (
     region_constraints,
 )
 from .room_spec import BORDER_LABEL, DEFAULT_BORDER, RoomSpec, split_labels
+from .room_spread import spread_constraints, symmetry_note
 from .rules import Rules
 from .sockets import MIRROR_SUFFIX, SocketTile, sockets_fit, turn_label, turned
-from .solver import SolveResult, Step, solve_steps
+from .solver import Contradiction, SolveResult, Step, solve_steps
 from .tile_parts import turned_tile
 from .tile_rules import rules_from_tiles
 from .vocab import FORWARD, OFFSETS, OPPOSITE, SIDES_2D, VERTICAL
@@ -217,10 +218,17 @@ class RoomProblem:
     seed: int
     options: dict[str, Any]
     left_out: tuple[LeftOut, ...] = ()
+    note: str = ""
+    """A sentence a :class:`~.solver.Contradiction` of this room ends with (the tiles its symmetry keeps out)."""
 
     def steps(self) -> Generator[Step, None, SolveResult]:
         """:func:`~.solver.solve_steps` on the room; the result's grid has the room's 3-D shape."""
-        result = yield from solve_steps(self.rules, self.size[: self.rules.dims], self.seed, **self.options)
+        try:
+            result = yield from solve_steps(self.rules, self.size[: self.rules.dims], self.seed, **self.options)
+        except Contradiction as error:
+            if not self.note:
+                raise
+            raise Contradiction(f"{error} {self.note}") from None
         return dataclasses.replace(result, grid=result.grid.reshape(self.size))
 
     def run(self) -> SolveResult:
@@ -259,6 +267,8 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
     (6, 5, 1)
     """
     compatible = list(compatible)
+    tiles = list(tiles)
+    kit_names = [tile.name for tile in tiles]
     given_counts = dict(spec.counts) if isinstance(spec.counts, Mapping) else parse_counts(spec.counts)
     tiles, left_out = fitting_tiles(tiles, spec.size, spec.fixed, given_counts)
     if spec.one_storey:
@@ -312,8 +322,9 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
                    entrances=entrances,
                    counts=counts or None, max_backtracks=spec.max_backtracks,
                    max_restarts=spec.max_restarts, time_limit=float(spec.time_limit))
-    if regions:
-        options["constraints"] = regions
+    spread = spread_constraints(rules, spec, kit_names, counts)
+    if regions or spread:
+        options["constraints"] = [*regions, *spread]
     if spec.paths:
         paths = path_constraint(rules, spec.paths, spec.loops, spec.min_path_length, fixed, spec.size,
                                 spec.periodic, border)
@@ -323,4 +334,4 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
             count_groups(rules, counts, math.prod(spec.size))
         except ValueError as error:
             raise RoomInputError("{error}", error=error) from None
-    return RoomProblem(rules, spec.size, int(spec.seed), options, left_out)
+    return RoomProblem(rules, spec.size, int(spec.seed), options, left_out, symmetry_note(rules, spec))

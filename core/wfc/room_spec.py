@@ -12,6 +12,8 @@ from .counts import parse_counts
 from .room_input import FixedTile, RoomInputError
 from .room_paths import RoomPath, check_paths
 from .room_regions import RoomRegion
+from .symmetry import SYMMETRIES
+from .tile_groups import checked_numbers
 from .vocab import (
     DEFAULT_MAX_BACKTRACKS,
     DEFAULT_MAX_RESTARTS,
@@ -71,6 +73,15 @@ class RoomSpec:
         restrictions hold and the factors multiply.
     counts : dict or str, default {}
         ``{tile: (min, max)}``, or its text ``"entrance=1; stairs=0..4"`` (:func:`~.counts.parse_counts`).
+    separation : dict or str, default {}
+        ``{tiles: distance}``, or its text ``"shrine=8; pillar, column=3"``: cells holding the tiles (names separated
+        by commas count together) stand at least that many cells apart (Euclidean, :mod:`~.separation`).
+    max_runs : dict or str, default {}
+        ``{tiles: length}``, or its text ``"wall=6"``: at most that many of the tiles in a row along x and along y
+        (:mod:`~.max_run`).
+    symmetry : str, default ""
+        ``"x"``, ``"y"`` or ``"xy"``: the room mirrors itself across its middle (:mod:`~.symmetry`); ``""``: no
+        symmetry.
     heuristic : Heuristic or str, default Heuristic.AUTO
         One of :data:`~.vocab.ROOM_HEURISTICS`, in any case; stored as a :class:`~.vocab.Heuristic`.
     max_backtracks, max_restarts : int, default DEFAULT_MAX_BACKTRACKS, DEFAULT_MAX_RESTARTS
@@ -103,6 +114,9 @@ class RoomSpec:
     fixed: tuple[FixedTile, ...] = ()
     regions: tuple[RoomRegion, ...] = ()
     counts: Mapping[str, tuple[int, int | None]] | str = field(default_factory=dict)  # text: parse_counts
+    separation: Mapping[str, int] | str = field(default_factory=dict)  # text: parse_tile_numbers
+    max_runs: Mapping[str, int] | str = field(default_factory=dict)  # text: parse_tile_numbers
+    symmetry: str = ""
     heuristic: Heuristic | str = Heuristic.AUTO  # any case; stored as a Heuristic
     max_backtracks: int = DEFAULT_MAX_BACKTRACKS
     max_restarts: int = DEFAULT_MAX_RESTARTS
@@ -171,6 +185,16 @@ class RoomSpec:
                 object.__setattr__(self, "counts", parse_counts(self.counts))
             except ValueError as error:
                 raise RoomInputError("{error}", error=error) from None
+        try:
+            object.__setattr__(self, "separation", checked_numbers(self.separation, "separation", "distance"))
+            object.__setattr__(self, "max_runs", checked_numbers(self.max_runs, "max run", "length"))
+        except ValueError as error:
+            raise RoomInputError("{error}", error=error) from None
+        symmetry = self.symmetry.strip().lower() if isinstance(self.symmetry, str) else self.symmetry
+        if symmetry not in ("", *SYMMETRIES):
+            raise RoomInputError("symmetry: use {options} (or nothing), got {value!r}",
+                                 options=" | ".join(SYMMETRIES), value=self.symmetry)
+        object.__setattr__(self, "symmetry", symmetry)
 
     @property
     def one_storey(self) -> bool:

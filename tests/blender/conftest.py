@@ -66,3 +66,17 @@ def empty_scene(strew_extension: object) -> Iterator[bpy.types.Scene]:
     bpy.ops.wm.read_homefile(use_empty=True)
     enable_strew()
     yield bpy.context.scene
+
+
+@pytest.fixture
+def strew(strew_extension: object, capsys: pytest.CaptureFixture[str]):
+    """``python -m strew ARGS`` in this process: returns (exit code, stdout, stderr)."""
+    main = importlib.import_module(f"{strew_extension.__name__}.cli").main
+
+    def run(*args: object) -> tuple[int, str, str]:
+        capsys.readouterr()
+        code = main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

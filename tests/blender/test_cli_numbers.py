@@ -19,20 +19,6 @@ HOSTILE = ["nan", "inf", "-inf", "1e300", "3.4028234663852886e38", "-1", "0", "1
 
 
 @pytest.fixture
-def strew(strew_extension, capsys):
-    """``python -m strew ARGS`` in this process: returns (exit code, stdout, stderr)."""
-    main = importlib.import_module(f"{strew_extension.__name__}.cli").main
-
-    def run(*args: object) -> tuple[int, str, str]:
-        capsys.readouterr()
-        code = main([str(a) for a in args])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
-
-
-@pytest.fixture
 def scene_file(tmp_path: Path) -> Path:
     scatter_scene()
     road_kit()

@@ -125,20 +125,6 @@ def test_same_settings_same_bytes_and_another_seed_another_ring(seed: int) -> No
 # -- the command line ---------------------------------------------------------------------------------------------
 
 @pytest.fixture
-def strew(strew_extension, capsys):
-    """``python -m strew ARGS`` in this process: returns (exit code, stdout, stderr)."""
-    main = importlib.import_module(f"{strew_extension.__name__}.cli").main
-
-    def run(*args: object) -> tuple[int, str, str]:
-        capsys.readouterr()
-        code = main([str(a) for a in args])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
-
-
-@pytest.fixture
 def scene_file(tmp_path: Path) -> Path:
     bpy.context.scene.strew.terrain = make_terrain(size=30.0, subdivisions=8)
     add_layer("Rocks", make_prefabs("Rocks", 2), 5.0, 5.0, seed=2)

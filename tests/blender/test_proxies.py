@@ -6,6 +6,9 @@ depsgraph) and compares it with geometry computed here from the output's points 
 
 from __future__ import annotations
 
+import importlib
+
+import bmesh
 import bpy
 import numpy as np
 import pytest
@@ -314,6 +317,83 @@ def test_the_number_of_proxies_is_the_number_of_points_beyond_the_distance_where
         assert (gap > 1e-3).sum() <= proxies <= (gap > -1e-3).sum()
 
     check()
+
+
+@pytest.mark.parametrize("kind", ['BOUNDS', 'HULL', 'DECIMATE'])
+def test_proxies_wear_the_prefabs_own_materials_and_survive_evaluation(kind: str) -> None:
+    """Each proxy mesh holds the prefab's materials from bpy.data (an evaluated copy would be freed with its
+    depsgraph and crash the next evaluation in Blender 4.x); the output then evaluates again and again."""
+    prefabs = _sphere_prefabs()
+    for number, obj in enumerate(sorted(prefabs.all_objects, key=lambda o: o.name)):
+        if not obj.data.materials:
+            obj.data.materials.append(bpy.data.materials.new(f"Paint {number}"))
+    layer, output = _scene(6, prefabs)
+    layer.proxy_kind, layer.proxy_beyond = kind, True
+    for step in range(3):
+        _view().location = (3.0 * step, 0.0, 0.0)
+        assert len(_instances(output)) >= len(output.data.vertices)  # a two-part prefab shows two objects
+    names = {m.name for m in bpy.data.materials}
+    for proxy in _proxy_objects():
+        assert proxy.data.materials, proxy.name
+        for material in proxy.data.materials:
+            assert material is not None and not material.is_evaluated and material.name in names
+            assert bpy.data.materials[material.name] == material
+
+
+@pytest.mark.parametrize(("kind", "ratio"), [('HULL', 0.1), ('DECIMATE', 0.1), ('DECIMATE', 0.95)])
+def test_a_proxy_is_never_heavier_than_the_prefab_it_stands_for(strew_extension, kind: str, ratio: float) -> None:
+    """The demo's fir trees are low-poly (their convex hull has more triangles than they do): each proxy is at most
+    as heavy as its prefab; where the asked kind would be heavier, the prefab's box stands in."""
+    valley = importlib.import_module(f"{strew_extension.__name__}.demos.valley")
+    trees = valley.build_prefabs(bpy.context.scene)["Trees"]
+    layer, _ = _scene(8, trees)
+    layer.proxy_kind, layer.proxy_ratio, layer.proxy_beyond = kind, ratio, True
+    blocks = sorted(trees.objects, key=lambda b: b.name)
+    for proxy, block in zip(_proxy_objects(), blocks, strict=True):
+        assert _triangles(proxy.data) <= _prefab_triangles(block), (proxy.name, block.name)
+        hull = ConvexHull(_shown_by(block))
+        if kind == 'HULL' and len(hull.simplices) > _prefab_triangles(block):  # heavier: the box stands in
+            got = _local_vertices(proxy)
+            assert len(proxy.data.polygons) == 6
+            assert np.allclose(got.min(axis=0), _shown_by(block).min(axis=0), atol=1e-5)
+
+
+def test_proxies_show_the_prefabs_modifiers_though_their_collection_is_excluded() -> None:
+    """A card thickened by Solidify and a Suzanne with Subdivision, in a collection excluded from the view layer
+    (as prefabs usually are): the Bounds proxy is the box of the evaluated geometry, measured here through a
+    depsgraph of the test's own scene."""
+    prefabs = bpy.data.collections.new("Modified")
+    card = bpy.data.meshes.new("Card")
+    card.from_pydata([(-1, -1, 0), (1, -1, 0), (1, 1, 0), (-1, 1, 0)], [], [(0, 1, 2, 3)])
+    thick = bpy.data.objects.new("A thick card", card)
+    solidify = thick.modifiers.new("Solidify", 'SOLIDIFY')
+    solidify.thickness, solidify.offset = 0.5, 1.0
+    bm = bmesh.new()
+    bmesh.ops.create_monkey(bm)
+    monkey = bpy.data.meshes.new("Suzanne")
+    bm.to_mesh(monkey)
+    bm.free()
+    suzanne = bpy.data.objects.new("B Suzanne", monkey)
+    suzanne.modifiers.new("Subdivision", 'SUBSURF').levels = 1
+    for obj in (thick, suzanne):
+        prefabs.objects.link(obj)
+    bpy.context.scene.collection.children.link(prefabs)
+    bpy.context.view_layer.layer_collection.children[prefabs.name].exclude = True
+    layer, _ = _scene(4, prefabs)
+    layer.proxy_kind, layer.proxy_beyond = 'BOUNDS', True
+    reference = bpy.data.scenes.new("Reference")
+    for obj in (thick, suzanne):
+        reference.collection.objects.link(obj)
+    reference.view_layers[0].update()
+    depsgraph = reference.view_layers[0].depsgraph
+    for proxy, prefab in zip(_proxy_objects(), (thick, suzanne), strict=True):
+        evaluated = prefab.evaluated_get(depsgraph).data
+        shown = np.array([v.co[:] for v in evaluated.vertices])
+        assert len(evaluated.vertices) != len(prefab.data.vertices)  # the modifier did change the geometry
+        got = _local_vertices(proxy)
+        assert np.allclose(got.min(axis=0), shown.min(axis=0), atol=1e-5)
+        assert np.allclose(got.max(axis=0), shown.max(axis=0), atol=1e-5)
+    assert all(m.name in ("Solidify", "Subdivision") for o in (thick, suzanne) for m in o.modifiers)
 
 
 @pytest.mark.parametrize("kind", ['BOUNDS', 'HULL', 'DECIMATE'])

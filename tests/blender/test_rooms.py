@@ -129,6 +129,29 @@ def test_same_seed_same_room_and_reassembling_replaces_only_strews_room() -> Non
     assert len(read_room()) == 8 * 8 * 2 and sum(1 for o in bpy.data.objects if o.get("strew_owner") == "room") == 1
 
 
+@pytest.mark.parametrize("output", ['INSTANCES', 'OBJECTS'])
+def test_reassembling_keeps_the_rooms_names(output: str) -> None:
+    """The room object, its mesh and its tile set keep their names over any number of Assembles (a script or a
+    driver finds the room by name), and a name the user holds keeps Blender's suffix on Strew's side."""
+    demo_kit()
+    for seed in (1, 2, 3):
+        assert bpy.ops.strew.assemble_room(size=(4, 4, 1), seed=seed, output=output) == {'FINISHED'}
+        ours = room_collection()
+        assert ours.name == "Strew Room"
+        if output == 'INSTANCES':
+            (room,) = ours.objects
+            assert (room.name, room.data.name) == ("Strew Room", "Strew Room")
+            assert ours["strew_tile_set"].name == "Strew Room Tiles"
+    if output == 'INSTANCES':
+        mine = bpy.data.objects.new("Strew Room", None)  # after the room took it: the user's gets the suffix
+        assert mine.name == "Strew Room.001"
+        bpy.data.objects.remove(bpy.data.objects["Strew Room"])
+        bpy.data.objects.new("Strew Room", None)  # the user's own object now holds the name
+        assert bpy.ops.strew.assemble_room(size=(4, 4, 1), seed=4, output=output) == {'FINISHED'}
+        assert bpy.data.objects["Strew Room"].type == 'EMPTY'  # the user's, untouched
+        assert room_collection().objects[0].name.startswith("Strew Room.")
+
+
 def test_clear_after_save_and_reload(tmp_path: Path) -> None:
     kit = demo_kit()
     kit_objects = sorted(o.name for o in kit.objects)

@@ -84,7 +84,8 @@ def test_panels_draw_existing_properties_and_operators() -> None:
                   panels.STREW_PT_rooms_search, panels.STREW_PT_tile, panels.STREW_PT_rooms_tile):
         fake = type("Panel", (), {"layout": drawn})()
         panel.draw(fake, context)
-    assert {"kit", "size", "seed", "connected", "socket_n", "socket_down", "rotations", "walkable"} <= set(drawn.props)
+    assert {"kit", "size", "seed", "connected", "socket_n", "socket_down", "rotations", "walkable", "separation",
+            "max_runs", "symmetry"} <= set(drawn.props)
     assert "weight" not in drawn.props
     assert {"strew.assemble_room", "strew.clear_room", "strew.detect_sockets", "strew.entrance_add",
             "strew.pick_room_cell"} <= set(drawn.operators)
