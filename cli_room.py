@@ -12,6 +12,7 @@ from .core.inputs import bounded
 from .core.modes import RoomOutput
 from .core.wfc.grow import GROW_EXAMPLE, GROW_SIDES, GROW_SYNTAX, parse_grow
 from .core.wfc.room_input import RoomInputError
+from .core.wfc.room_paths import parse_path
 from .core.wfc.room_regions import REGION_EXAMPLE, REGION_SYNTAX, parse_regions
 from .core.wfc.symmetry import SYMMETRIES
 from .core.wfc.tile_groups import parse_tile_numbers
@@ -47,6 +48,15 @@ def add_room(commands: argparse._SubParsersAction) -> None:
                          f"--region '{REGION_EXAMPLE}'; repeat for more. Given once or more, they replace the file's "
                          "Regions (its mesh-volume regions too: a volume is set in the panel only)")
     regions.add_argument("--no-regions", action="store_true", help="assemble without the file's Regions")
+    parser.add_argument("--path", action="append", metavar="X,Y,Z:X,Y,Z", dest="paths",
+                        help="cells that must hold walkable tiles joined through walkable cells (other pockets may "
+                        "stay sealed); more endpoints with more ':'; repeat for more paths, e.g. --path 0,5,0:11,5,0 "
+                        "(replaces the file's Paths)")
+    parser.add_argument("--loops", action=argparse.BooleanOptionalAction, default=None,
+                        help="--no-loops: the walkable cells joined to a path form no loop (default: the file's "
+                        "Loops)")
+    parser.add_argument("--min-path-length", type=int, metavar="N",
+                        help="the shortest walk between a path's endpoints visits at least N cells, both counted")
     parser.add_argument("--compatible", help="extra label pairs 'a=b, c=d'")
     parser.add_argument("--heuristic", type=str.upper, choices=[str(name) for name in ROOM_HEURISTICS],
                         help="which cell the solver decides next, in any case (default: the file's setting)")
@@ -99,6 +109,26 @@ def _entrances(given: list[str] | None) -> str | None:
             raise CliError(f"--entrance {text!r}: write X,Y,Z (three whole numbers from 0), e.g. --entrance 0,5,0")
         cells.append(" ".join(str(int(part)) for part in parts))
     return "; ".join(cells)
+
+
+def _path_options(args: argparse.Namespace) -> dict[str, object]:
+    """The operator's ``paths``, ``loops`` and ``min_path_length`` given on the command line: each ``--path`` read by
+    the core's parser here (whether its cells lie in the room is the room's own check, once its size is known)."""
+    options: dict[str, object] = {}
+    if args.paths is not None:
+        out = []
+        for text in args.paths:
+            try:
+                cells = parse_path(text)
+            except RoomInputError as error:
+                raise CliError(f"--path: {error}") from None
+            out.append(":".join(",".join(map(str, cell)) for cell in cells))
+        options["paths"] = "; ".join(out)
+    if args.loops is not None:
+        options["loops"] = 'ALLOWED' if args.loops else 'NONE'
+    if args.min_path_length is not None:
+        options["min_path_length"] = args.min_path_length
+    return options
 
 
 def _regions(args: argparse.Namespace) -> str | None:
@@ -202,6 +232,7 @@ def room(args: argparse.Namespace) -> int:
     grows = _grows(args)
     entrances = _entrances(args.entrances)
     regions = _regions(args)
+    paths = _path_options(args)
     spread = _spread(args)
     import bpy
 
@@ -221,6 +252,7 @@ def room(args: argparse.Namespace) -> int:
         options["entrances"] = entrances
     if regions is not None:
         options["regions"] = regions
+    options.update(paths)
     options.update(spread)
     if args.connected is not None:
         options["connected"] = args.connected

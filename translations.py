@@ -1317,6 +1317,85 @@ RUSSIAN.update({
     "Proxies: Point Instancer output only": "Прокси: только вывод «Инстансер точек»",
 })
 
+# Tile Rooms: paths between chosen cells (loops, minimum length), the panel, the operator and their messages.
+RUSSIAN.update({
+    "Paths": "Пути",
+    "Pairs of cells that must hold walkable tiles joined through walkable cells; other walkable pockets may stay "
+    "sealed unless All Walkable Connected is on":
+        "Пары ячеек, в которых должны стоять проходимые плитки, связанные через проходимые ячейки; остальные "
+        "проходимые карманы могут остаться замкнутыми, если не включено «Все проходимые связаны»",
+    "Pairs of cells that must hold walkable tiles joined through walkable cells; other walkable pockets may stay "
+    "sealed unless All Walkable Connected is on; X,Y,Z:X,Y,Z separated by ';' (replaces the panel's list)":
+        "Пары ячеек, в которых должны стоять проходимые плитки, связанные через проходимые ячейки; остальные "
+        "проходимые карманы могут остаться замкнутыми, если не включено «Все проходимые связаны»; X,Y,Z:X,Y,Z "
+        "через «;» (заменяет список панели)",
+    "Loops": "Петли",
+    "Whether the walkable cells joined to a path may form loops":
+        "Могут ли проходимые ячейки, связанные с путём, образовывать петли",
+    "Allowed": "Разрешены",
+    "The walkable cells joined to a path may form loops":
+        "Проходимые ячейки, связанные с путём, могут образовывать петли",
+    "The walkable cells joined to a path form no loop: one way between any two of them":
+        "Проходимые ячейки, связанные с путём, не образуют петель: между любыми двумя из них один путь",
+    "Minimum Path Length": "Мин. длина пути",
+    "Cells the shortest walk between a path's endpoints visits at least, both counted (0: no minimum)":
+        "Сколько ячеек как минимум проходит кратчайший путь между концами пути, считая оба конца (0: без "
+        "минимума)",
+    "Pick Endpoints": "Выбрать концы",
+    "Click a path's first endpoint on the room in the viewport, then its second: the selected path takes them (a "
+    "new path when none is selected; Esc keeps it as it was)":
+        "Щёлкните во вьюпорте первый конец пути на комнате, затем второй: их получает выбранный путь (новый путь, "
+        "если ни один не выбран; Esc оставляет его как был)",
+    "Add Path": "Добавить путь",
+    "Add a path: two cells that must hold walkable tiles joined through walkable cells (Pick Endpoints sets them "
+    "on the room)":
+        "Добавить путь: две ячейки, в которых должны стоять проходимые плитки, связанные через проходимые ячейки "
+        "(«Выбрать концы» задаёт их на комнате)",
+    "Remove Path": "Удалить путь",
+    "Remove the selected path": "Удалить выбранный путь",
+    "First endpoint (x, y, z) counted from the room origin": "Первый конец (x, y, z), считая от начала комнаты",
+    "Second endpoint (x, y, z) counted from the room origin": "Второй конец (x, y, z), считая от начала комнаты",
+    "Active Path": "Активный путь",
+    "Pick Endpoints: click the path's first cell on the room, then its second; Esc to cancel":
+        "Выбрать концы: щёлкните первую ячейку пути на комнате, затем вторую; Esc — отмена",
+    "Pick Endpoints cancelled; the path is as it was": "Выбор концов отменён; путь остался как был",
+    "Path {number}: from {first} to {last}": "Путь {number}: от {first} до {last}",
+    "Pick the endpoints from the 3D Viewport": "Выберите концы в 3D-вьюпорте",
+    "Pick Endpoints works in the 3D Viewport: click its button there":
+        "«Выбрать концы» работает в 3D-вьюпорте: нажмите кнопку там",
+    "{start} → {end} is outside the room": "{start} → {end} вне комнаты",
+    "{start} → {end}: give two different cells": "{start} → {end}: укажите две разные ячейки",
+    "{start} → {end}": "{start} → {end}",
+    "path: write {syntax}; cannot read {item!r} in {text!r}":
+        "путь: пишите {syntax}; не удаётся прочитать {item!r} в {text!r}",
+    "path: give two endpoints or more, as {syntax}; {text!r} has one":
+        "путь: укажите два конца или больше, как {syntax}; в {text!r} один",
+    "path {number}: give its endpoints as cells (x, y, z), got {path!r}":
+        "путь {number}: укажите его концы как ячейки (x, y, z), получено {path!r}",
+    "path {number}: endpoint {cell} needs three whole numbers (x, y, z)":
+        "путь {number}: конец {cell} должен быть тремя целыми числами (x, y, z)",
+    "path {number}: endpoint {cell} is outside the room of {size} cells; cells run from (0, 0, 0) to {last}":
+        "путь {number}: конец {cell} лежит вне комнаты из {size} ячеек; ячейки идут от (0, 0, 0) до {last}",
+    "path {number} needs two different endpoints, got {cells}; move one of them":
+        "пути {number} нужны два разных конца, получено {cells}; передвиньте один из них",
+    "minimum path length: expected a whole number of cells ≥ 0, got {value!r}":
+        "минимальная длина пути: ожидается целое число ячеек ≥ 0, получено {value!r}",
+    "Paths need a walkable tile and the kit has none: tick Walkable on the floor, door and stair tiles (Strew "
+    "Tile) or clear the Paths":
+        "Путям нужна проходимая плитка, а в наборе её нет: отметьте «Проходимая» у плиток пола, дверей и лестниц "
+        "(Strew Tile) или очистите «Пути»",
+    "mxgmn tilesets have no walkable tiles: leave Paths empty":
+        "В наборах mxgmn нет проходимых плиток: оставьте «Пути» пустыми",
+    "path {number}: no walkable tile fits the room's border at endpoint {cell}; move the endpoint inwards or "
+    "give the kit a walkable tile whose outer side fits the border":
+        "путь {number}: ни одна проходимая плитка не подходит к границе комнаты в конце {cell}; сдвиньте конец "
+        "внутрь или дайте набору проходимую плитку, чья внешняя сторона подходит к границе",
+    "path {number}: endpoint {cell} holds the fixed tile {tile!r}, which is not walkable; move the endpoint or pin "
+    "a walkable tile there":
+        "путь {number}: в конце {cell} стоит закреплённая плитка {tile!r}, она не проходимая; передвиньте конец "
+        "или закрепите там проходимую плитку",
+})
+
 # -- tile rooms: separation, max run, symmetry (properties/rooms.py, panels/room_spread.py, core/wfc/room_spread.py) --
 RUSSIAN.update({
     "Separation": "Разнесение",

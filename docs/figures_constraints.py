@@ -15,7 +15,7 @@ import numpy as np
 from generate import GAP, PANEL, SEAM, View, frame
 from raster import Canvas, Colour, hex_colour
 
-from strew.core.wfc import Rules, SocketTile, find_violations, rules_from_tiles, solve, walkable_components
+from strew.core.wfc import Paths, Rules, SocketTile, find_violations, rules_from_tiles, solve, walkable_components
 from strew.core.wfc.big_tiles import placed_tiles
 from strew.core.wfc.grow import grow, grown_box
 from strew.core.wfc.layout import Region
@@ -377,6 +377,24 @@ def fig_wfc_symmetry(out: Path) -> str:
     return "symmetry x: every quadrant mirrored across the middle"
 
 
+PATH_ENDS = ((2, 3), (21, 20))
+PATH_SEED = 4
+
+
+def fig_wfc_paths(out: Path) -> str:
+    """Two ringed cells apart in the plain map, joined by a path; connectivity off, so other caves stay sealed."""
+    rules = cave_kit()
+    a, b = PATH_ENDS
+    loose = checked(rules, solve(rules, SIZE, seed=PATH_SEED, border=ROCK_BORDER))
+    joined = checked(rules, solve(rules, SIZE, seed=PATH_SEED, border=ROCK_BORDER, constraints=[Paths([PATH_ENDS])]))
+    before, after = walkable_components(rules, loose), walkable_components(rules, joined)
+    assert not (before[a] >= 0 and before[a] == before[b]), "the plain map joins the ends already"
+    assert after[a] >= 0 and after[a] == after[b], "the path's ends are apart"
+    assert regions_of(rules, joined) > 1, "no cave left apart: the picture would not show sealed pockets"
+    pair(out, "wfc_paths", rules, (loose, joined), lambda canvas, view: mark_cells(canvas, view, [a, b]))
+    return f"path {a} – {b} joined; {regions_of(rules, joined) - 1} other region(s) left apart"
+
+
 FIGURES = (fig_wfc_connected, fig_wfc_entrances, fig_wfc_fixed, fig_wfc_region, fig_wfc_border,
            fig_wfc_big_tiles, fig_wfc_grow, fig_wfc_set_pieces, fig_wfc_separation, fig_wfc_max_run,
-           fig_wfc_symmetry)
+           fig_wfc_symmetry, fig_wfc_paths)

@@ -15,6 +15,7 @@ from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProp
 from ..core.wfc.room import DEFAULT_BORDER
 from ..core.wfc.vocab import DEFAULT_CELL_SIZE
 from ..demos.kit import build_demo_kit
+from ..properties.room_paths import PATHS_DESCRIPTION
 from ..properties.rooms import ENTRANCE_DESCRIPTION, REGIONS_DESCRIPTION, ROOM_OPTIONS, room_options, symmetry_value
 from ..scene import room_job, socket_job, worker_pool
 from ..scene.room_kit import (
@@ -45,6 +46,9 @@ def fill_from_panel(operator: bpy.types.Operator, room: bpy.types.PropertyGroup)
                                    for item in room.fixed if item.tile is not None)
     if not given("entrances"):
         operator.entrances = "; ".join(" ".join(str(c) for c in item.cell) for item in room.entrances)
+    if not given("paths"):
+        operator.paths = "; ".join(":".join(",".join(str(c) for c in cell) for cell in (item.start, item.end))
+                                   for item in room.paths)
 
 
 def room_params(operator: bpy.types.Operator, room: bpy.types.PropertyGroup) -> room_job.RoomParams:
@@ -59,6 +63,8 @@ def room_params(operator: bpy.types.Operator, room: bpy.types.PropertyGroup) -> 
         periodic=operator.periodic, border=operator.border or None, border_bottom=operator.border_bottom,
         border_top=operator.border_top, compatible=operator.compatible, connected=operator.connected,
         fixed=room_job.parse_room_text(operator.fixed), entrances=room_job.parse_entrance_text(operator.entrances),
+        paths=room_job.parse_path_text(operator.paths), loops=operator.loops == 'ALLOWED',
+        min_path_length=operator.min_path_length,
         counts=operator.counts, separation=operator.separation, max_runs=operator.max_runs,
         symmetry=symmetry_value(operator.symmetry),
         heuristic=operator.heuristic, max_backtracks=operator.max_backtracks,
@@ -100,6 +106,9 @@ class STREW_OT_assemble_room(ModalJob):
             name="Entrances", description=ENTRANCE_DESCRIPTION + "; X Y Z separated by ';' (replaces the panel's "
             "list)", options={'SKIP_SAVE'}),
         "regions": StringProperty(name="Regions", description=REGIONS_DESCRIPTION, options={'SKIP_SAVE'}),
+        "paths": StringProperty(
+            name="Paths", description=PATHS_DESCRIPTION + "; X,Y,Z:X,Y,Z separated by ';' (replaces the panel's "
+            "list)", options={'SKIP_SAVE'}),
         **room_options(operator=True),
     }
 

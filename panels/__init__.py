@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..registration import register_modules_factory
-from . import main, presets, preview, rooms, scatter, scatter_along, scatter_look
+from . import main, presets, preview, room_paths, rooms, scatter, scatter_along, scatter_look
 
 # Parent panels first: sub-panels (``bl_parent_id``) need their parent registered.
-_modules = (main, presets, scatter, scatter_along, scatter_look, preview, rooms)
+_modules = (main, presets, scatter, scatter_along, scatter_look, preview, rooms, room_paths)
 
 register, unregister = register_modules_factory(_modules)

@@ -35,6 +35,7 @@ from ..core.wfc.vocab import (
     Heuristic,
 )
 from .object_settings import ROTATION_ITEMS
+from .room_paths import LOOP_ITEMS, PATHS_DESCRIPTION, StrewRoomPath
 
 _HEURISTIC_LABELS = {
     Heuristic.AUTO: ("Auto", "Minimum entropy first, scanline after a few restarts (with connectivity: scanline "
@@ -126,6 +127,13 @@ def room_options(*, operator: bool) -> dict[str, Any]:
             name="Counts", default="", options=flags,
             description="How often tiles may appear, all turns together: TILE=N or TILE=MIN..MAX (MAX * for no "
             "limit) separated by ';', e.g. \"entrance=1; stairs=0..4\""),
+        "loops": EnumProperty(
+            name="Loops", items=LOOP_ITEMS, default='ALLOWED', options=flags,
+            description="Whether the walkable cells joined to a path may form loops"),
+        "min_path_length": IntProperty(
+            name="Minimum Path Length", default=0, **at_least(0), soft_max=500, options=flags,
+            description="Cells the shortest walk between a path's endpoints visits at least, both counted "
+            "(0: no minimum)"),
         "separation": StringProperty(
             name="Separation", default="", options=flags,
             description="Tiles kept apart: TILE=N separated by ';', N the least distance in cells between two of them "
@@ -249,6 +257,8 @@ class StrewRoomSettings(bpy.types.PropertyGroup):
         "active_fixed_index": IntProperty(default=0, min=0),
         "entrances": CollectionProperty(type=StrewEntrance, name="Entrances", description=ENTRANCE_DESCRIPTION),
         "active_entrance_index": IntProperty(name="Active Entrance", default=0, min=0),
+        "paths": CollectionProperty(type=StrewRoomPath, name="Paths", description=PATHS_DESCRIPTION),
+        "active_path_index": IntProperty(name="Active Path", default=0, min=0),
         "regions": CollectionProperty(
             type=StrewRoomRegion, name="Regions",
             description="Boxes of cells or mesh volumes whose tiles are restricted or weighted (a cellar storey, a "
@@ -267,5 +277,5 @@ class StrewRoomSettings(bpy.types.PropertyGroup):
     }
 
 
-classes = (StrewFixedTile, StrewEntrance, StrewRoomRegion, StrewRoomSettings)
+classes = (StrewFixedTile, StrewEntrance, StrewRoomRegion, StrewRoomPath, StrewRoomSettings)
 register, unregister = bpy.utils.register_classes_factory(classes)

@@ -32,11 +32,13 @@ from ..core.wfc.remote import solve_remote
 from ..core.wfc.room import (
     FixedTile,
     RoomInputError,
+    RoomPath,
     RoomProblem,
     RoomRegion,
     RoomSpec,
     parse_cells,
     parse_fixed,
+    parse_path,
     parse_regions,
     region_constraints,
     room_problem,
@@ -127,6 +129,14 @@ def parse_entrance_text(entrances: str) -> tuple[tuple[int, int, int], ...]:
     """The entrances of the text field (``"0 5 0; 11 5 1"``), errors translated."""
     try:
         return parse_cells(entrances)
+    except RoomInputError as error:
+        raise _translated(error) from None
+
+
+def parse_path_text(paths: str) -> tuple[RoomPath, ...]:
+    """The paths of the text field (``"0,5,0:11,5,0; 1,1,0:3,3,1"``), errors translated."""
+    try:
+        return tuple(parse_path(item) for item in paths.split(";") if item.strip())
     except RoomInputError as error:
         raise _translated(error) from None
 

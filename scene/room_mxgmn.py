@@ -100,6 +100,8 @@ def prepare_mxgmn(collection: bpy.types.Collection, params, error: type[Exceptio
                          "Counts, Below and Above empty"))
     if params.entrances:
         raise error(rpt_("mxgmn tilesets have no walkable tiles: leave Entrances empty"))
+    if params.paths:
+        raise error(rpt_("mxgmn tilesets have no walkable tiles: leave Paths empty"))
     if params.separation or params.max_runs or params.symmetry:
         raise error(rpt_("mxgmn tilesets: leave Separation and Max Run empty and Symmetry at None"))
     try:

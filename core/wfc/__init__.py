@@ -10,7 +10,8 @@ Pure Python + numpy (no ``bpy``). The pieces:
   (``solver.py``, ``search.py``, ``heuristics.py``);
 - constraints, all behind one interface (``constraints.py``): periodic edges, sides that meet only the
   border, border, entrances, fixed tiles (``layout.py``), counts (``counts.py``) and walkable connectivity
-  kept by propagation (``connectivity.py``); a caller's own plug in with ``solve(..., constraints=[…])``;
+  kept by propagation (``connectivity.py``), :class:`Paths` between chosen cells (``paths.py``); a caller's
+  own plug in with ``solve(..., constraints=[…])``;
   :func:`solve_steps`, the same solve as a generator of :class:`Step` for callers that show progress;
   :class:`Contradiction` when no grid is found;
 - :mod:`.room` — a tile room (kit tiles, size, border, fixed tiles, counts …) as rules and solver options;
@@ -24,6 +25,7 @@ Axes: ``grid[x, y]`` / ``grid[x, y, z]`` with ``e`` = +x, ``n`` = +y, ``up`` = +
 from .checks import find_violations, walkable_components
 from .counts import parse_counts
 from .mxgmn import load_mxgmn
+from .paths import Paths
 from .rules import Rules
 from .sockets import SocketTile
 from .solver import Contradiction, SolveResult, Step, regenerate, solve, solve_detailed, solve_steps
@@ -36,6 +38,7 @@ __all__ = [
     "OPPOSITE",
     "Contradiction",
     "Heuristic",
+    "Paths",
     "Rules",
     "SocketTile",
     "SolveResult",

@@ -25,6 +25,7 @@ from ..steps import run_to_end
 from .counts import count_groups, parse_counts
 from .room_fit import LeftOut, counts_in_one_storey, counts_without, fitting_tiles
 from .room_input import FixedTile, RoomInputError, parse_cells, parse_fixed
+from .room_paths import RoomPath, parse_path, path_constraint
 from .room_regions import (
     REGION_EXAMPLE,
     REGION_SYNTAX,
@@ -44,8 +45,9 @@ from .tile_rules import rules_from_tiles
 from .vocab import FORWARD, OFFSETS, OPPOSITE, SIDES_2D, VERTICAL
 
 __all__ = ["BORDER_LABEL", "DEFAULT_BORDER", "REGION_EXAMPLE", "REGION_SYNTAX", "FixedTile", "LeftOut",
-           "RoomInputError", "RoomProblem", "RoomRegion", "RoomSpec", "one_storey_tiles", "parse_cells", "parse_fixed",
-           "parse_region", "parse_region_tiles", "parse_regions", "region_constraints", "room_problem"]
+           "RoomInputError", "RoomPath", "RoomProblem", "RoomRegion", "RoomSpec", "one_storey_tiles", "parse_cells",
+           "parse_fixed", "parse_path", "parse_region", "parse_region_tiles", "parse_regions", "region_constraints",
+           "room_problem"]
 
 
 def one_storey_tiles(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, str]], below: str,
@@ -323,6 +325,10 @@ def room_problem(tiles: Iterable[SocketTile], compatible: Iterable[tuple[str, st
     spread = spread_constraints(rules, spec, kit_names, counts)
     if regions or spread:
         options["constraints"] = [*regions, *spread]
+    if spec.paths:
+        paths = path_constraint(rules, spec.paths, spec.loops, spec.min_path_length, fixed, spec.size,
+                                spec.periodic, border)
+        options["constraints"] = [*options.get("constraints", ()), paths]
     if counts:  # refuse impossible counts before any work
         try:
             count_groups(rules, counts, math.prod(spec.size))

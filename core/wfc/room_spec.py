@@ -10,6 +10,7 @@ import numpy as np
 
 from .counts import parse_counts
 from .room_input import FixedTile, RoomInputError
+from .room_paths import RoomPath, check_paths
 from .room_regions import RoomRegion
 from .symmetry import SYMMETRIES
 from .tile_groups import checked_numbers
@@ -87,6 +88,14 @@ class RoomSpec:
         The search's budget per attempt and its fresh attempts.
     time_limit : float, default DEFAULT_TIME_LIMIT
         Seconds before giving up.
+    paths : tuple of RoomPath, default ()
+        Each two or more endpoint cells (x, y, z) that must hold walkable tiles joined through walkable cells
+        (:mod:`~.paths`); other walkable pockets may stay sealed unless ``connected``. A periodic room's paths may
+        run across its wrapped edges.
+    loops : bool, default True
+        False: the walkable regions that hold a path's endpoint have no loop (they form trees).
+    min_path_length : int, default 0
+        The shortest walk between two endpoints of a path visits at least this many cells, both counted.
 
     Raises
     ------
@@ -112,6 +121,9 @@ class RoomSpec:
     max_backtracks: int = DEFAULT_MAX_BACKTRACKS
     max_restarts: int = DEFAULT_MAX_RESTARTS
     time_limit: float = DEFAULT_TIME_LIMIT
+    paths: tuple[RoomPath, ...] = ()
+    loops: bool = True
+    min_path_length: int = 0
 
     def __post_init__(self) -> None:
         size = tuple(self.size)
@@ -163,6 +175,11 @@ class RoomSpec:
             if any(c < 0 or c >= s for c, s in zip(fixed.cell, self.size, strict=True)):
                 raise RoomInputError("fixed tile {tile!r}: cell {cell} is outside the grid {size}",
                                      tile=fixed.tile, cell=fixed.cell, size=self.size)
+        object.__setattr__(self, "paths", check_paths(self.paths, self.size))
+        length = self.min_path_length
+        if isinstance(length, bool) or not isinstance(length, int | np.integer) or length < 0:
+            raise RoomInputError("minimum path length: expected a whole number of cells ≥ 0, got {value!r}",
+                                 value=length)
         if isinstance(self.counts, str):
             try:
                 object.__setattr__(self, "counts", parse_counts(self.counts))
