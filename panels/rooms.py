@@ -279,8 +279,9 @@ class STREW_PT_rooms_edit(_RoomsPanel, bpy.types.Panel):
         layout.prop(room, "box_min")
         layout.prop(room, "box_max")
         layout.operator("strew.regenerate_room_box", icon='FILE_REFRESH')
-        row = layout.row(align=True)  # Grow [side] [cells]: fits a narrow sidebar in any language
-        row.operator("strew.grow_room", icon='FULLSCREEN_ENTER')
+        split = layout.split(factor=0.5, align=True)  # Grow | side | cells: the button keeps half the row
+        split.operator("strew.grow_room", icon='FULLSCREEN_ENTER')
+        row = split.row(align=True)
         row.prop(room, "grow_side", text="")
         row.prop(room, "grow_cells", text="")
 
