@@ -1338,6 +1338,7 @@ RUSSIAN.update({
     "The walkable cells joined to a path form no loop: one way between any two of them":
         "Проходимые ячейки, связанные с путём, не образуют петель: между любыми двумя из них один путь",
     "Minimum Path Length": "Мин. длина пути",
+    "Min Length": "Мин. длина",
     "Cells the shortest walk between a path's endpoints visits at least, both counted (0: no minimum)":
         "Сколько ячеек как минимум проходит кратчайший путь между концами пути, считая оба конца (0: без "
         "минимума)",

@@ -136,7 +136,7 @@ class _PickCells(bpy.types.Operator):
 
     def _finish(self, context: bpy.types.Context) -> None:
         bpy.types.SpaceView3D.draw_handler_remove(self._handle, 'WINDOW')
-        self._region.tag_redraw()
+        context.area.tag_redraw()  # the sidebar too: it shows the picked cells at once
         context.area.header_text_set(None)
         context.window.cursor_modal_restore()
 

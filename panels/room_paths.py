@@ -30,6 +30,7 @@ class STREW_UL_room_paths(bpy.types.UIList):
 
 class STREW_PT_rooms_paths(_RoomsPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_rooms_paths"
+    bl_order = 2  # after Entrances (panels/rooms.py numbers the others)
     bl_label = "Paths"
     bl_parent_id = "STREW_PT_rooms"
     bl_options = {'DEFAULT_CLOSED'}
@@ -45,7 +46,7 @@ class STREW_PT_rooms_paths(_RoomsPanel, bpy.types.Panel):
             layout.prop(item, "end")
         layout.operator("strew.pick_room_path", icon='RESTRICT_SELECT_OFF')
         layout.prop(room, "loops")
-        layout.prop(room, "min_path_length")
+        layout.prop(room, "min_path_length", text="Min Length")
 
 
 classes = (STREW_UL_room_paths, STREW_PT_rooms_paths)

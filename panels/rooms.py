@@ -170,6 +170,7 @@ class STREW_PT_rooms(_RoomsPanel, bpy.types.Panel):
 
 class STREW_PT_rooms_rules(_RoomsPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_rooms_rules"
+    bl_order = 0  # Constraints, Entrances, Paths, Regions, Search, Regenerate Box, Active Tile
     bl_label = "Constraints"
     bl_parent_id = "STREW_PT_rooms"
     bl_options = {'DEFAULT_CLOSED'}
@@ -212,6 +213,7 @@ def draw_list(layout: bpy.types.UILayout, room: bpy.types.PropertyGroup, prop: s
 
 class STREW_PT_rooms_entrances(_RoomsPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_rooms_entrances"
+    bl_order = 1
     bl_label = "Entrances"
     bl_parent_id = "STREW_PT_rooms"
     bl_options = {'DEFAULT_CLOSED'}
@@ -230,6 +232,7 @@ class STREW_PT_rooms_entrances(_RoomsPanel, bpy.types.Panel):
 
 class STREW_PT_rooms_regions(_RoomsPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_rooms_regions"
+    bl_order = 3
     bl_label = "Regions"
     bl_parent_id = "STREW_PT_rooms"
     bl_options = {'DEFAULT_CLOSED'}
@@ -255,6 +258,7 @@ class STREW_PT_rooms_regions(_RoomsPanel, bpy.types.Panel):
 
 class STREW_PT_rooms_search(_RoomsPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_rooms_search"
+    bl_order = 4
     bl_label = "Search"
     bl_parent_id = "STREW_PT_rooms"
     bl_options = {'DEFAULT_CLOSED'}
@@ -268,6 +272,7 @@ class STREW_PT_rooms_search(_RoomsPanel, bpy.types.Panel):
 
 class STREW_PT_rooms_edit(_RoomsPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_rooms_edit"
+    bl_order = 5
     bl_label = "Regenerate Box"
     bl_parent_id = "STREW_PT_rooms"
     bl_options = {'DEFAULT_CLOSED'}
@@ -288,6 +293,7 @@ class STREW_PT_rooms_edit(_RoomsPanel, bpy.types.Panel):
 
 class STREW_PT_rooms_tile(_RoomsPanel, bpy.types.Panel):
     bl_idname = "STREW_PT_rooms_tile"
+    bl_order = 6
     bl_label = "Active Tile"
     bl_parent_id = "STREW_PT_rooms"
 
