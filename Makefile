@@ -54,7 +54,9 @@ test-blender: $(STAMP)
 validate: $(STAMP)
 	$(BLENDER_EXT) validate --valid-tags $(TAGS) .
 
-test: lint typecheck test-core test-blender validate
+# The two suites share nothing but the venv: they run side by side, one per core, each printing when it ends.
+test: lint typecheck validate
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-core test-blender
 
 # The hostile pass (tests/hostile/README.md): ~490 trials, each in its own capped process; not part of `make test`.
 test-hostile: $(STAMP)

@@ -210,13 +210,18 @@ class Backend(Protocol):
     def release(self, handle: Any) -> None: ...
 
 
+def worker_lost(error: BaseException) -> ValueError:
+    """The one-line error of a run whose worker went away (a pool's process died, a Dask worker was lost)."""
+    reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return ValueError(f"a worker stopped before its chunk was done ({reason}); nothing was written: run again, "
+                      "or with workers=1 to stay in this process")
+
+
 def _result(future: Future[T]) -> T:
     try:
         return future.result()
     except (BrokenExecutor, CancelledError) as error:  # a pool's process died; a Dask worker went with the data
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise ValueError(f"a worker stopped before its chunk was done ({reason}); nothing was written: run again, "
-                         "or with workers=1 to stay in this process") from error
+        raise worker_lost(error) from error
 
 
 def sample_chunks(

@@ -27,6 +27,7 @@ from concurrent.futures import Future
 from types import TracebackType
 from typing import Any, TypeVar
 
+from .chunks import worker_lost
 from .inputs import bounded
 
 T = TypeVar("T")
@@ -94,7 +95,10 @@ class DaskCluster:
         self._executor = self.client.get_executor(pure=False)
 
     def share(self, work: Any) -> Any:
-        return self.client.scatter(work, broadcast=True, hash=False)
+        try:
+            return self.client.scatter(work, broadcast=True, hash=False)
+        except OSError as error:  # Dask's CommClosedError: the worker went away while the data was on its way
+            raise worker_lost(error) from error
 
     def submit(self, fn: Callable[..., T], handle: Any, *args: Any) -> Future[T]:
         future: Future[T] = self._executor.submit(fn, handle, *args)
