@@ -16,11 +16,15 @@ from .rooms import STREW_OT_assemble_room, fill_from_panel, room_params
 
 
 def _shift_panel(room: bpy.types.PropertyGroup, offset: tuple[int, int, int]) -> None:
-    """The panel's cells counted from the grown room's origin: entrances, fixed tiles, box regions and the box."""
+    """The panel's cells counted from the grown room's origin: entrances, fixed tiles, paths, box regions and the
+    box."""
     if not any(offset):
         return
     for item in (*room.entrances, *room.fixed):
         item.cell = tuple(int(c) + o for c, o in zip(item.cell, offset, strict=True))
+    for path in room.paths:
+        path.start = tuple(int(c) + o for c, o in zip(path.start, offset, strict=True))
+        path.end = tuple(int(c) + o for c, o in zip(path.end, offset, strict=True))
     for region in room.regions:
         if region.volume is None:
             region.box_min = tuple(int(c) + o for c, o in zip(region.box_min, offset, strict=True))

@@ -122,6 +122,7 @@ def grow_room(scene: bpy.types.Scene, params: RoomParams, side: str, cells: int,
         params, size=size, output=mode, origin=origin,
         fixed=tuple(dataclasses.replace(f, cell=_shift(f.cell, offset)) for f in params.fixed),
         entrances=tuple(_shift(e, offset) for e in params.entrances),
+        paths=tuple(tuple(_shift(cell, offset) for cell in path) for path in params.paths),
         region_sources=shifted_regions(params.region_sources, offset),
         regions=shifted_regions(params.regions, offset),
         cell_size=(float(frame.size[0]), float(frame.size[1]), float(frame.size[2])))

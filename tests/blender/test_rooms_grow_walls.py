@@ -11,7 +11,7 @@ from pathlib import Path
 import bpy
 import numpy as np
 import pytest
-from rooms_check import border_violations, placed_tiles, read_room, violations, walkable_regions
+from rooms_check import border_violations, placed_tiles, read_room, room_collection, violations, walkable_regions
 from rooms_kits import demo_kit, module, pairs
 from scenes import scene_snapshot
 
@@ -150,3 +150,32 @@ def test_command_line_grows_a_closed_room_of_a_file(tmp_path: Path, capsys) -> N
         error = capsys.readouterr().err.strip()
         assert words in error and len(error.splitlines()) == 1
         assert not (tmp_path / "no.blend").exists()
+
+
+def test_a_set_piece_in_the_wall_stays_and_a_path_still_joins_its_cells() -> None:
+    from rooms_pieces import linked_copy
+
+    kit = _closed_room(1, 'OBJECTS')
+    settings = bpy.context.scene.strew.room
+    tile, _rotation, placed = read_room()[(0, 3, 1)]  # in the -X wall, upstairs
+    linked_copy(kit.objects[tile], "piece").matrix_world = placed.obj.matrix_world.copy()
+    bpy.ops.strew.clear_room()
+    settings.connected = False
+    settings.entrances.clear()  # only the path asks for joined cells
+    path = settings.paths.add()
+    path.start, path.end = (2, 2, 0), (5, 6, 0)
+    bpy.context.view_layer.update()
+    assert bpy.ops.strew.assemble_room() == {'FINISHED'}
+    assert bpy.ops.strew.grow_room(side='-X', cells=1, seed=6) == {'FINISHED'}
+    assert (tuple(path.start), tuple(path.end)) == ((3, 2, 0), (6, 6, 0))  # the panel's path, renumbered
+    recorded = module("scene.room_pieces").recorded(room_collection())
+    assert [(p.name, p.cell) for p in recorded] == [("piece", (1, 3, 1))]
+    room = read_room()
+    assert set(room) == set(np.ndindex(9, 8, 2)) - {(1, 3, 1)}
+    tiles = placed_tiles(room, kit)
+    compatible = pairs(kit["strew_compatible"])
+    tiles[(1, 3, 1)] = placed_tiles({(1, 3, 1): (tile, _rotation, placed)}, kit)[(1, 3, 1)]
+    assert violations(tiles, (9, 8, 2), compatible) == []
+    assert border_violations(tiles, (9, 8, 2), ["wall", "window"], compatible) == []
+    joined = next(region for region in walkable_regions(tiles) if (3, 2, 0) in region)  # the path, moved by 1
+    assert (6, 6, 0) in joined
