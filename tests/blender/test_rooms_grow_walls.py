@@ -83,7 +83,7 @@ def _check(kit, before: dict, side: str, cells: int, output: str) -> dict:
     return after
 
 
-@pytest.mark.parametrize("side", ["-X", "+X", "-Y", "+Y", "+Z"])
+@pytest.mark.parametrize("side", ["-X", "+X", "-Y", "+Y", "+Z", "-Z"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_closed_room_grows_by_moving_its_wall_out(side: str, seed: int) -> None:
     output = 'OBJECTS' if seed == 2 else 'INSTANCES'
