@@ -113,7 +113,7 @@ def test_the_count_of_wall_cells_solved_again_and_keep_walls() -> None:
     assert grown.walls == 8 * 10  # the old top storey, under the sky
 
 
-def test_a_fixed_tile_in_the_wall_stays() -> None:
+def test_a_fixed_tile_in_the_wall_stays(capsys) -> None:
     kit = _closed_room(3)
     tile, rotation, _placed = read_room()[(7, 2, 0)]
     settings = bpy.context.scene.strew.room
@@ -121,7 +121,9 @@ def test_a_fixed_tile_in_the_wall_stays() -> None:
     item.tile, item.rotation, item.cell = kit.objects[tile], str(rotation), (7, 2, 0)
     assert bpy.ops.strew.assemble_room() == {'FINISHED'}
     before = _snapshot()
+    capsys.readouterr()
     assert bpy.ops.strew.grow_room(side='+X', cells=1, seed=5) == {'FINISHED'}
+    assert "15 wall cell(s) on +X re-solved" in capsys.readouterr().out  # the wall on both storeys, less the fixed
     after = _check(kit, before, "+X", 1, 'INSTANCES')
     assert after[(7, 2, 0)][:3] == before[(7, 2, 0)][:3]
     assert np.allclose(after[(7, 2, 0)][3], before[(7, 2, 0)][3], atol=1e-5)
