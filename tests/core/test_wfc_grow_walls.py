@@ -109,3 +109,19 @@ def test_only_bordered_grown_sides_are_solved_again_and_fixed_tiles_stay() -> No
     assert not any((anchors[c] == anchors[4, 1]).all() for c in zip(*np.nonzero(mask), strict=True))
     with pytest.raises((Contradiction, ValueError)):  # its wall faces the new cells
         grow(rules, old, size, offset, seed=3, border="out", fixed=keep)
+
+
+def test_a_big_tile_reaching_into_the_wall_is_solved_again_whole() -> None:
+    rules = _rules()
+    seen = 0
+    for seed, side in ((1, "+X"), (2, "-X"), (2, "+Y")):
+        old = solve(rules, (6, 5), seed=seed, border="out")
+        size, offset = grown_box((6, 5, 1), side, 2)
+        layer, _where = _layer(old.shape, side, 2)
+        mask = walls_to_resolve(rules, old, size, offset, border="out")
+        anchors = anchor_cells(rules, old).reshape(*old.shape, 2)
+        for anchor in {tuple(a) for a in anchors[layer]}:
+            cells = (anchors == anchor).all(axis=-1)  # every cell of the tile anchored there
+            assert mask[cells].all()
+            seen += int(cells.sum() > 1 and not layer[cells].all())
+    assert seen  # a big tile reached past the layer in these rooms
