@@ -8,6 +8,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from wfc_kits import turn_sockets
 
 from strew.core.wfc import Contradiction, SocketTile, rules_from_tiles, solve
@@ -125,3 +127,18 @@ def test_a_big_tile_reaching_into_the_wall_is_solved_again_whole() -> None:
             assert mask[cells].all()
             seen += int(cells.sum() > 1 and not layer[cells].all())
     assert seen  # a big tile reached past the layer in these rooms
+
+
+@settings(max_examples=15, deadline=None)
+@given(width=st.integers(3, 7), depth=st.integers(3, 7), side=st.sampled_from(["-X", "+X", "-Y", "+Y"]),
+       cells=st.integers(1, 3), seed=st.integers(0, 10_000))
+def test_any_closed_grid_grows_through_its_wall(width: int, depth: int, side: str, cells: int, seed: int) -> None:
+    """Any closed grid, side and count: only the old cells of the mask change, every pair and the border fit."""
+    rules = _rules()
+    old = solve(rules, (width, depth), seed=seed, border="out")
+    size, offset = grown_box((width, depth, 1), side, cells)
+    new = grow(rules, old, size, offset, seed=seed + 1, border="out")
+    layer, where = _layer(old.shape, side, cells)
+    mask = walls_to_resolve(rules, old, size, offset, border="out")
+    assert (mask >= layer).all() and np.array_equal(new[where][~mask], old[~mask])
+    assert bad_pairs(rules, new) == []
