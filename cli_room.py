@@ -81,8 +81,12 @@ def add_room(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--room-name", help="output collection (default: 'Strew Room')")
     parser.add_argument("--grow", action="append", metavar=GROW_SYNTAX, dest="grow",
                         help="grow the room already in the file instead of assembling one: N cells on SIDE (one of "
-                        f"{', '.join(GROW_SIDES)}), every tile already there kept, e.g. --grow {GROW_EXAMPLE}; "
-                        "repeat to grow on more sides, in order")
+                        f"{', '.join(GROW_SIDES)}), the tiles already there kept but for the wall layer on a side "
+                        f"with a border, which moves out, e.g. --grow {GROW_EXAMPLE}; repeat to grow on more sides, "
+                        "in order")
+    parser.add_argument("--grow-keep-walls", action="store_true",
+                        help="with --grow: keep every old tile, the wall on the grown side too (refused when nothing "
+                        "fits beyond it)")
     parser.add_argument("--set-pieces", action=argparse.BooleanOptionalAction, default=None,
                         help="copies of kit tiles standing in the room's box become fixed cells (default: the file's "
                         "Use Set Pieces)")
@@ -193,6 +197,8 @@ def _grows(args: argparse.Namespace) -> list[tuple[str, int]] | None:
     """The ``--grow`` sides and counts, each read here (None without ``--grow``); a size with them is refused: a
     grown room's size is the old one's and the cells added."""
     if args.grow is None:
+        if args.grow_keep_walls:
+            raise CliError("--grow-keep-walls says how --grow treats the walls; add --grow SIDE:N")
         return None
     if args.size is not None:
         raise CliError("--grow grows the room in the file, whose size it keeps and adds to; leave out --size")
@@ -264,7 +270,7 @@ def room(args: argparse.Namespace) -> int:
         options["use_set_pieces"] = args.set_pieces
     _check_numbers(options)
     if grows is not None:
-        return _grow(grows, options, target)
+        return _grow(grows, {**options, "keep_walls": bool(args.grow_keep_walls)}, target)
     started = time.perf_counter()
     try:
         result = bpy.ops.strew.assemble_room(**options)

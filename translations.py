@@ -1542,6 +1542,22 @@ RUSSIAN.update({
     "grow: write {syntax} with SIDE one of {sides} and N ≥ 1, e.g. {example!r}; cannot read {text!r}":
         "наращивание: напишите {syntax}, где SIDE — одна из {sides}, а N ≥ 1, например {example!r}; не удаётся "
         "прочитать {text!r}",
+    # -- tile rooms: Grow moves a closed room's wall out (core/wfc/grow.py, scene/room_grow.py, operators/room_grow.py,
+    #    properties/rooms.py) ------------------------------------------------------------------------------------------
+    "Keep Walls": "Сохранять стены",
+    "Keep every old tile, the wall on the grown side too (the grow is refused when nothing fits beyond it); off: the "
+    "old wall layer on that side is solved again with the new cells, so the wall moves out":
+        "Сохранять все прежние плитки, в том числе стену на наращиваемой стороне (наращивание отклоняется, если за "
+        "ней ничего не подходит); выключено: прежний слой стены на этой стороне решается заново вместе с новыми "
+        "ячейками, и стена отодвигается наружу",
+    "{name}: grown on {side} by {cells} cell(s) to {x} × {y} × {z}, {added:,} new cell(s), {walls:,} wall cell(s) on "
+    "{side} re-solved, in {seconds:.2f} s":
+        "{name}: наращено по {side} на {cells} яч. до {x} × {y} × {z}, новых ячеек: {added:,}, ячеек стены по "
+        "{side} решено заново: {walls:,}, за {seconds:.2f} с",
+    "Cannot grow the room on {side} keeping its walls: no tiles fit beyond them ({error}); turn off Keep Walls to "
+    "move the wall out":
+        "Не удаётся нарастить комнату по {side}, сохраняя стены: за ними не подходит ни одна плитка ({error}); "
+        "выключите «Сохранять стены», чтобы отодвинуть стену",
 })
 
 # Operator buttons read as actions; everything else in the "Operator" context is the same as RUSSIAN.

@@ -17,7 +17,7 @@ from raster import Canvas, Colour, hex_colour
 
 from strew.core.wfc import Paths, Rules, SocketTile, find_violations, rules_from_tiles, solve, walkable_components
 from strew.core.wfc.big_tiles import placed_tiles
-from strew.core.wfc.grow import grow, grown_box
+from strew.core.wfc.grow import grow, grown_box, walls_to_resolve
 from strew.core.wfc.layout import Region
 from strew.core.wfc.max_run import MaxRun
 from strew.core.wfc.separation import Separation
@@ -258,7 +258,7 @@ def fig_wfc_grow(out: Path) -> str:
     old_shape = (14, SIZE[1])
     old = checked(rules, solve(rules, old_shape, seed=3, border=ROCK_BORDER))
     size, offset = grown_box((*old_shape, 1), "+X", SIZE[0] - old_shape[0])
-    grown = checked(rules, grow(rules, old, size, offset, seed=8, border=ROCK_BORDER))
+    grown = checked(rules, grow(rules, old, size, offset, seed=8, border=ROCK_BORDER, keep_walls=True))
     assert np.array_equal(grown[: old_shape[0]], old), "the old cells changed"
     canvas = Canvas(2 * PANEL + 3 * GAP, PANEL + 2 * GAP)
     for k, grid in enumerate((old, grown)):
@@ -270,6 +270,32 @@ def fig_wfc_grow(out: Path) -> str:
         frame(canvas, shown)
     canvas.save(out / "wfc_grow.png")
     return f"{old_shape[0]} x {old_shape[1]} grown on +X to {size[0]} x {size[1]}: {old.size} old cells kept"
+
+
+def fig_wfc_grow_walls(out: Path) -> str:
+    """Grow a closed cave on +x: with ``keep_walls`` the old rock edge stays as a seam of rock; by default the old
+    wall column (tinted) is solved again with the new cells, so the caves run through where the wall stood."""
+    rules = cave_kit()
+    old_shape = (14, SIZE[1])
+    old = checked(rules, solve(rules, old_shape, seed=3, border=ROCK_BORDER))
+    size, offset = grown_box((*old_shape, 1), "+X", SIZE[0] - old_shape[0])
+    kept = checked(rules, grow(rules, old, size, offset, seed=8, border=ROCK_BORDER, keep_walls=True))
+    moved = checked(rules, grow(rules, old, size, offset, seed=8, border=ROCK_BORDER))
+    walls = walls_to_resolve(rules, old, size, offset, border=ROCK_BORDER)
+    assert walls[-1].all() and not walls[:-1].any(), "only the old east column is solved again"
+    assert np.array_equal(kept[: old_shape[0]], old) and np.array_equal(moved[: old_shape[0] - 1], old[:-1])
+    seam = old_shape[0] - 1
+
+    def open_quadrants(grid: np.ndarray) -> int:  # floor quadrants on the east half of the old wall column
+        floor = quadrants(rules)[grid[seam]]
+        return int(floor[:, 1:3].sum())
+
+    def decorate(canvas: Canvas, view: View) -> None:
+        tint_box(canvas, view, (seam, 0), (seam, old_shape[1] - 1))
+
+    pair(out, "wfc_grow_walls", rules, (kept, moved), decorate)
+    return (f"{int(walls.sum())} wall cells solved again, {int((moved[seam] != old[seam]).sum())} changed; floor "
+            f"quadrants on the old wall's outer half: {open_quadrants(kept)} kept, {open_quadrants(moved)} moved")
 
 
 def fig_wfc_set_pieces(out: Path) -> str:
@@ -396,5 +422,5 @@ def fig_wfc_paths(out: Path) -> str:
 
 
 FIGURES = (fig_wfc_connected, fig_wfc_entrances, fig_wfc_fixed, fig_wfc_region, fig_wfc_border,
-           fig_wfc_big_tiles, fig_wfc_grow, fig_wfc_set_pieces, fig_wfc_separation, fig_wfc_max_run,
+           fig_wfc_big_tiles, fig_wfc_grow, fig_wfc_grow_walls, fig_wfc_set_pieces, fig_wfc_separation, fig_wfc_max_run,
            fig_wfc_symmetry, fig_wfc_paths)

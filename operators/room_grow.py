@@ -6,9 +6,9 @@ import time
 
 import bpy
 from bpy.app.translations import pgettext_rpt as rpt_
-from bpy.props import EnumProperty, IntProperty
+from bpy.props import BoolProperty, EnumProperty, IntProperty
 
-from ..properties.rooms import GROW_SIDE_ITEMS
+from ..properties.rooms import GROW_KEEP_WALLS, GROW_SIDE_ITEMS
 from ..scene.room_grow import grow_room
 from ..scene.room_job import RoomError
 from .room_tools import has_room
@@ -16,11 +16,15 @@ from .rooms import STREW_OT_assemble_room, fill_from_panel, room_params
 
 
 def _shift_panel(room: bpy.types.PropertyGroup, offset: tuple[int, int, int]) -> None:
-    """The panel's cells counted from the grown room's origin: entrances, fixed tiles, box regions and the box."""
+    """The panel's cells counted from the grown room's origin: entrances, fixed tiles, paths, box regions and the
+    box."""
     if not any(offset):
         return
     for item in (*room.entrances, *room.fixed):
         item.cell = tuple(int(c) + o for c, o in zip(item.cell, offset, strict=True))
+    for path in room.paths:
+        path.start = tuple(int(c) + o for c, o in zip(path.start, offset, strict=True))
+        path.end = tuple(int(c) + o for c, o in zip(path.end, offset, strict=True))
     for region in room.regions:
         if region.volume is None:
             region.box_min = tuple(int(c) + o for c, o in zip(region.box_min, offset, strict=True))
@@ -41,6 +45,8 @@ class STREW_OT_grow_room(bpy.types.Operator):
         "side": EnumProperty(name="Side", items=GROW_SIDE_ITEMS, default='+X', options={'SKIP_SAVE'}),
         "cells": IntProperty(name="Cells", default=1, min=1, soft_max=64, options={'SKIP_SAVE'},
                              description="How many cells to add on that side"),
+        "keep_walls": BoolProperty(name="Keep Walls", default=False, options={'SKIP_SAVE'},
+                                   description=GROW_KEEP_WALLS),
         **STREW_OT_assemble_room.__annotations__,
     }
 
@@ -53,20 +59,25 @@ class STREW_OT_grow_room(bpy.types.Operator):
         given = self.properties.is_property_set
         side = self.side if given("side") else room.grow_side
         cells = self.cells if given("cells") else room.grow_cells
+        keep_walls = self.keep_walls if given("keep_walls") else room.grow_keep_walls
         started = time.perf_counter()
         fill_from_panel(self, room)
         try:
             params = room_params(self, room)
-            grown = grow_room(context.scene, params, side, cells)
+            grown = grow_room(context.scene, params, side, cells, keep_walls)
         except RoomError as error:
             self.report({'ERROR'}, str(error))
             return {'CANCELLED'}
         room.size, room.origin = grown.size, grown.origin
         _shift_panel(room, grown.offset)
-        self.report({'INFO'}, rpt_("{name}: grown on {side} by {cells} cell(s) to {x} × {y} × {z}, {added:,} new "
-                                   "cell(s), in {seconds:.2f} s").format(
+        message = rpt_("{name}: grown on {side} by {cells} cell(s) to {x} × {y} × {z}, {added:,} new cell(s), in "
+                       "{seconds:.2f} s")
+        if grown.walls:
+            message = rpt_("{name}: grown on {side} by {cells} cell(s) to {x} × {y} × {z}, {added:,} new cell(s), "
+                           "{walls:,} wall cell(s) on {side} re-solved, in {seconds:.2f} s")
+        self.report({'INFO'}, message.format(
             name=grown.result.name, side=side, cells=cells, x=grown.size[0], y=grown.size[1], z=grown.size[2],
-            added=grown.result.placed, seconds=time.perf_counter() - started))
+            added=grown.result.placed, walls=grown.walls, seconds=time.perf_counter() - started))
         return {'FINISHED'}
 
 

@@ -289,6 +289,7 @@ class STREW_PT_rooms_edit(_RoomsPanel, bpy.types.Panel):
         row = split.row(align=True)
         row.prop(room, "grow_side", text="")
         row.prop(room, "grow_cells", text="")
+        layout.prop(room, "grow_keep_walls")
 
 
 class STREW_PT_rooms_tile(_RoomsPanel, bpy.types.Panel):

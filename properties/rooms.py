@@ -78,6 +78,10 @@ _GROW_LABELS = {
 }
 GROW_SIDE_ITEMS = [(side, side, _GROW_LABELS[side]) for side in GROW_SIDES]
 """Enum items of the sides Grow adds cells on (the core's names, unchanged)."""
+GROW_KEEP_WALLS = ("Keep every old tile, the wall on the grown side too (the grow is refused when nothing fits "
+                   "beyond it); off: the old wall layer on that side is solved again with the new cells, so the "
+                   "wall moves out")
+"""The tooltip of Grow's Keep Walls, the panel's and the operator's."""
 
 
 def room_options(*, operator: bool) -> dict[str, Any]:
@@ -273,6 +277,7 @@ class StrewRoomSettings(bpy.types.PropertyGroup):
                                   description="The side of the room Grow adds cells on"),
         "grow_cells": IntProperty(name="Cells", default=1, min=1, soft_max=64,
                                   description="How many cells Grow adds on that side"),
+        "grow_keep_walls": BoolProperty(name="Keep Walls", default=False, description=GROW_KEEP_WALLS),
         **room_options(operator=False),
     }
 

@@ -1,10 +1,12 @@
-"""Grow an assembled room: more cells on one side, every tile already there kept, only the new cells solved.
+"""Grow an assembled room: more cells on one side, the tiles already there kept, the new cells solved.
 
 The room is read back from Strew's output (as Regenerate Box reads it), its tiles become the fixed cells of the
 larger grid (``core.wfc.grow``), and the room is written again where it stands: a Real Objects room keeps every
-object it had (only their ``strew_cell`` is renumbered when the room grows on -X, -Y or -Z), an Instances room
-keeps every point's tile, turn, mirror and place. Growing on a lower side moves the room's origin by the new cells,
-so the old tiles keep their world place. On any error the scene is unchanged.
+object whose tile stays (only their ``strew_cell`` is renumbered when the room grows on -X, -Y or -Z), an Instances
+room keeps every such point's tile, turn, mirror and place. When the grown side has a border (Closed Room, Below,
+Above), the old wall layer on that side is solved again with the new cells, so the wall moves outwards; fixed tiles
+and set pieces there stay; *Keep Walls* keeps every old tile. Growing on a lower side moves the room's origin by
+the new cells, so the old tiles keep their world place. On any error the scene is unchanged.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from bpy.app.translations import pgettext_rpt as rpt_
 from ..core.modes import RoomOutput
 from ..core.wfc import Contradiction
 from ..core.wfc.big_tiles import fill_parts
-from ..core.wfc.grow import grow, grown_box
+from ..core.wfc.grow import grow, grown_box, walls_to_resolve
+from ..core.wfc.layout import fixed_array
 from ..core.wfc.room_input import RoomInputError
 from ..core.wfc.room_regions import RoomRegion
 from .ownership import is_owned
@@ -31,12 +34,14 @@ from .room_regions import RegionSource
 
 @dataclasses.dataclass(frozen=True)
 class Grown:
-    """What a grow did: the room's result, its new size and origin, and how far its old cells moved."""
+    """What a grow did: the room's result, its new size and origin, how far its old cells moved, and how many
+    old cells of the wall layer were solved again (0 with Keep Walls or no border on that side)."""
 
     result: RoomResult
     size: tuple[int, int, int]
     origin: tuple[float, float, float]
     offset: tuple[int, int, int]
+    walls: int = 0
 
 
 def _shift(cell, offset) -> tuple[int, int, int]:
@@ -81,10 +86,21 @@ def old_grid(rules, placed, shape: tuple[int, int, int]) -> np.ndarray:
     return old
 
 
-def grow_room(scene: bpy.types.Scene, params: RoomParams, side: str, cells: int) -> Grown:
+def _fixed_cells(rules, shape, fixed, pieces, old: np.ndarray, offset) -> np.ndarray:
+    """The grown grid's fixed cells: the room's fixed tiles and its set pieces (as they stand in ``old``)."""
+    out = np.asarray(fixed_array(rules, shape, fixed), dtype=np.int64).copy()
+    for piece in pieces:
+        for cell in piece.covered():
+            index = tuple(int(c) + int(o) for c, o in zip(cell, offset, strict=True))[: len(shape)]
+            out[index] = old[tuple(cell)[: old.ndim]]
+    return out
+
+
+def grow_room(scene: bpy.types.Scene, params: RoomParams, side: str, cells: int, keep_walls: bool = False) -> Grown:
     """Add ``cells`` cells on ``side`` (``-X`` … ``+Z``) of the room ``params.room_name``, where it stands; the old
-    tiles are kept as they are and the new ones fit them. ``params``' cells (entrances, regions) count from the
-    room's origin before the grow."""
+    tiles are kept as they are and the new ones fit them, but for the old wall layer on a side with a border, which
+    is solved again with them unless ``keep_walls``. ``params``' cells (entrances, fixed tiles, regions) count from
+    the room's origin before the grow."""
     collection = room_collection(scene, params.room_name)
     frame = room_frame(collection) if collection is not None else None
     if collection is None or frame is None:
@@ -103,8 +119,10 @@ def grow_room(scene: bpy.types.Scene, params: RoomParams, side: str, cells: int)
     matrix = frame.matrix @ move  # the grown grid's cell (0, 0, 0), where the room stands
     mode = RoomOutput.INSTANCES if room_instancer(collection) is not None else RoomOutput.OBJECTS
     params = dataclasses.replace(
-        params, size=size, fixed=(), output=mode, origin=origin,
+        params, size=size, output=mode, origin=origin,
+        fixed=tuple(dataclasses.replace(f, cell=_shift(f.cell, offset)) for f in params.fixed),
         entrances=tuple(_shift(e, offset) for e in params.entrances),
+        paths=tuple(tuple(_shift(cell, offset) for cell in path) for path in params.paths),
         region_sources=shifted_regions(params.region_sources, offset),
         regions=shifted_regions(params.regions, offset),
         cell_size=(float(frame.size[0]), float(frame.size[1]), float(frame.size[2])))
@@ -116,15 +134,26 @@ def grow_room(scene: bpy.types.Scene, params: RoomParams, side: str, cells: int)
     kit, problem = prepare(params, (matrix, frame.size), sizes)
     rules, options = problem.rules, dict(problem.options)
     old = old_grid(rules, placed, frame.shape)
-    options.pop("fixed", None)
     flat = rules.dims == 2
+    grid = old[:, :, 0] if flat else old
+    shape = size[: rules.dims]
+    options["fixed"] = fixed = _fixed_cells(rules, shape, options.get("fixed"), pieces, grid, offset)
+    walls = walls_to_resolve(rules, grid, shape, offset, border=options.get("border"),
+                             border_sides=options.get("border_sides"), periodic=options.get("periodic", False),
+                             fixed=fixed)
     try:
-        new = grow(rules, old[:, :, 0] if flat else old, size, offset, int(params.seed), **options)
+        new = grow(rules, grid, size, offset, int(params.seed), keep_walls=keep_walls, **options)
     except (Contradiction, ValueError) as error:
+        if keep_walls and walls.any():
+            raise RoomError(rpt_("Cannot grow the room on {side} keeping its walls: no tiles fit beyond them "
+                                 "({error}); turn off Keep Walls to move the wall out").format(
+                side=side, error=error)) from error
         raise RoomError(rpt_("Cannot grow the room on {side}: no tiles fit along the old tiles there ({error}); try "
                              "another seed or side").format(side=side, error=error)) from error
     moved = [piece.shifted(offset) for piece in pieces]
     plan = Plan(kit, rules, np.asarray(new).reshape(size), 0, 0, frozenset(piece.cell for piece in moved))
+    region = tuple(slice(o, o + s) for o, s in zip(offset, frame.shape, strict=True))
+    same = plan.grid[region] == old  # the old cells that keep their tile (all but re-solved wall cells that changed)
     destination = params.destination
     if frame.moved_from(old_origin) or frame.parent is not None:
         destination = dataclasses.replace(destination, matrix=tuple(float(v) for v in matrix.ravel()),
@@ -132,7 +161,7 @@ def grow_room(scene: bpy.types.Scene, params: RoomParams, side: str, cells: int)
     kept: dict[tuple[int, int, int], bpy.types.Object] = {}
     if mode == RoomOutput.OBJECTS:
         for obj in collection.objects:
-            if is_owned(obj, OWNER) and CELL_KEY in obj:
+            if is_owned(obj, OWNER) and CELL_KEY in obj and same[tuple(int(c) for c in obj[CELL_KEY])]:
                 kept[_shift(obj[CELL_KEY], offset)] = obj
     for _ in build_steps(scene, plan, destination, kept):
         pass
@@ -144,4 +173,4 @@ def grow_room(scene: bpy.types.Scene, params: RoomParams, side: str, cells: int)
         record(rebuilt, moved)
     added = int(np.prod(size)) - int(np.prod(frame.shape))
     result = RoomResult(params.room_name, added, len({rules.tiles[v] for v in np.unique(plan.grid)}), 0, 0)
-    return Grown(result, size, origin, offset)
+    return Grown(result, size, origin, offset, 0 if keep_walls else int(walls.sum()))

@@ -79,12 +79,12 @@ def test_grow_keeps_every_old_tile_and_fits_the_new_cells(output: str, side: str
     assert violations(_tiles(read_room(), kit), GROWN[side], set()) == []
 
 
-def test_grow_twice_on_a_closed_room_keeps_the_border_and_the_first_room() -> None:
+def test_grow_twice_on_a_closed_room_with_keep_walls_keeps_the_border_and_the_first_room() -> None:
     kit = _assemble('INSTANCES', 3, border="verge")
     first = _snapshot(read_room())
     bpy.context.scene.strew.room.grow_side, bpy.context.scene.strew.room.grow_cells = '-Y', 2
-    assert bpy.ops.strew.grow_room(border="verge") == {'FINISHED'}  # the panel's side and cells
-    assert bpy.ops.strew.grow_room(side='-X', cells=3, border="verge") == {'FINISHED'}
+    assert bpy.ops.strew.grow_room(border="verge", keep_walls=True) == {'FINISHED'}  # the panel's side and cells
+    assert bpy.ops.strew.grow_room(side='-X', cells=3, border="verge", keep_walls=True) == {'FINISHED'}
     after = read_room()
     assert sorted(after) == sorted(np.ndindex(8, 6, 1))
     now = _snapshot(after)
@@ -114,11 +114,12 @@ def test_grow_is_refused_in_one_line_when_the_old_tiles_leave_no_continuation(ou
     settings.kit, settings.size, settings.output, settings.origin = kit, SHAPE, output, ORIGIN
     assert bpy.ops.strew.assemble_room(seed=1, border="verge, dead", fixed="cap 4 2 0") == {'FINISHED'}
     snapshot, panel = scene_snapshot(), (tuple(settings.size), tuple(settings.origin))
-    with pytest.raises(RuntimeError) as error:
-        bpy.ops.strew.grow_room(side='+X', cells=2, border="verge, dead")
-    message = str(error.value).strip()
-    assert "Cannot grow the room on +X" in message and len(message.splitlines()) == 1
-    assert scene_snapshot() == snapshot and (tuple(settings.size), tuple(settings.origin)) == panel
+    for more in ({"keep_walls": True}, {"fixed": "cap 4 2 0"}):  # every old tile kept, or the cap (fixed) kept
+        with pytest.raises(RuntimeError) as error:
+            bpy.ops.strew.grow_room(side='+X', cells=2, border="verge, dead", **more)
+        message = str(error.value).strip()
+        assert "Cannot grow the room on +X" in message and len(message.splitlines()) == 1
+        assert scene_snapshot() == snapshot and (tuple(settings.size), tuple(settings.origin)) == panel
     assert bpy.ops.strew.grow_room(side='-X', cells=1, border="verge, dead") == {'FINISHED'}  # the other side grows
     assert sorted(read_room()) == sorted(np.ndindex(6, 4, 1))
 

@@ -51,7 +51,7 @@ def test_grow_keeps_the_old_cells_and_fits_the_new_ones(side: str, seed: int) ->
     rules = rules_from_tiles(tiles, compatible=QUADRANT_PAIRS)
     old = solve(rules, (7, 6), seed=seed, border="xx")
     size, offset = grown_box((7, 6, 1), side, 3)
-    new = grow(rules, old, size, offset, seed=seed + 10, border="xx")
+    new = grow(rules, old, size, offset, seed=seed + 10, border="xx", keep_walls=True)
     assert new.shape == size[:2]
     ox, oy = offset[:2]
     assert np.array_equal(new[ox:ox + 7, oy:oy + 6], old)
@@ -64,9 +64,9 @@ def test_grow_twice_and_on_a_closed_grid_keeps_every_earlier_cell() -> None:
     rules = rules_from_tiles(tiles, compatible=QUADRANT_PAIRS)
     first = solve(rules, (5, 5), seed=4, border="xx")
     size, offset = grown_box((5, 5, 1), "+Y", 4)
-    second = grow(rules, first, size, offset, seed=1, border="xx")
+    second = grow(rules, first, size, offset, seed=1, border="xx", keep_walls=True)
     size2, offset2 = grown_box(size, "-X", 2)
-    third = grow(rules, second, size2, offset2, seed=2, border="xx")
+    third = grow(rules, second, size2, offset2, seed=2, border="xx", keep_walls=True)
     assert np.array_equal(third[2:7, 0:5], first) and np.array_equal(third[2:, :], second)
     assert _bad_pairs(tiles, rules, third) == [] and _border_bad(tiles, rules, third, "xx") == []
 
@@ -126,6 +126,6 @@ def test_a_room_spec_grows_through_its_problem() -> None:
         size, offset = grown_box(old.shape, "+Y", 3)
         big = room_problem(tiles, QUADRANT_PAIRS, RoomSpec(size=size, seed=seed + 1, border="xx"))
         assert big.rules.names == small.rules.names
-        new = grow(big.rules, old[:, :, 0], big.size, offset, big.seed, **big.options)
+        new = grow(big.rules, old[:, :, 0], big.size, offset, big.seed, keep_walls=True, **big.options)
         assert np.array_equal(new[:, :5], old[:, :, 0])
         assert _bad_pairs(tiles, big.rules, new) == [] and _border_bad(tiles, big.rules, new, "xx") == []
