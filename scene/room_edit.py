@@ -16,10 +16,10 @@ from bpy.app.translations import pgettext_rpt as rpt_
 
 from ..core.modes import RoomOutput
 from ..core.wfc import Contradiction, regenerate
-from ..core.wfc.big_tiles import fill_parts
 from ..core.wfc.layout import Fixed
 from .ownership import is_owned
 from .room_frame import room_frame, room_instancer
+from .room_grow import old_grid
 from .room_job import RoomError, RoomParams, RoomResult, prepare
 from .room_output import CELL_KEY, OWNER, Plan, build_steps, read_placed, room_collection
 from .room_pieces import pinned, record, recorded, with_recorded
@@ -74,23 +74,7 @@ def regenerate_box(scene: bpy.types.Scene, params: RoomParams, box_min, box_max)
     # a region's volume is read where the room stands
     kit, problem = prepare(params, (frame.matrix, frame.size), sizes)
     rules, options = problem.rules, dict(problem.options)
-    reflected = rules.reflected or (False,) * rules.count
-    variant = {(rules.tiles[v], int(rules.rotations[v]), bool(reflected[v])): v
-               for v in np.flatnonzero(rules.anchor_mask()).tolist()}  # a big tile by its anchor part
-    anchors = []
-    for cell, tile, rotation, mirrored in zip(placed.cells.tolist(), placed.tiles, placed.rotations.tolist(),
-                                              placed.mirrored.tolist(), strict=True):
-        key = (tile, int(rotation), bool(mirrored))
-        if key not in variant:
-            raise RoomError(rpt_("Tile {tile!r} at {cell} (turned {rotation}°) is no longer in the kit's rules; "
-                                 "assemble the room again").format(tile=tile, cell=tuple(cell), rotation=rotation))
-        anchors.append(variant[key])
-    try:
-        grid = fill_parts(rules, shape, placed.cells.reshape(-1, 3), np.array(anchors, dtype=np.int64))
-    except ValueError:
-        grid = np.full(shape, -1, dtype=np.int64)
-    if (grid < 0).any():
-        raise RoomError(rpt_("The room has cells without a tile (edited by hand?); assemble it again"))
+    grid = old_grid(rules, placed, shape)
     options.pop("fixed", None)  # the cells outside the box are the fixed ones
     flat = rules.dims == 2
     if pieces:  # and the set pieces' cells inside it
