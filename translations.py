@@ -1456,11 +1456,12 @@ RUSSIAN.update({
         "Копии плиток набора, стоящие в коробке комнаты (связанные и полные копии, экземпляры), становятся "
         "закреплёнными ячейками: комната собирается вокруг них и оставляет их на месте",
     "Grow": "Нарастить",
-    "Add cells on one side of the room Strew assembled: every tile already there stays, the new cells are solved to "
-    "fit them (growing on -X, -Y or -Z moves the room's origin; the old tiles keep their place)":
-        "Добавить ячейки с одной стороны собранной Strew комнаты: все уже стоящие плитки остаются, новые ячейки "
-        "подбираются под них (при наращивании по -X, -Y или -Z начало комнаты сдвигается; старые плитки остаются "
-        "на месте)",
+    "Add cells on one side of the room Strew assembled: the tiles already there stay (a wall facing the border on "
+    "that side moves out, unless Keep Walls), the new cells are solved to fit them (growing on -X, -Y or -Z moves "
+    "the room's origin; the old tiles keep their place)":
+        "Добавить ячейки с одной стороны собранной Strew комнаты: уже стоящие плитки остаются (стена, обращённая "
+        "к границе с этой стороны, отодвигается, если не включено «Сохранять стены»), новые ячейки подбираются под "
+        "них (при наращивании по -X, -Y или -Z начало комнаты сдвигается; старые плитки остаются на месте)",
     "Side": "Сторона",
     "-X": "-X",
     "+X": "+X",

@@ -34,8 +34,9 @@ def _shift_panel(room: bpy.types.PropertyGroup, offset: tuple[int, int, int]) ->
 
 
 class STREW_OT_grow_room(bpy.types.Operator):
-    ("Add cells on one side of the room Strew assembled: every tile already there stays, the new cells are solved "
-     "to fit them (growing on -X, -Y or -Z moves the room's origin; the old tiles keep their place)")
+    ("Add cells on one side of the room Strew assembled: the tiles already there stay (a wall facing the border on "
+     "that side moves out, unless Keep Walls), the new cells are solved to fit them (growing on -X, -Y or -Z moves "
+     "the room's origin; the old tiles keep their place)")
 
     bl_idname = "strew.grow_room"
     bl_label = "Grow"
