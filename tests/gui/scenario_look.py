@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from session import Session
 
 # The layer sub-panels in the order they are drawn under Scatter.
-ROOM_SUB_PANELS = ("Constraints", "Entrances", "Regions", "Search", "Regenerate Box", "Active Tile")
+ROOM_SUB_PANELS = ("Constraints", "Entrances", "Paths", "Regions", "Search", "Regenerate Box", "Active Tile")
 SUB_PANELS = ("Objects", "Spacing", "Density", "Masks", "Placement", "Along Curves", "Paint Brush",
               "Keep Away per Layer", "Variety", "Proximity", "Camera", "Viewport Display", "Large Worlds")
 HEADER_GAP, FIRST_HEADER = 26, 32
