@@ -58,6 +58,14 @@ class JobCache:
             for name in set(table) - names:
                 del table[name]
 
+    def take(self, other: JobCache) -> None:
+        """Take every entry of ``other`` in place of this cache's entry of the same name (a Scatter's results)."""
+        self.surfaces.update(other.surfaces)
+        self.fields.update(other.fields)
+        self.samples.update(other.samples)
+        self.runs.update(other.runs)
+        self.objects.update(other.objects)
+
     @staticmethod
     def get(table: dict[str, tuple[Key, Any]], name: str, key: Key) -> Any:
         """The entry ``name`` of ``table`` if it was stored under ``key``, else None."""
