@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 TITLE = "Live update after a terrain edit"
 SIZES = (600.0, 2000.0)  # terrain sides (m), 2.5 m quads
 BUMP_RADIUS, BUMP_HEIGHT, FAR = 7.5, 5.0, 60.0
+IMAGE_SIDE, DAB = 1024, 6  # the density image's pixels across; a brush dab's radius in pixels (3.5 m on 600 m)
 
 
 def _scene(size: float) -> bpy.types.Object:
@@ -154,4 +155,66 @@ def run() -> str:
         rows.append(f"| {size:g} m | {len(after):,} | {full:.2f} | {whole:.2f} | {filling:.2f} | {first:.2f} "
                     f"| {first / full:.2f}× | {second:.2f} | {second / full:.2f}× | {kept:.2%} "
                     f"| {'yes' if same else 'NO'} |")
+    rows += ["", *_image_rows(SIZES[0])]
     return "\n".join(rows)
+
+
+def _paint(image: bpy.types.Image, row: int, col: int) -> None:
+    """A round dab of white, :data:`DAB` pixels in radius, centred on pixel (row, col)."""
+    pixels = np.empty(IMAGE_SIDE * IMAGE_SIDE * 4, dtype=np.float32)
+    image.pixels.foreach_get(pixels)
+    grid = pixels.reshape(IMAGE_SIDE, IMAGE_SIDE, 4)
+    rows, cols = np.ogrid[:IMAGE_SIDE, :IMAGE_SIDE]
+    grid[(rows - row) ** 2 + (cols - col) ** 2 <= DAB * DAB, :3] = 1.0
+    image.pixels.foreach_set(pixels)
+    image.update()
+
+
+def _image_rows(size: float) -> list[str]:
+    """The same terrain with the layer's density from a painted image: a full Scatter against the live update
+    after one dab."""
+    import bpy
+
+    from strew.scene import live_update, scatter_job
+
+    _scene(size)
+    scene = bpy.context.scene
+    image = bpy.data.images.new("Density", IMAGE_SIDE, IMAGE_SIDE)
+    x, y = np.meshgrid(np.linspace(0, 6, IMAGE_SIDE), np.linspace(0, 5, IMAGE_SIDE))
+    grey = (0.55 + 0.45 * np.sin(x) * np.cos(y)).astype(np.float32)
+    image.pixels.foreach_set(np.repeat(grey.ravel(), 4))
+    layer = scene.strew.layers["Trees"]
+    layer.density_mode, layer.density_image = 'IMAGE', image
+    started = time.perf_counter()
+    bpy.ops.strew.scatter()
+    full = time.perf_counter() - started
+    scene.strew.live_update = True
+    started = time.perf_counter()
+    bpy.ops.strew.scatter()
+    filling = time.perf_counter() - started
+    times = []
+    for row, col in ((300, 700), (650, 200), (820, 820)):
+        _paint(image, row, col)
+        bpy.context.view_layer.update()
+        if not live_update.scheduled():
+            live_update.on_depsgraph_update(scene, bpy.context.evaluated_depsgraph_get())
+        started = time.perf_counter()
+        assert live_update.flush()
+        times.append(time.perf_counter() - started)
+    written = _output()
+    scene.strew.live_update = False
+    scatter_job.run_to_end(bpy.context)
+    same = _output() == written
+    stroke = sorted(times)[1]
+    return [
+        f"The same {size:g} m terrain with the layer's density from a {IMAGE_SIDE} × {IMAGE_SIDE} image, painted "
+        f"under Live Update: a round white dab {2 * DAB + 1} pixels across "
+        f"({(2 * DAB + 1) * size / IMAGE_SIDE:.1f} m), three dabs in different places, the median re-scatter; "
+        "the first dab straight after the Scatter.",
+        "",
+        "| terrain | full Scatter (s) | Scatter filling the cache (s) | image stroke (s) | ÷ full "
+        "| first stroke after Scatter (s) | live = fresh Scatter |",
+        "|---|---:|---:|---:|---:|---:|---|",
+        f"| {size:g} m | {full:.2f} | {filling:.2f} | {stroke:.2f} | {stroke / full:.2f}× | {times[0]:.2f} "
+        f"| {'yes' if same else 'NO'} |",
+    ]

@@ -43,6 +43,7 @@ class JobCache:
         self.samples: dict[str, tuple[Key, Samples]] = {}
         self.runs: dict[str, tuple[Key, ChunkRun]] = {}
         self.objects: dict[str, tuple[Key, Any]] = {}  # a run's Exclude and Proximity objects (object_changes)
+        self.images: dict[str, tuple[Key, Any]] = {}  # a run's stretched images' brightness (image_changes)
 
     def clear(self) -> None:
         self.surfaces.clear()
@@ -50,11 +51,12 @@ class JobCache:
         self.samples.clear()
         self.runs.clear()
         self.objects.clear()
+        self.images.clear()
 
     def keep_only(self, layers: set[str], surfaces: set[str]) -> None:
         """Forget layers (by id) and surfaces (:func:`source_id`) that are gone, so entries never pile up."""
         for table, names in ((self.fields, layers), (self.samples, layers), (self.runs, layers),
-                             (self.objects, layers), (self.surfaces, surfaces)):
+                             (self.objects, layers), (self.images, layers), (self.surfaces, surfaces)):
             for name in set(table) - names:
                 del table[name]
 
@@ -65,6 +67,7 @@ class JobCache:
         self.samples.update(other.samples)
         self.runs.update(other.runs)
         self.objects.update(other.objects)
+        self.images.update(other.images)
 
     @staticmethod
     def get(table: dict[str, tuple[Key, Any]], name: str, key: Key) -> Any:
