@@ -29,6 +29,7 @@ def _stroke(image: bpy.types.Image, row: int, col: int, value: float) -> None:
     grid[max(row - 1, 0):row + 2, max(col - 1, 0):col + 2, :3] = value
     image.pixels.foreach_set(pixels)
     image.update()
+    image.update_tag()  # as a paint stroke tags it: the depsgraph reports the image
 
 
 def _scene(seed: int, setting: str) -> bpy.types.Image:
@@ -57,7 +58,7 @@ def test_a_stroke_samples_only_under_it_and_equals_a_fresh_scatter(seed: int, se
     scene.strew.live_update = True
     bpy.ops.strew.scatter()
     runs = _runs()
-    settle(lambda: _stroke(image, *dab, value=0.05 if setting == "mask" else 1.0))
+    settle(lambda: _stroke(image, *dab, value=0.05 if setting == "mask" else 1.0), by_handler=True)
     after = _runs()
     for name, run in runs.items():  # Bushes run again only where the Trees moved (maybe nowhere)
         kept = sum(a is b for a, b in zip(after[name].parts, run.parts, strict=True))
@@ -76,7 +77,7 @@ def test_an_image_of_another_size_samples_everything() -> None:
     scene.strew.live_update = True
     bpy.ops.strew.scatter()
     runs = _runs()
-    settle(lambda: image.scale(SIDE // 2, SIDE // 2))
+    settle(lambda: (image.scale(SIDE // 2, SIDE // 2), image.update_tag()), by_handler=True)
     after = _runs()
     assert not any(a is b for a, b in zip(after["Trees"].parts, runs["Trees"].parts, strict=True))
 
