@@ -11,8 +11,9 @@ points changed), and a terrain edit reads again only what moved (``terrain.read_
 lookup for the changed triangles (``TerrainLookup.edited``) and samples only the chunks of each layer near the
 edit (each layer's chunk run is kept, ``core.scatter.rerun_chunks``).
 
-Memory stays bounded: one entry per target and per layer (a new key replaces the old entry), all dropped when a
-file is loaded or the extension is disabled (:meth:`JobCache.clear`).
+The Scatter button fills it too when Live Update is on (:mod:`.live_fill`), so the first edit after a Scatter
+finds everything. Memory stays bounded: one entry per target and per layer (a new key replaces the old entry),
+all dropped when a file is loaded or the extension is disabled (:meth:`JobCache.clear`).
 """
 
 from __future__ import annotations

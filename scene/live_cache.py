@@ -3,8 +3,8 @@
 Around each step it asks :class:`~.job_cache.JobCache` first: a terrain whose read did not change is taken as it
 was (one that changed in a few places keeps what did not, and says where it changed), a Targets surface under the
 same key, a layer's fields under the same inputs, a *From Above* layer's points under the same sampling inputs;
-a layer whose surface or Exclude and Proximity objects changed in a few places samples only the chunks there
-(``core.scatter.rerun_chunks``). What it computes it stores for the next run.
+a layer whose surface, Exclude and Proximity objects or density and mask images changed in a few places samples
+only the chunks there (``core.scatter.rerun_chunks``). What it computes it stores for the next run.
 """
 
 from __future__ import annotations
