@@ -87,7 +87,7 @@ def _assert_equals_a_fresh_scatter() -> None:
             assert live[name][key].tobytes() == values.tobytes(), f"{name}.{key}"
 
 
-@pytest.mark.parametrize("seed", [1, 7])
+@pytest.mark.parametrize("seed", [1])  # seed 5 in the test of the modal job below
 def test_the_first_edit_after_a_scatter_samples_only_near_it(seed: int) -> None:
     terrain = _scene(seed)
     scene = bpy.context.scene
