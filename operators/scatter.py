@@ -7,6 +7,7 @@ from bpy.app.translations import pgettext_rpt as rpt_
 from bpy.props import IntProperty
 
 from ..scene import layer_ids, scatter_job
+from ..scene.live_fill import scatter_sampler
 from .modal_job import ModalJob
 
 
@@ -66,7 +67,7 @@ class STREW_OT_scatter(ModalJob):
         if not self._check_index(context):
             return {'CANCELLED'}
         try:
-            result = scatter_job.run_to_end(context, self._layers(context))
+            result = scatter_job.run_to_end(context, self._layers(context), sampler=scatter_sampler(context.scene))
         except scatter_job.ScatterError as error:
             self.report({'ERROR'}, str(error))
             return {'CANCELLED'}
@@ -78,7 +79,8 @@ class STREW_OT_scatter(ModalJob):
             return self.execute(context)
         if not self._check_index(context):
             return {'CANCELLED'}
-        return self.start_job(context, scatter_job.run(context, self._layers(context)))
+        return self.start_job(context, scatter_job.run(context, self._layers(context),
+                                                       sampler=scatter_sampler(context.scene)))
 
     def report_done(self, result: scatter_job.JobResult) -> None:
         _report_result(self, result)

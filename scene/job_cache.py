@@ -11,8 +11,9 @@ points changed), and a terrain edit reads again only what moved (``terrain.read_
 lookup for the changed triangles (``TerrainLookup.edited``) and samples only the chunks of each layer near the
 edit (each layer's chunk run is kept, ``core.scatter.rerun_chunks``).
 
-Memory stays bounded: one entry per target and per layer (a new key replaces the old entry), all dropped when a
-file is loaded or the extension is disabled (:meth:`JobCache.clear`).
+The Scatter button fills it too when Live Update is on (:mod:`.live_fill`), so the first edit after a Scatter
+finds everything. Memory stays bounded: one entry per target and per layer (a new key replaces the old entry),
+all dropped when a file is loaded or the extension is disabled (:meth:`JobCache.clear`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class JobCache:
         self.samples: dict[str, tuple[Key, Samples]] = {}
         self.runs: dict[str, tuple[Key, ChunkRun]] = {}
         self.objects: dict[str, tuple[Key, Any]] = {}  # a run's Exclude and Proximity objects (object_changes)
+        self.images: dict[str, tuple[Key, Any]] = {}  # a run's stretched images' brightness (image_changes)
 
     def clear(self) -> None:
         self.surfaces.clear()
@@ -50,13 +52,23 @@ class JobCache:
         self.samples.clear()
         self.runs.clear()
         self.objects.clear()
+        self.images.clear()
 
     def keep_only(self, layers: set[str], surfaces: set[str]) -> None:
         """Forget layers (by id) and surfaces (:func:`source_id`) that are gone, so entries never pile up."""
         for table, names in ((self.fields, layers), (self.samples, layers), (self.runs, layers),
-                             (self.objects, layers), (self.surfaces, surfaces)):
+                             (self.objects, layers), (self.images, layers), (self.surfaces, surfaces)):
             for name in set(table) - names:
                 del table[name]
+
+    def take(self, other: JobCache) -> None:
+        """Take every entry of ``other`` in place of this cache's entry of the same name (a Scatter's results)."""
+        self.surfaces.update(other.surfaces)
+        self.fields.update(other.fields)
+        self.samples.update(other.samples)
+        self.runs.update(other.runs)
+        self.objects.update(other.objects)
+        self.images.update(other.images)
 
     @staticmethod
     def get(table: dict[str, tuple[Key, Any]], name: str, key: Key) -> Any:

@@ -3,8 +3,8 @@
 Around each step it asks :class:`~.job_cache.JobCache` first: a terrain whose read did not change is taken as it
 was (one that changed in a few places keeps what did not, and says where it changed), a Targets surface under the
 same key, a layer's fields under the same inputs, a *From Above* layer's points under the same sampling inputs;
-a layer whose surface or Exclude and Proximity objects changed in a few places samples only the chunks there
-(``core.scatter.rerun_chunks``). What it computes it stores for the next run.
+a layer whose surface, Exclude and Proximity objects or density and mask images changed in a few places samples
+only the chunks there (``core.scatter.rerun_chunks``). What it computes it stores for the next run.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ..core.chunks import Backend
 from ..core.modes import SurfaceMode
 from ..core.poisson import Samples
 from ..core.scatter import LayerPoints, place, scatter_layer_run
-from . import job_cache, layer_fields, object_changes
+from . import image_changes, job_cache, layer_fields, object_changes
 from .job_cache import JobCache, Key, source_id
 from .layer_inputs import Along, Targets
 from .layer_surface import (
@@ -121,6 +121,14 @@ class CachedSampler(Sampler):
         if samples is not None:
             return place(surface.lookup, spec, samples)
         run_key = job_cache.run_key(layer, fields_key, surface.name)
+        pixels = None
+        if fields_key is None and source.key is not None:
+            # Images are read again every run; compared pixel by pixel, they too change the layer where they
+            # changed only (the same images stretched over the same bounds).
+            pixels = image_changes.read(layer, surfaces.depsgraph)
+            bounds = (tuple(source.lookup.bounds.min.tolist()), tuple(source.lookup.bounds.max.tolist()))
+            plain = None if pixels is None else job_cache.run_key(layer, (), surface.name)
+            run_key = None if plain is None else (plain, bounds)
         previous = JobCache.get(cache.runs, layer_id, run_key)
         objects = None if run_key is None else object_changes.object_bounds(layer, surfaces.depsgraph)
         changed = surfaces.changes(surface)
@@ -130,11 +138,17 @@ class CachedSampler(Sampler):
             changed = None if before is None else np.concatenate(
                 [np.asarray(changed, dtype=np.float64).reshape(-1, 2, 2),
                  object_changes.changed_boxes(before, objects)])
+        if changed is not None and pixels is not None:
+            painted = JobCache.get(cache.images, layer_id, run_key)
+            boxes = None if painted is None else image_changes.changed_boxes(
+                painted, pixels, source.lookup.bounds.min, source.lookup.bounds.max)
+            changed = None if boxes is None else np.concatenate([changed, boxes])
         points, run = yield from scatter_layer_run(surface.lookup, spec, flat(blockers), backend, keep=keep,
                                                    previous=previous, changed=changed)
         kept = run_key if run is not None else None
         JobCache.put(cache.runs, layer_id, kept, run)
         JobCache.put(cache.objects, layer_id, kept, objects)
+        JobCache.put(cache.images, layer_id, kept if pixels is not None else None, pixels)
         JobCache.put(cache.samples, layer_id, samples_key, Samples(points.positions[:, :2].copy(),
                                                                    points.radii.copy()))
         return points

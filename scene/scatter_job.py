@@ -265,6 +265,6 @@ def layers_from(scene: bpy.types.Scene, index: int) -> list[str]:
 
 
 def run_to_end(context: bpy.types.Context, layers: list[str] | None = None,
-               backend: Backend | None = None) -> JobResult:
+               backend: Backend | None = None, sampler: Sampler | None = None) -> JobResult:
     """Run the whole job at once (headless path)."""
-    return run_steps(run(context, layers, backend))
+    return run_steps(run(context, layers, backend, sampler))

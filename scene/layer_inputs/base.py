@@ -108,6 +108,12 @@ class Input(ABC):
     def reaches(self) -> tuple[Reach, ...]:
         """The collections whose objects' changes stay local, with how far each object reaches."""
 
+    def stretched_images(self) -> tuple[bpy.types.Image, ...]:
+        """The images whose brightness :meth:`build` stretches over the source's xy bounds, sampled bilinearly
+        (:class:`~strew.core.fields.ImageField`), and nothing else it reads without a :meth:`key`: a live update
+        then compares their pixels and re-samples only where they changed. Empty for every other input."""
+        return ()
+
     @abstractmethod
     def build(self, source: Source) -> Part:
         """The input's density factor and mask (``ValueError`` for the user's mistakes)."""

@@ -173,6 +173,9 @@ class ImageDensity(_Density):
     def run_key(self) -> Key:
         return (self.low, self.high, self.invert, self.image.name if self.image is not None else None)
 
+    def stretched_images(self) -> tuple[bpy.types.Image, ...]:
+        return () if self.image is None else (self.image,)
+
     def _field(self, source: Source) -> Field:
         assert self.image is not None  # read() refuses a layer without one
         return ImageField(luminance(self.image), source.lookup.bounds.min, source.lookup.bounds.max)

@@ -40,6 +40,9 @@ class MaskImage(Input):
     def run_key(self) -> Key:
         return (self.image.name, self.threshold)
 
+    def stretched_images(self) -> tuple[bpy.types.Image, ...]:
+        return (self.image,)
+
     def reaches(self) -> tuple[Reach, ...]:
         return ()
 

@@ -94,7 +94,8 @@ def test_the_blender_side_imports_only_downward(graph: dict[str, set[str]]) -> N
 
 
 LIVE = {"strew.scene.live_cache", "strew.scene.live_update", "strew.scene.live_watch", "strew.scene.job_cache",
-        "strew.scene.object_changes", "strew.scene.terrain_changes"}
+        "strew.scene.object_changes", "strew.scene.terrain_changes", "strew.scene.image_changes",
+        "strew.scene.live_fill"}
 """The live update's machinery: the plain Scatter job runs without it."""
 
 
